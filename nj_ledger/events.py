@@ -1,0 +1,79 @@
+"""Events of a game's log (SPEC §4).
+
+An :class:`Event` is immutable: its ``type``, its ``data`` (plain JSON values),
+the ``deal`` it belongs to (0 before the first deal) and its schema version
+``v``. The store adds ``seq``, ``recorded_at`` and ``hash``.
+
+*Table actions* are what a scorer submits; *ledger events* are derived from them
+by the reducer and appended in the same batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# Table actions (submitted) and ledger events (derived). ``pass`` is both: an explicit
+# pass is a table action, an inferred one (``"inferred": true``) is derived.
+TABLE_ACTIONS = ("deal", "play", "pass", "reveal", "undo", "adjust", "end")
+LEDGER_EVENTS = ("game_started", "pass", "transfer", "deal_ended", "game_ended")
+EVENT_TYPES = tuple(dict.fromkeys(TABLE_ACTIONS + LEDGER_EVENTS))
+TRANSFER_REASONS = ("ante", "take", "payment", "grand_opera", "bete", "hoc", "adjust", "undo")
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: str
+    data: Mapping[str, Any]
+    deal: int = 0
+    v: int = SCHEMA_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "deal": self.deal, "data": self.data, "v": self.v}
+
+    @property
+    def is_table_action(self) -> bool:
+        """Whether a scorer submitted this event (as opposed to the reducer deriving it)."""
+        if self.type == "pass":
+            return not self.data.get("inferred", False)
+        return self.type in TABLE_ACTIONS
+
+
+# --- upcasting -------------------------------------------------------------------------------
+# An upcaster turns the data of (type, v) into the data of version v + 1. Stored rows are
+# never rewritten: old versions are upcast each time they are read.
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def register_upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Register the function that upcasts ``event_type`` data from ``from_version``."""
+
+    def register(function: Upcaster) -> Upcaster:
+        UPCASTERS[(event_type, from_version)] = function
+        return function
+
+    return register
+
+
+def upcast(event_type: str, data: dict[str, Any], v: int) -> tuple[dict[str, Any], int]:
+    """Chain upcasters until the data is at the current schema version."""
+    while v < SCHEMA_VERSION:
+        step = UPCASTERS.get((event_type, v))
+        if step is None:
+            raise ValueError(f"no upcaster for {event_type} v{v}")
+        data = step(dict(data))
+        v += 1
+    return data, v
+
+
+def event_from_dict(record: Mapping[str, Any]) -> Event:
+    """Read an event (stored or exported), upcasting old schema versions."""
+    v = int(record.get("v", SCHEMA_VERSION))
+    data = record["data"]
+    if v != SCHEMA_VERSION:
+        data, v = upcast(record["type"], data, v)
+    return Event(record["type"], data, int(record.get("deal", 0)), v)

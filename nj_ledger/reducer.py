@@ -1,0 +1,319 @@
+"""The fold: ``apply(state, event) -> state`` and ``replay(events) -> state``.
+
+Events are facts: applying one never re-validates it (that is :mod:`decide`'s
+job, before anything is appended). The handlers mutate a state the caller owns;
+the public :func:`apply` works on a copy, so it is pure.
+
+    >>> from nj_ledger import new_game, execute, replay
+    >>> started = new_game(["Ana", "Ben", "Chloé"], "classic", starting_chips=60)
+    >>> state, events = execute(replay([started]), [{"type": "deal"}])
+    >>> replay([started, *events]).board()
+    {'10D': 3, 'JC': 6, 'QS': 9, 'KH': 12, '7D': 15}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .cards import DECK, KING, parse_card, parse_cards
+from .events import Event
+from .rules import resolve_rules
+from .state import ENDED, PLAYING, READY, REVEALING, DealState, GameState
+
+Handler = Callable[[GameState, Mapping[str, Any]], None]
+
+_ACCOUNTS: dict[str, tuple[bool, str | int]] = {}
+
+
+def _account(account: str) -> tuple[bool, str | int]:
+    """(is_seat, seat number or honour card) of ``seat:N`` / ``box:CARD``, cached."""
+    parsed = _ACCOUNTS.get(account)
+    if parsed is None:
+        kind, _, key = account.partition(":")
+        parsed = (True, int(key)) if kind == "seat" else (False, parse_card(key))
+        _ACCOUNTS[account] = parsed
+    return parsed
+
+
+def start_state(data: Mapping[str, Any]) -> GameState:
+    """The state right after ``game_started``."""
+    s = GameState.__new__(GameState)
+    s.players = tuple(data["players"])
+    s.rules = resolve_rules(data["rules"])
+    s.starting_chips = int(data["starting_chips"])
+    s.first_dealer = int(data.get("dealer", len(s.players) - 1))
+    s.balances = (s.starting_chips,) * len(s.players)
+    s.boxes = (0,) * len(s.rules.board)
+    s.version = 0
+    s.status = READY
+    s.deals_played = 0
+    s.deal_number = 0
+    s.deal = None
+    s.result = None
+    s.last_dealer = None
+    return s
+
+
+def _push_undo(s: GameState) -> None:
+    """Remember the state before a play, pass or reveal, so ``undo`` can return to it."""
+    deal = s.deal
+    assert deal is not None
+    deal.undo_to = s.copy()
+    deal.group_transfers = ()
+
+
+def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
+    n = s.n
+    size, _ = s.rules.deal_table[n]
+    hands = tuple(frozenset(parse_cards(h)) for h in d["hands"]) if d.get("hands") else None
+    talon = d.get("talon")
+    if talon is not None:
+        talon = frozenset(parse_cards(talon))
+    elif hands is not None:
+        talon = frozenset(DECK).difference(*hands)
+    deal = DealState.__new__(DealState)
+    deal.number = s.deal_number + 1
+    deal.dealer = int(d["dealer"])
+    deal.first_hand = (deal.dealer + 1) % n
+    deal.hands = hands
+    deal.talon = talon
+    deal.hand_sizes = (size,) * n
+    deal.seen = frozenset()
+    deal.run = ()
+    deal.expected = None
+    deal.expected_suit = None
+    deal.turn = deal.first_hand
+    deal.last_player = None
+    deal.passers = ()
+    deal.passes_needed = n - 1
+    deal.continuing = False
+    deal.laying_turns = (0,) * n
+    deal.cards_laid = (0,) * n
+    deal.winner = None
+    deal.grand_opera = False
+    deal.revealed = ()
+    deal.awaiting = ()
+    deal.ended = False
+    deal.undo_to = None
+    deal.group_transfers = ()
+    deal.in_inferred = False
+    deal.opened = False
+    s.deal = deal
+    s.deal_number = deal.number
+    s.last_dealer = deal.dealer
+    s.status = PLAYING
+
+
+def _on_transfer(s: GameState, d: Mapping[str, Any]) -> None:
+    amount = d["amount"]
+    source, target = d["from"], d["to"]
+    is_seat, key = _account(source)
+    if is_seat:
+        balances = list(s.balances)
+        balances[key] -= amount  # type: ignore[index]
+        s.balances = tuple(balances)
+    else:
+        boxes = list(s.boxes)
+        boxes[s.box_index(key)] -= amount  # type: ignore[arg-type]
+        s.boxes = tuple(boxes)
+    is_seat, key = _account(target)
+    if is_seat:
+        balances = list(s.balances)
+        balances[key] += amount  # type: ignore[index]
+        s.balances = tuple(balances)
+    else:
+        boxes = list(s.boxes)
+        boxes[s.box_index(key)] += amount  # type: ignore[arg-type]
+        s.boxes = tuple(boxes)
+    deal = s.deal
+    if deal is not None and deal.undo_to is not None and not deal.ended and d["reason"] != "undo":
+        deal.group_transfers += ((s.version, source, target, amount),)
+
+
+def _block(s: GameState) -> None:
+    """Every seat that could continue passed: skip the missing rank, or start a new run."""
+    deal = s.deal
+    assert deal is not None
+    if s.rules.blocked == "skip" and deal.expected != KING:
+        deal.expected = (deal.expected or 0) + 1
+        deal.turn = deal.last_player
+        deal.passers = ()
+        deal.passes_needed = s.n  # the last player first, then everybody else
+        return
+    restarter = deal.last_player if s.rules.restarter == "last_player" else deal.passers[0]
+    deal.run = ()
+    deal.expected = None
+    deal.expected_suit = None
+    deal.turn = restarter
+    deal.passers = ()
+    deal.continuing = False
+
+
+def _on_pass(s: GameState, d: Mapping[str, Any]) -> None:
+    deal = s.deal
+    assert deal is not None
+    if d.get("inferred"):
+        if not deal.in_inferred:
+            _push_undo(s)
+            deal.in_inferred = True
+    else:
+        _push_undo(s)
+    seat = int(d["seat"])
+    deal.passers += (seat,)
+    deal.turn = (seat + 1) % s.n
+    if len(deal.passers) >= deal.passes_needed:
+        _block(s)
+
+
+def is_grand_opera(s: GameState, winner: int) -> bool:
+    deal = s.deal
+    assert deal is not None
+    if s.rules.grand_opera.condition == "first_turn":
+        return deal.laying_turns[winner] == 1
+    return all(laid == 0 for seat, laid in enumerate(deal.cards_laid) if seat != winner)
+
+
+def losers(s: GameState, winner: int) -> list[int]:
+    """The other seats, in play order from the winner's left."""
+    return [(winner + i) % s.n for i in range(1, s.n)]
+
+
+def _on_play(s: GameState, d: Mapping[str, Any]) -> None:
+    deal = s.deal
+    assert deal is not None
+    if deal.in_inferred:
+        deal.in_inferred = False
+    else:
+        _push_undo(s)
+    seat = int(d["seat"])
+    cards = parse_cards(d["cards"])
+    if not (deal.continuing and deal.turn == seat):
+        turns = list(deal.laying_turns)
+        turns[seat] += 1
+        deal.laying_turns = tuple(turns)
+    by_suit = s.rules.sequence == "suit"
+    run = deal.run
+    for card in cards:
+        run = (card,) if deal.expected is None else run + (card,)
+        if card.rank == KING:
+            deal.expected = None
+            deal.expected_suit = None
+        else:
+            deal.expected = card.rank + 1
+            deal.expected_suit = card.suit if by_suit else None
+    deal.run = run
+    played = frozenset(cards)
+    if deal.hands is not None:
+        hands = list(deal.hands)
+        hands[seat] = hands[seat] - played
+        deal.hands = tuple(hands)
+    sizes = list(deal.hand_sizes)
+    sizes[seat] -= len(cards)
+    deal.hand_sizes = tuple(sizes)
+    laid = list(deal.cards_laid)
+    laid[seat] += len(cards)
+    deal.cards_laid = tuple(laid)
+    deal.seen = deal.seen | played
+    deal.opened = True
+    deal.last_player = seat
+    deal.passers = ()
+    if sizes[seat] == 0:  # "J'arrête !"
+        deal.winner = seat
+        deal.turn = None
+        deal.continuing = False
+        deal.grand_opera = is_grand_opera(s, seat)
+        if deal.hands is None and s.rules.needs_losers_hands():
+            s.status = REVEALING
+            deal.awaiting = tuple(losers(s, seat))
+    elif cards[-1].rank == KING:  # "Roi et je recommence": the turn goes on
+        deal.continuing = True
+        deal.turn = seat
+    else:  # "sans …": the next seats may continue
+        deal.continuing = False
+        deal.turn = (seat + 1) % s.n
+        deal.passes_needed = s.n - 1
+
+
+def _on_reveal(s: GameState, d: Mapping[str, Any]) -> None:
+    deal = s.deal
+    assert deal is not None
+    _push_undo(s)
+    seat = int(d["seat"])
+    cards = frozenset(parse_cards(d["cards"]))
+    deal.revealed += ((seat, cards),)
+    deal.seen = deal.seen | cards
+    deal.awaiting = tuple(a for a in deal.awaiting if a != seat)
+
+
+def _on_undo(s: GameState, d: Mapping[str, Any]) -> None:
+    deal = s.deal
+    assert deal is not None and deal.undo_to is not None
+    restored = deal.undo_to.copy()
+    # The chips come back through the reversing transfers that follow this event.
+    restored.balances, restored.boxes, restored.version = s.balances, s.boxes, s.version
+    for name in GameState.__slots__:
+        setattr(s, name, getattr(restored, name))
+
+
+def _on_deal_ended(s: GameState, d: Mapping[str, Any]) -> None:
+    deal = s.deal
+    assert deal is not None
+    deal.ended = True
+    deal.turn = None
+    deal.undo_to = None
+    deal.group_transfers = ()
+    deal.awaiting = ()
+    s.deals_played += 1
+    s.status = READY
+
+
+def _on_game_ended(s: GameState, d: Mapping[str, Any]) -> None:
+    s.status = ENDED
+    s.result = {"reason": d["reason"], "standings": d["standings"], "board_left": d["board_left"]}
+
+
+def _no_change(s: GameState, d: Mapping[str, Any]) -> None:
+    """``adjust`` and ``end`` move nothing themselves: their transfer or game_ended follows."""
+
+
+HANDLERS: dict[str, Handler] = {
+    "deal": _on_deal,
+    "transfer": _on_transfer,
+    "pass": _on_pass,
+    "play": _on_play,
+    "reveal": _on_reveal,
+    "undo": _on_undo,
+    "deal_ended": _on_deal_ended,
+    "game_ended": _on_game_ended,
+    "adjust": _no_change,
+    "end": _no_change,
+}
+
+
+def fold(s: GameState | None, event: Event) -> GameState:
+    """Apply ``event`` to ``s`` in place (a state the caller owns) and return it."""
+    if s is None:
+        if event.type != "game_started":
+            raise ValueError(f"a game's log starts with game_started, not {event.type}")
+        s = start_state(event.data)
+        s.version = 1
+        return s
+    s.version += 1
+    HANDLERS[event.type](s, event.data)
+    return s
+
+
+def apply(state: GameState | None, event: Event) -> GameState:
+    """The state after ``event``; ``state`` itself is left as it was."""
+    return fold(None if state is None else state.copy(), event)
+
+
+def replay(events: Iterable[Event]) -> GameState:
+    """Rebuild a game's state from its log."""
+    s: GameState | None = None
+    for event in events:
+        s = fold(s, event)
+    if s is None:
+        raise ValueError("an empty log has no game")
+    return s

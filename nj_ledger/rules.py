@@ -1,0 +1,268 @@
+"""Rule profiles as data.
+
+Every option a rule book varies on is a field of :class:`Rules`; the named
+profiles are sets of overrides of ``classic``. A game stores the fully resolved
+options (``Rules.to_dict()``), so a later change of a profile never changes an
+old game::
+
+    >>> rules = resolve_rules({"profile": "classic", "payment": "cards", "max_deals": 5})
+    >>> rules.payment, rules.max_deals, rules.board["7D"]
+    ('cards', 5, 5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .cards import Card, parse_card
+from .errors import InvalidInput
+
+CLASSIC_BOARD = {"10D": 1, "JC": 2, "QS": 3, "KH": 4, "7D": 5}
+CLASSIC_DEAL_TABLE = {2: (22, 8), 3: (15, 7), 4: (12, 4), 5: (9, 7), 6: (8, 4), 7: (7, 3), 8: (6, 4)}
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "sequence": ("rank", "suit"),
+    "opening": ("any", "lowest"),
+    "blocked": ("restart", "skip"),
+    "restarter": ("last_player", "first_passer"),
+    "payment": ("points", "cards"),
+    "bete": ("double", "face", "none"),
+    "ante": ("all", "dealer"),
+    "shortfall": ("end", "negative"),
+    "dealer_rotation": ("next", "previous"),
+}
+GRAND_OPERA_CONDITIONS = ("first_turn", "no_other_plays")
+GRAND_OPERA_REWARDS = ("sweep", "double", "none")
+
+
+@dataclass(frozen=True)
+class GrandOpera:
+    condition: str = "first_turn"
+    reward: str = "sweep"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The fully resolved options of a game (SPEC §3.1)."""
+
+    profile: str = "classic"
+    board: Mapping[Card, int] = field(default_factory=lambda: {parse_card(c): s for c, s in CLASSIC_BOARD.items()})
+    players: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
+    deal_table: Mapping[int, tuple[int, int]] = field(default_factory=lambda: dict(CLASSIC_DEAL_TABLE))
+    sequence: str = "rank"
+    opening: str = "any"
+    may_stop: bool = True
+    blocked: str = "restart"
+    restarter: str = "last_player"
+    payment: str = "points"
+    bete: str = "double"
+    grand_opera: GrandOpera = GrandOpera()
+    ante: str = "all"
+    stake_unit: int = 1
+    point_value: int = 1
+    shortfall: str = "end"
+    max_deals: int | None = None
+    dealer_rotation: str = "next"
+
+    # --- derived facts the reducer asks often -------------------------------------------------
+    @property
+    def honours(self) -> tuple[Card, ...]:
+        """The board's honour cards, in board order."""
+        return tuple(self.board)
+
+    @property
+    def ante_total(self) -> int:
+        """Chips one player stakes on the whole board for a deal."""
+        return sum(self.board.values()) * self.stake_unit
+
+    def needs_losers_hands(self) -> bool:
+        """Whether settling a deal needs the cards the losers still hold (not just how many)."""
+        return self.payment == "points" or self.bete != "none"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form stored in ``game_started``."""
+        return {
+            "profile": self.profile,
+            "board": {str(card): stake for card, stake in self.board.items()},
+            "players": list(self.players),
+            "deal_table": {str(n): list(split) for n, split in sorted(self.deal_table.items())},
+            "sequence": self.sequence,
+            "opening": self.opening,
+            "may_stop": self.may_stop,
+            "blocked": self.blocked,
+            "restarter": self.restarter,
+            "payment": self.payment,
+            "bete": self.bete,
+            "grand_opera": {"condition": self.grand_opera.condition, "reward": self.grand_opera.reward},
+            "ante": self.ante,
+            "stake_unit": self.stake_unit,
+            "point_value": self.point_value,
+            "shortfall": self.shortfall,
+            "max_deals": self.max_deals,
+            "dealer_rotation": self.dealer_rotation,
+        }
+
+
+PROFILES: dict[str, dict[str, Any]] = {
+    # Modern rules of 1789 (seeds 002, 003, 001).
+    "classic": {},
+    # Seed 000's main text: one chip per card left.
+    "cards": {"payment": "cards"},
+    # Seed 001's "moves on to the next card".
+    "skip": {"blocked": "skip", "may_stop": False},
+    # Seed 004.
+    "hearts": {
+        "board": {"10D": 1, "JC": 2, "QH": 3, "KS": 4, "7D": 5},
+        "opening": "lowest",
+        "may_stop": False,
+        "restarter": "first_passer",
+        "payment": "cards",
+        "bete": "none",
+        "grand_opera": {"condition": "first_turn", "reward": "none"},
+    },
+}
+
+OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name != "profile")
+
+
+def _bad(option: str, value: Any, expected: str) -> InvalidInput:
+    return InvalidInput(
+        "invalid-rules", f"Rule option {option!r} cannot be {value!r}: expected {expected}.", option=option
+    )
+
+
+def _int(option: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise _bad(option, value, f"a whole number of at least {minimum}")
+    return value
+
+
+def _board(value: Any) -> dict[Card, int]:
+    if not isinstance(value, Mapping) or len(value) != 5:
+        raise _bad("board", value, "five honour cards with their stakes, like {\"10D\": 1, …}")
+    board: dict[Card, int] = {}
+    for text, stake in value.items():
+        try:
+            card = parse_card(text)
+        except InvalidInput:
+            raise _bad("board", text, "a card like 10D, JC, QS, KH or 7D") from None
+        if card in board:
+            raise _bad("board", text, "five different cards")
+        board[card] = _int("board", stake, 1)
+    return board
+
+
+def _players(value: Any) -> tuple[int, ...]:
+    if isinstance(value, Mapping):
+        value = list(range(_int("players", value.get("min"), 2), _int("players", value.get("max"), 2) + 1))
+    if not isinstance(value, (list, tuple)) or not value:
+        raise _bad("players", value, "a list of allowed player counts between 2 and 8")
+    counts = sorted({_int("players", v, 2) for v in value})
+    if counts[-1] > 8:
+        raise _bad("players", value, "player counts between 2 and 8")
+    return tuple(counts)
+
+
+def _deal_table(value: Any) -> dict[int, tuple[int, int]]:
+    if not isinstance(value, Mapping) or not value:
+        raise _bad("deal_table", value, "cards per player and talon by player count, like {\"3\": [15, 7]}")
+    table: dict[int, tuple[int, int]] = {}
+    for count, split in value.items():
+        try:
+            n = int(count)
+        except (TypeError, ValueError):
+            raise _bad("deal_table", count, "a player count between 2 and 8") from None
+        if not 2 <= n <= 8:
+            raise _bad("deal_table", count, "a player count between 2 and 8")
+        if not isinstance(split, (list, tuple)) or len(split) != 2:
+            raise _bad("deal_table", split, "[cards per player, cards in the talon]")
+        hand, talon = _int("deal_table", split[0], 1), _int("deal_table", split[1], 0)
+        if hand * n + talon != 52:
+            raise _bad("deal_table", split, f"{n} hands and a talon that use the 52 cards exactly")
+        table[n] = (hand, talon)
+    return table
+
+
+def _grand_opera(value: Any, base: GrandOpera) -> GrandOpera:
+    if not isinstance(value, Mapping) or set(value) - {"condition", "reward"}:
+        raise _bad("grand_opera", value, "{\"condition\": …, \"reward\": …}")
+    condition = value.get("condition", base.condition)
+    reward = value.get("reward", base.reward)
+    if condition not in GRAND_OPERA_CONDITIONS:
+        raise _bad("grand_opera.condition", condition, " or ".join(GRAND_OPERA_CONDITIONS))
+    if reward not in GRAND_OPERA_REWARDS:
+        raise _bad("grand_opera.reward", reward, " or ".join(GRAND_OPERA_REWARDS))
+    return GrandOpera(condition, reward)
+
+
+def _option(name: str, value: Any, base: Rules) -> Any:
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise _bad(name, value, " or ".join(repr(c) for c in _CHOICES[name]))
+        return value
+    if name == "board":
+        return _board(value)
+    if name == "players":
+        return _players(value)
+    if name == "deal_table":
+        return _deal_table(value)
+    if name == "grand_opera":
+        return _grand_opera(value, base.grand_opera)
+    if name == "may_stop":
+        if not isinstance(value, bool):
+            raise _bad(name, value, "true or false")
+        return value
+    if name in ("stake_unit", "point_value"):
+        return _int(name, value, 1)
+    if name == "max_deals":
+        return None if value is None else _int(name, value, 1)
+    raise InvalidInput("invalid-rules", f"Unknown rule option {name!r}.", option=name)
+
+
+def _apply_overrides(base: Rules, overrides: Mapping[str, Any]) -> Rules:
+    values = {f.name: getattr(base, f.name) for f in fields(Rules)}
+    for name, value in overrides.items():
+        if name not in OPTION_NAMES:
+            raise InvalidInput(
+                "invalid-rules",
+                f"Unknown rule option {name!r}; the options are: {', '.join(OPTION_NAMES)}.",
+                option=name,
+            )
+        values[name] = _option(name, value, base)
+    rules = Rules(**values)
+    missing = [n for n in rules.players if n not in rules.deal_table]
+    if missing:
+        raise InvalidInput(
+            "invalid-rules",
+            f"The deal table has no line for {', '.join(map(str, missing))} players.",
+            option="deal_table",
+        )
+    return rules
+
+
+def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None) -> Rules:
+    """Resolve a profile name or ``{"profile": name, …overrides}`` into full :class:`Rules`.
+
+    A stored rules dict (``Rules.to_dict()``) resolves to the same rules, whatever
+    the profile's definition is today, because every option is written out.
+    """
+    if isinstance(spec, Rules):
+        return spec
+    if spec is None:
+        spec = "classic"
+    if isinstance(spec, str):
+        spec = {"profile": spec}
+    if not isinstance(spec, Mapping):
+        raise InvalidInput("invalid-rules", "Rules are a profile name or an object with a \"profile\" and overrides.")
+    overrides = dict(spec)
+    name = overrides.pop("profile", "classic")
+    if name not in PROFILES:
+        raise InvalidInput(
+            "invalid-rules",
+            f"Unknown rule profile {name!r}; the profiles are: {', '.join(PROFILES)}.",
+            option="profile",
+        )
+    base = _apply_overrides(Rules(profile=name), PROFILES[name])
+    return _apply_overrides(base, overrides)

@@ -1,0 +1,209 @@
+"""The state a game's log folds into.
+
+:class:`GameState` and :class:`DealState` are plain containers whose fields hold
+immutable values (tuples, frozensets, numbers), so ``copy()`` is a cheap shallow
+copy and a copy is never disturbed by later events. Only the reducer mutates a
+state, and only one it owns (a fresh state during a replay, or a scratch copy
+while deciding).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import Card, rank_label
+from .rules import Rules
+
+READY, PLAYING, REVEALING, ENDED = "ready", "playing", "revealing", "ended"
+
+
+class DealState:
+    """One deal: hands (when known), the run on the table, whose turn it is."""
+
+    __slots__ = (
+        "number", "dealer", "first_hand", "hands", "talon", "hand_sizes", "seen", "run",
+        "expected", "expected_suit", "turn", "last_player", "passers", "passes_needed",
+        "continuing", "laying_turns", "cards_laid", "winner", "grand_opera", "revealed",
+        "awaiting", "ended", "undo_to", "group_transfers", "in_inferred", "opened",
+    )
+
+    number: int
+    dealer: int
+    first_hand: int
+    hands: tuple[frozenset[Card], ...] | None  # full information: what each seat still holds
+    talon: frozenset[Card] | None
+    hand_sizes: tuple[int, ...]
+    seen: frozenset[Card]  # every card played or revealed this deal
+    run: tuple[Card, ...]  # the run on the table
+    expected: int | None  # rank that continues the run; None: a new run starts
+    expected_suit: str | None  # with sequence "suit": the suit that continues it
+    turn: int | None
+    last_player: int | None  # who laid the last card
+    passers: tuple[int, ...]  # who passed since the last stop (or skip)
+    passes_needed: int  # passes that block the run
+    continuing: bool  # the seat to act is in the middle of its turn (after a King)
+    laying_turns: tuple[int, ...]  # turns in which each seat laid cards
+    cards_laid: tuple[int, ...]
+    winner: int | None
+    grand_opera: bool
+    revealed: tuple[tuple[int, frozenset[Card]], ...]
+    awaiting: tuple[int, ...]  # losers whose hand must still be revealed
+    ended: bool
+    undo_to: GameState | None  # the state before the latest play, pass or reveal
+    group_transfers: tuple[tuple[int, str, str, int], ...]  # (seq, from, to, amount) since undo_to
+    in_inferred: bool  # inside the inferred passes that precede a play
+    opened: bool  # a card has been laid this deal
+
+    def copy(self) -> DealState:  # replaced below by a generated field-by-field copy
+        raise NotImplementedError
+
+    @property
+    def full_information(self) -> bool:
+        return self.hands is not None
+
+    def revealed_hand(self, seat: int) -> frozenset[Card] | None:
+        for s, cards in self.revealed:
+            if s == seat:
+                return cards
+        return None
+
+    def remaining_hand(self, seat: int) -> frozenset[Card] | None:
+        """The cards a seat still holds, when known (dealt hands, or a reveal)."""
+        if self.hands is not None:
+            return self.hands[seat]
+        return self.revealed_hand(seat)
+
+
+class GameState:
+    """Everything derived from a game's log up to some event."""
+
+    __slots__ = (
+        "players", "rules", "starting_chips", "first_dealer", "balances", "boxes", "version",
+        "status", "deals_played", "deal_number", "deal", "result", "last_dealer",
+    )
+
+    players: tuple[str, ...]
+    rules: Rules
+    starting_chips: int
+    first_dealer: int
+    balances: tuple[int, ...]
+    boxes: tuple[int, ...]  # chips in each box, in board order
+    version: int  # number of events folded (the seq of the last one)
+    status: str
+    deals_played: int  # deals settled
+    deal_number: int  # deals started
+    deal: DealState | None  # the open deal, or the last one played
+    result: dict[str, Any] | None
+    last_dealer: int | None
+
+    def copy(self) -> GameState:  # replaced below by a generated field-by-field copy
+        raise NotImplementedError
+
+    # --- convenient reads ----------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def total_chips(self) -> int:
+        """What balances and boxes always add up to."""
+        return self.n * self.starting_chips
+
+    def box_index(self, card: str) -> int:
+        return self.rules.honours.index(card)
+
+    def board(self) -> dict[str, int]:
+        return {str(card): chips for card, chips in zip(self.rules.honours, self.boxes)}
+
+    def account_balance(self, account: str) -> int:
+        kind, _, key = account.partition(":")
+        if kind == "seat":
+            return self.balances[int(key)]
+        return self.boxes[self.box_index(key)]
+
+    def next_dealer(self) -> int:
+        if self.last_dealer is None:
+            return self.first_dealer
+        step = 1 if self.rules.dealer_rotation == "next" else -1
+        return (self.last_dealer + step) % self.n
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Most chips first; equal chips share a rank (1, 1, 3…)."""
+        order = sorted(range(self.n), key=lambda seat: (-self.balances[seat], seat))
+        rows: list[dict[str, Any]] = []
+        for position, seat in enumerate(order):
+            chips = self.balances[seat]
+            rank = rows[-1]["rank"] if rows and rows[-1]["chips"] == chips else position + 1
+            rows.append({"seat": seat, "name": self.players[seat], "chips": chips, "rank": rank})
+        return rows
+
+
+def _shallow_copier(cls: type, deep: tuple[str, ...] = ()) -> Any:
+    """A fast shallow copy for a ``__slots__`` class (fields in ``deep`` are copied with ``.copy()``).
+
+    Copies are made at every play and pass (the undo point), so they are written out
+    field by field rather than looped over with ``getattr``.
+    """
+    lines = [f"def copy(self):", f"    other = _new(_cls)"]
+    for name in cls.__slots__:
+        if name in deep:
+            lines.append(f"    other.{name} = None if self.{name} is None else self.{name}.copy()")
+        else:
+            lines.append(f"    other.{name} = self.{name}")
+    lines.append("    return other")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code built from the class's own slot names
+    return namespace["copy"]
+
+
+DealState.copy = _shallow_copier(DealState)  # type: ignore[method-assign]
+GameState.copy = _shallow_copier(GameState, deep=("deal",))  # type: ignore[method-assign]
+
+
+def expected_label(deal: DealState) -> str | None:
+    if deal.expected is None:
+        return None
+    label = rank_label(deal.expected)
+    return label + deal.expected_suit if deal.expected_suit else label
+
+
+def state_view(state: GameState) -> dict[str, Any]:
+    """The game state as the API shows it (SPEC §5), without the store's ``id`` and ``club``."""
+    deal = state.deal
+    deal_view = None
+    if deal is not None:
+        open_deal = not deal.ended
+        deal_view = {
+            "number": deal.number,
+            "dealer": deal.dealer,
+            "first_hand": deal.first_hand,
+            "turn": deal.turn if open_deal and deal.winner is None else None,
+            "expected": expected_label(deal) if open_deal and deal.winner is None else None,
+            "run": list(deal.run),
+            "hand_sizes": list(deal.hand_sizes),
+            "hands": [sorted(h, key=_card_order) for h in deal.hands] if deal.hands is not None else None,
+            "passed": list(deal.passers),
+            "winner": deal.winner,
+            "grand_opera": deal.grand_opera,
+            "awaiting_reveal": list(deal.awaiting),
+            "can_undo": open_deal and deal.undo_to is not None,
+        }
+    return {
+        "version": state.version,
+        "status": state.status,
+        "rules": state.rules.to_dict(),
+        "starting_chips": state.starting_chips,
+        "players": [
+            {"seat": seat, "name": name, "chips": chips}
+            for seat, (name, chips) in enumerate(zip(state.players, state.balances))
+        ],
+        "board": state.board(),
+        "deals_played": state.deals_played,
+        "next_dealer": state.next_dealer() if state.status == READY else None,
+        "deal": deal_view,
+        "result": state.result,
+    }
+
+
+def _card_order(card: Card) -> tuple[int, str]:
+    return (card.rank, card.suit)
