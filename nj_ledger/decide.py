@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .cards import DECK, KING, RANK_NAMES_FR, Card, parse_card, parse_cards, rank_label
+from .cards import DECK, RANK_NAMES_FR, Card, parse_card, parse_cards, rank_label
 from .errors import InvalidInput, LedgerError, RuleViolation
 from .events import TABLE_ACTIONS, Event
 from .reducer import fold, losers
@@ -234,13 +234,23 @@ def _transfer(s: GameState, events: list[Event], source: str, target: str, amoun
         _emit(s, events, "transfer", {"from": source, "to": target, "amount": amount, "reason": reason, **extra})
 
 
+def _pay_during_play(s: GameState, events: list[Event], payer: int, payee: int, owed: int, reason: str) -> None:
+    """A payment while the deal is played; one that cannot be made in full is recorded with what was owed."""
+    paid = owed if s.rules.shortfall == "negative" else max(0, min(owed, s.balances[payer]))
+    if paid == owed:
+        _transfer(s, events, f"seat:{payer}", f"seat:{payee}", paid, reason)
+    else:
+        _emit(s, events, "transfer",
+              {"from": f"seat:{payer}", "to": f"seat:{payee}", "amount": paid, "reason": reason, "owed": owed})
+
+
 def _check_may_pass(s: GameState, seat: int) -> None:
     """With ``may_stop: false`` a player holding the wanted card must play it (when hands are known)."""
     deal = s.deal
     assert deal is not None
     if s.rules.may_stop or deal.hands is None or deal.expected is None:
         return
-    if any(_continues(deal, card) for card in deal.hands[seat]):
+    if any(_continues(deal, card) and card != s.rules.wild for card in deal.hands[seat]):
         raise RuleViolation(
             "must-continue",
             f"{_seat_name(s, seat)} holds a {_wanted(deal)} and must play it: "
@@ -316,7 +326,9 @@ def _decide_play(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
             raise RuleViolation(
                 "card-not-in-hand", f"{_seat_name(s, seat)} was not dealt {card}.", card=card
             )
-        if expected is None:
+        if card == rules.wild:
+            pass  # the chief hoc may be laid at any time in its holder's turn
+        elif expected is None:
             if (position == 0 and not deal.opened and rules.opening == "lowest" and hand is not None
                     and card.rank != min(c.rank for c in hand)):
                 lowest = rank_label(min(c.rank for c in hand))
@@ -329,14 +341,14 @@ def _decide_play(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
             raise RuleViolation(
                 "out-of-sequence", f"{card} does not follow: the run wants a {wanted}.", card=card, expected=wanted
             )
-        if card.rank == KING:
+        if rules.ends_run(card):
             expected, suit = None, None
         else:
             expected, suit = card.rank + 1, (card.suit if rules.sequence == "suit" else None)
     goes_out = len(cards) == deal.hand_sizes[seat]
-    if not goes_out and cards[-1].rank != KING and not rules.may_stop and hand is not None:
+    if not goes_out and not rules.ends_run(cards[-1]) and not rules.may_stop and hand is not None:
         left = hand.difference(cards)
-        if any(c.rank == expected and (suit is None or c.suit == suit) for c in left):
+        if any(c.rank == expected and (suit is None or c.suit == suit) and c != rules.wild for c in left):
             raise RuleViolation(
                 "must-continue",
                 f"{_seat_name(s, seat)} holds a {rank_label(expected) + (suit or '')} and must play it: "  # type: ignore[arg-type]
@@ -345,10 +357,11 @@ def _decide_play(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
             )
     called = dict.fromkeys(announced)
     for card in called:
-        if card not in rules.board:
+        if not rules.announceable(card):
+            called_cards = ", ".join(rules.board) + (", the Kings and the hocs" if rules.hoc_reward else "")
             raise RuleViolation(
                 "not-an-honour",
-                f"{card} is not an honour of this board ({', '.join(rules.board)}): there is nothing to announce.",
+                f"{card} is not a card to announce ({called_cards}): there is nothing to call.",
                 card=card,
             )
         if card not in cards:
@@ -361,8 +374,11 @@ def _decide_play(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
         "announced": [str(c) for c in cards if c in called],
     })
     for card in cards:
-        if card in called:  # "Dame qui prend !"
+        if card in called and card in rules.board:  # "Dame qui prend !"
             _transfer(s, events, f"box:{card}", f"seat:{seat}", s.boxes[s.box_index(card)], "take")
+        if card in called and rules.is_hoc(card):  # "Hoc !": one chip from each other player
+            for other in losers(s, seat):
+                _pay_during_play(s, events, other, seat, rules.hoc_reward * rules.stake_unit, "hoc")
     if s.deal.winner is not None and s.status == PLAYING:  # type: ignore[union-attr]
         _settle(s, events)
 
@@ -474,7 +490,7 @@ def _settle(s: GameState, events: list[Event]) -> None:
     double = 2 if deal.grand_opera and rules.grand_opera.reward == "double" else 1
     payments: list[dict[str, Any]] = []
     betes: list[dict[str, Any]] = []
-    shortfalls: list[dict[str, Any]] = []
+    shortfalls: list[dict[str, Any]] = list(deal.shortfalls)
     hands_left: dict[str, list[str]] = {}
 
     def pay(seat: int, target: str, owed: int, reason: str) -> int:
@@ -493,6 +509,8 @@ def _settle(s: GameState, events: list[Event]) -> None:
             hands_left[str(seat)] = [str(c) for c in sorted(hand, key=lambda c: (c.rank, c.suit))]
         base = points if rules.payment == "points" else left
         owed = base * rules.point_value * double  # type: ignore[operator]
+        if rules.wild_pays_double and hand is not None and rules.wild in hand:
+            owed *= 2
         paid = pay(seat, f"seat:{winner}", owed, "payment")
         payments.append({"seat": seat, "cards_left": left, "points": points, "amount": owed, "paid": paid})
     if deal.grand_opera and rules.grand_opera.reward == "sweep":
@@ -519,7 +537,7 @@ def _settle(s: GameState, events: list[Event]) -> None:
         _end_game(s, events, "shortfall")
     elif not can_ante(s, s.next_dealer()):
         _end_game(s, events, "cannot_ante")
-    elif rules.max_deals is not None and s.deals_played >= rules.max_deals:
+    elif rules.deals_limit(s.n) is not None and s.deals_played >= rules.deals_limit(s.n):  # type: ignore[operator]
         _end_game(s, events, "max_deals")
 
 

@@ -99,6 +99,7 @@ def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
     deal.group_transfers = ()
     deal.in_inferred = False
     deal.opened = False
+    deal.shortfalls = ()
     s.deal = deal
     s.deal_number = deal.number
     s.last_dealer = deal.dealer
@@ -129,6 +130,8 @@ def _on_transfer(s: GameState, d: Mapping[str, Any]) -> None:
     deal = s.deal
     if deal is not None and deal.undo_to is not None and not deal.ended and d["reason"] != "undo":
         deal.group_transfers += ((s.version, source, target, amount),)
+    if "owed" in d and deal is not None:  # a payment during the deal that could not be made in full
+        deal.shortfalls += ({"seat": _account(source)[1], "reason": d["reason"], "owed": d["owed"], "paid": amount},)
 
 
 def _block(s: GameState) -> None:
@@ -192,11 +195,12 @@ def _on_play(s: GameState, d: Mapping[str, Any]) -> None:
         turns = list(deal.laying_turns)
         turns[seat] += 1
         deal.laying_turns = tuple(turns)
-    by_suit = s.rules.sequence == "suit"
+    rules = s.rules
+    by_suit = rules.sequence == "suit"
     run = deal.run
     for card in cards:
         run = (card,) if deal.expected is None else run + (card,)
-        if card.rank == KING:
+        if rules.ends_run(card):
             deal.expected = None
             deal.expected_suit = None
         else:
@@ -226,7 +230,7 @@ def _on_play(s: GameState, d: Mapping[str, Any]) -> None:
         if deal.hands is None and s.rules.needs_losers_hands():
             s.status = REVEALING
             deal.awaiting = tuple(losers(s, seat))
-    elif cards[-1].rank == KING:  # "Roi et je recommence": the turn goes on
+    elif rules.ends_run(cards[-1]):  # "Roi et je recommence": the turn goes on
         deal.continuing = True
         deal.turn = seat
     else:  # "sans …": the next seats may continue

@@ -63,8 +63,13 @@ class Rules:
     stake_unit: int = 1
     point_value: int = 1
     shortfall: str = "end"
-    max_deals: int | None = None
+    max_deals: int | Mapping[int, int] | None = None
     dealer_rotation: str = "next"
+    # The hocs of the 1760 rules (SPEC §3.4); classic play has none of them.
+    stops: tuple[Card, ...] = ()  # permanent hocs: like a King, they end the run
+    wild: Card | None = None  # the chief hoc: playable at any time in its holder's turn
+    hoc_reward: int = 0  # chips each other player pays for a hoc played and announced
+    wild_pays_double: bool = False  # a loser still holding the wild card pays double
 
     # --- derived facts the reducer asks often -------------------------------------------------
     @property
@@ -79,7 +84,24 @@ class Rules:
 
     def needs_losers_hands(self) -> bool:
         """Whether settling a deal needs the cards the losers still hold (not just how many)."""
-        return self.payment == "points" or self.bete != "none"
+        return self.payment == "points" or self.bete != "none" or self.wild_pays_double
+
+    def ends_run(self, card: Card) -> bool:
+        """A King, and in the 1760 rules every hoc, ends the run: its player starts a new one."""
+        return card.rank == 13 or card in self.stops or card == self.wild
+
+    def is_hoc(self, card: Card) -> bool:
+        return self.hoc_reward > 0 and self.ends_run(card)
+
+    def announceable(self, card: Card) -> bool:
+        """Cards a player calls when laying them: the honours, and hocs when they earn chips."""
+        return card in self.board or self.is_hoc(card)
+
+    def deals_limit(self, players: int) -> int | None:
+        """How many deals a game of ``players`` lasts, when the rules fix it."""
+        if isinstance(self.max_deals, Mapping):
+            return self.max_deals.get(players)
+        return self.max_deals
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form stored in ``game_started``."""
@@ -100,8 +122,15 @@ class Rules:
             "stake_unit": self.stake_unit,
             "point_value": self.point_value,
             "shortfall": self.shortfall,
-            "max_deals": self.max_deals,
+            "max_deals": (
+                {str(n): d for n, d in sorted(self.max_deals.items())}
+                if isinstance(self.max_deals, Mapping) else self.max_deals
+            ),
             "dealer_rotation": self.dealer_rotation,
+            "stops": [str(card) for card in self.stops],
+            "wild": None if self.wild is None else str(self.wild),
+            "hoc_reward": self.hoc_reward,
+            "wild_pays_double": self.wild_pays_double,
         }
 
 
@@ -121,6 +150,21 @@ PROFILES: dict[str, dict[str, Any]] = {
         "payment": "cards",
         "bete": "none",
         "grand_opera": {"condition": "first_turn", "reward": "none"},
+    },
+    # Seed 002's original rules, first published in L'Avantcoureur (1760); the choices are in docs/RULES.md.
+    "avantcoureur-1760": {
+        "players": [3, 5],
+        "deal_table": {"3": [15, 7], "5": [9, 7]},
+        "sequence": "suit",
+        "may_stop": False,
+        "ante": "dealer",
+        "stops": ["10D", "JC", "QS"],
+        "wild": "7D",
+        "hoc_reward": 1,
+        "wild_pays_double": True,
+        "bete": "double",
+        "grand_opera": {"condition": "no_other_plays", "reward": "double"},
+        "max_deals": {"3": 12, "5": 10},
     },
 }
 
@@ -210,14 +254,37 @@ def _option(name: str, value: Any, base: Rules) -> Any:
         return _deal_table(value)
     if name == "grand_opera":
         return _grand_opera(value, base.grand_opera)
-    if name == "may_stop":
+    if name in ("may_stop", "wild_pays_double"):
         if not isinstance(value, bool):
             raise _bad(name, value, "true or false")
         return value
     if name in ("stake_unit", "point_value"):
         return _int(name, value, 1)
+    if name == "hoc_reward":
+        return _int(name, value, 0)
     if name == "max_deals":
+        if isinstance(value, Mapping):
+            limits = {}
+            for count, deals in value.items():
+                if not str(count).isdigit() or not 2 <= int(count) <= 8:
+                    raise _bad(name, count, "a player count between 2 and 8")
+                limits[int(count)] = _int(name, deals, 1)
+            return limits
         return None if value is None else _int(name, value, 1)
+    if name == "stops":
+        if not isinstance(value, (list, tuple)):
+            raise _bad(name, value, "a list of cards that end a run, like [\"10D\", \"JC\"]")
+        try:
+            return tuple(dict.fromkeys(parse_card(card) for card in value))
+        except InvalidInput:
+            raise _bad(name, value, "a list of cards like 10D, JC, QS") from None
+    if name == "wild":
+        if value is None:
+            return None
+        try:
+            return parse_card(value)
+        except InvalidInput:
+            raise _bad(name, value, "a card like 7D, or null") from None
     raise InvalidInput("invalid-rules", f"Unknown rule option {name!r}.", option=name)
 
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import DECK, KING, Card
+from .cards import DECK, Card
 from .decide import execute, new_game
 from .events import Event
 from .reducer import replay
@@ -94,15 +94,17 @@ class _Table:
         if deal.expected is None:
             first = self._opening(hand)
         else:
-            wanted = [c for c in hand if c.rank == deal.expected
+            wanted = [c for c in hand if c.rank == deal.expected and c != rules.wild
                       and (deal.expected_suit is None or c.suit == deal.expected_suit)]
             stop = rules.may_stop and rng.random() < self.chatter * 0.3
-            if not wanted or stop:
+            if rules.wild in hand and (not wanted or rng.random() < 0.3):
+                wanted = [rules.wild]  # the chief hoc, laid out of sequence
+            elif not wanted or stop:
                 self._pass(seat)
                 return
             first = rng.choice(sorted(wanted))
         cards = self._extend(hand, first)
-        honours = [c for c in cards if c in rules.board]
+        honours = [c for c in cards if rules.announceable(c)]
         announced = [c for c in honours if rng.random() >= self.chatter * 0.2]
         play = {"type": "play", "seat": seat, "cards": [str(c) for c in cards], "announced": announced}
         self._send_play(play)
@@ -128,13 +130,15 @@ class _Table:
         left = set(hand) - {first}
         while left:
             last = cards[-1]
-            if last.rank == KING:
+            if rules.ends_run(last):
                 if rng.random() < 0.5:  # sometimes recorded as two plays of the same turn
                     break
                 cards.append(rng.choice(sorted(left)))
             else:
-                nxt = sorted(c for c in left if c.rank == last.rank + 1
+                nxt = sorted(c for c in left if c.rank == last.rank + 1 and c != rules.wild
                              and (rules.sequence == "rank" or c.suit == last.suit))
+                if rules.wild in left and rng.random() < 0.1:
+                    nxt = [rules.wild]
                 if not nxt:
                     break
                 if rules.may_stop and rng.random() < self.chatter * 0.15:

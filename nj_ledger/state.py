@@ -24,7 +24,7 @@ class DealState:
         "number", "dealer", "first_hand", "hands", "talon", "hand_sizes", "seen", "run",
         "expected", "expected_suit", "turn", "last_player", "passers", "passes_needed",
         "continuing", "laying_turns", "cards_laid", "winner", "grand_opera", "revealed",
-        "awaiting", "ended", "undo_to", "group_transfers", "in_inferred", "opened",
+        "awaiting", "ended", "undo_to", "group_transfers", "in_inferred", "opened", "shortfalls",
     )
 
     number: int
@@ -53,6 +53,7 @@ class DealState:
     group_transfers: tuple[tuple[int, str, str, int], ...]  # (seq, from, to, amount) since undo_to
     in_inferred: bool  # inside the inferred passes that precede a play
     opened: bool  # a card has been laid this deal
+    shortfalls: tuple[dict[str, Any], ...]  # payments during play (hocs) that could not be made in full
 
     def copy(self) -> DealState:  # replaced below by a generated field-by-field copy
         raise NotImplementedError
