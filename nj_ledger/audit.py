@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .cards import parse_cards
 from .chain import verify_chain
 from .decide import decide
 from .errors import LedgerError
@@ -100,11 +101,16 @@ def audit(
                     "shortfall",
                 ))
         elif event.type == "play":
-            board = state.rules.board
-            forgotten = [c for c in event.data["cards"] if c in board and c not in event.data.get("announced", [])]
+            rules = state.rules
+            forgotten = [c for c in parse_cards(event.data["cards"])
+                         if rules.announceable(c) and c not in event.data.get("announced", [])]
             for card in forgotten:
+                lost = [
+                    *(["its box stays on the board"] if card in rules.board else []),
+                    *(["no hoc chips were paid"] if rules.is_hoc(card) else []),
+                ]
                 findings.append(_finding(
-                    "info", seq, f"{card} was played without being announced: its box stays on the board.",
+                    "info", seq, f"{card} was played without being announced: {' and '.join(lost)}.",
                     "not-announced",
                 ))
         total = sum(state.balances) + sum(state.boxes)

@@ -152,17 +152,19 @@ def new_game(
             f"These rules are played by {allowed} players, not {len(names)}.",
             count=len(names),
         )
-    chips = _int(starting_chips, "starting_chips")
-    if chips < 1 or chips > 10**9:
-        raise InvalidInput("invalid-chips", "starting_chips must be between 1 and 1,000,000,000.")
+    chips = starting_chips
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1 or chips > 10**9:
+        raise InvalidInput(
+            "invalid-chips", "starting_chips must be a whole number between 1 and 1,000,000,000."
+        )
     if resolved.shortfall == "end" and chips < resolved.ante_total:
         raise InvalidInput(
             "starting-chips-too-low",
             f"Each player needs at least {resolved.ante_total} chips to stake the board.",
             needed=resolved.ante_total,
         )
-    first_dealer = len(names) - 1 if dealer is None else _int(dealer, "dealer")
-    if not 0 <= first_dealer < len(names):
+    first_dealer = len(names) - 1 if dealer is None else dealer
+    if type(first_dealer) is not int or not 0 <= first_dealer < len(names):
         raise InvalidInput("invalid-players", f"There is no seat {first_dealer} to deal.")
     return Event(
         "game_started",
@@ -215,14 +217,14 @@ def _decide_deal(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
         data["talon"] = [str(c) for c in talon]
     elif dealt:
         data["talon"] = [str(c) for c in DECK if c not in dealt]
+    payers = range(s.n) if s.rules.ante == "all" else (dealer,)
     if not can_ante(s, dealer):
-        short = [_seat_name(s, seat) for seat in range(s.n) if s.balances[seat] < s.rules.ante_total]
+        short = [_seat_name(s, seat) for seat in payers if s.balances[seat] < s.rules.ante_total]
         raise RuleViolation(
             "cannot-ante",
             f"{', '.join(short)} cannot stake the {s.rules.ante_total} chips of the board: end the game.",
         )
     _emit(s, events, "deal", data)
-    payers = range(s.n) if s.rules.ante == "all" else (dealer,)
     for seat in payers:
         for card, stake in s.rules.board.items():
             _transfer(s, events, f"seat:{seat}", f"box:{card}", stake * s.rules.stake_unit, "ante")
@@ -535,10 +537,10 @@ def _settle(s: GameState, events: list[Event]) -> None:
     })
     if shortfalls and rules.shortfall == "end":
         _end_game(s, events, "shortfall")
+    elif rules.deals_limit(s.n) is not None and s.deals_played >= rules.deals_limit(s.n):  # type: ignore[operator]
+        _end_game(s, events, "max_deals")  # the last deal was played: nobody has to ante again
     elif not can_ante(s, s.next_dealer()):
         _end_game(s, events, "cannot_ante")
-    elif rules.deals_limit(s.n) is not None and s.deals_played >= rules.deals_limit(s.n):  # type: ignore[operator]
-        _end_game(s, events, "max_deals")
 
 
 def _end_game(s: GameState, events: list[Event], reason: str) -> None:
