@@ -1,0 +1,281 @@
+"""The deals and turns of an NJN text, read into table actions, each with the place it was written.
+
+A statement starts with a keyword (``Deal``, ``Hand``, ``Talon``, ``Reveal``,
+``Undo``, ``Adjust``, ``End``) or with a seat and a colon (``0: 5H 6H``,
+``1: pass``); it runs until the next statement, so line breaks are free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import parse_card
+from ..errors import InvalidInput
+from .header import read_seat
+from .syntax import Place, Scanner, Token
+
+KEYWORDS = ("deal", "hand", "talon", "reveal", "undo", "adjust", "end")
+PASS_WORDS = ("pass", "passe")
+
+
+@dataclass(slots=True)
+class Statement:
+    """Where an action was written: its first word, and each card it names."""
+
+    place: Place
+    cards: dict[str, Place] = field(default_factory=dict)
+
+
+class Movetext:
+    """The statements after the tags, turned into table actions, each with where it was written."""
+
+    def __init__(self, scanner: Scanner, players: list[str] | None) -> None:
+        self.scanner = scanner
+        self.tokens = scanner.tokens
+        self.players = players
+        self.i = 0
+        self.actions: list[dict[str, Any]] = []
+        self.statements: list[Statement] = []  # one per action
+        self.dealing: int | None = None  # the deal action that Hand and Talon lines still belong to
+        self.hands: dict[int, list[str]] = {}  # that deal's hands, by seat
+        self.deals = 0
+
+    # --- the token stream ---------------------------------------------------------------------
+    def peek(self, offset: int = 0) -> Token | None:
+        index = self.i + offset
+        return self.tokens[index] if index < len(self.tokens) else None
+
+    def take(self) -> Token | None:
+        token = self.peek()
+        self.i += 1
+        return token
+
+    def at_word(self, *words: str, offset: int = 0) -> bool:
+        token = self.peek(offset)
+        return token is not None and token.kind == "word" and token.text.casefold() in words
+
+    def at_colon(self, offset: int = 0) -> bool:
+        token = self.peek(offset)
+        return token is not None and token.kind == "colon"
+
+    def at_statement(self) -> bool:
+        """A keyword, or a seat followed by a colon."""
+        token = self.peek()
+        if token is None:
+            return False
+        return self.at_word(*KEYWORDS) or (token.kind != "colon" and self.at_colon(1))
+
+    def here(self) -> Place:
+        token = self.peek()
+        return token.place if token is not None else self.scanner.place(len(self.scanner.text))
+
+    def fail(self, place: Place, message: str) -> None:
+        """Report a problem and move on to the next statement."""
+        self.scanner.error(place, message)
+        while self.peek() is not None and not self.at_statement():
+            self.i += 1
+
+    # --- the statements -----------------------------------------------------------------------
+    def read(self) -> list[dict[str, Any]]:
+        while (token := self.peek()) is not None:
+            keyword = token.text.casefold() if self.at_word(*KEYWORDS) else None
+            if keyword not in ("hand", "talon"):
+                self.close_deal()
+            if keyword is not None:
+                self.i += 1
+                getattr(self, f"read_{keyword}")(token)
+            elif self.at_statement():
+                self.read_turn(token)
+            else:
+                self.i += 1
+                self.fail(token.place, f"{token.text!r} starts no statement: expected a deal, a turn like "
+                                       '"0: 5H 6H", a reveal, an undo, an adjustment or the end.')
+        self.close_deal()
+        return self.actions
+
+    def add(self, action: dict[str, Any], token: Token, cards: dict[str, Place] | None = None) -> None:
+        self.actions.append(action)
+        self.statements.append(Statement(token.place, cards or {}))
+
+    def finish(self, what: str) -> None:
+        """Nothing but the next statement may follow a statement."""
+        extra = self.peek()
+        if extra is not None and not self.at_statement():
+            self.fail(extra.place, f"{extra.text!r} does not belong to this {what}.")
+
+    def seat(self) -> int | None:
+        """A seat number, or a player's name (a word or a text in quotes)."""
+        token = self.peek()
+        if token is None or token.kind == "colon" or self.at_word(*KEYWORDS):
+            self.scanner.error(self.here(), "A seat is missing here.")
+            return None
+        self.i += 1
+        return read_seat(self.scanner, token.text, token.place, self.players)
+
+    def seat_and_colon(self) -> int | None:
+        seat = self.seat()
+        if self.at_colon():
+            self.i += 1
+        return seat
+
+    def cards(self, places: dict[str, Place], announced: list[str] | None = None) -> list[str] | None:
+        """The cards up to the next statement; ``QS!`` marks an announced honour where ``announced`` is given.
+
+        None when a card was not understood (the problem is reported).
+        """
+        cards: list[str] | None = []
+        while (token := self.peek()) is not None and token.kind == "word" and not self.at_statement():
+            self.i += 1
+            text = token.text.rstrip("!")
+            marked = text != token.text
+            try:
+                card = parse_card(text)
+            except InvalidInput:
+                self.scanner.error(token.place, f"{token.text!r} is not a card: write rank and suit, "
+                                                "like 10D, JC, QS, KH or 7D.")
+                cards = None
+                continue
+            if marked and announced is None:
+                self.scanner.error(token.place, "Only a card played is announced with !.")
+                cards = None
+                continue
+            places[card] = token.place
+            if cards is not None:
+                cards.append(str(card))
+            if marked and announced is not None:
+                announced.append(str(card))
+        return cards
+
+    def read_deal(self, token: Token) -> None:
+        self.deals += 1
+        action: dict[str, Any] = {"type": "deal"}
+        number = self.peek()
+        if number is not None and number.kind == "word" and number.text.isdigit() and not self.at_statement():
+            self.i += 1
+            if int(number.text) != self.deals:
+                self.scanner.error(number.place, f"This is deal {self.deals} of the game, not deal {number.text}.")
+        if self.at_word("dealer"):
+            self.i += 1
+            if self.at_colon():
+                self.i += 1
+            dealer = self.seat()
+            if dealer is not None:
+                action["dealer"] = dealer
+        self.add(action, token)
+        self.dealing, self.hands = len(self.actions) - 1, {}
+        self.finish("Deal line")
+
+    def read_hand(self, token: Token) -> None:
+        seat = self.seat_and_colon()
+        places: dict[str, Place] = {}
+        cards = self.cards(places)
+        if self.dealing is None:
+            self.scanner.error(token.place, "A Hand line comes right after its Deal line.")
+        elif seat in self.hands:
+            self.scanner.error(token.place, f"Seat {seat}'s hand is given twice in this deal.")
+        elif seat is not None and cards is not None:
+            self.hands[seat] = cards
+            self.statements[self.dealing].cards.update(places)
+
+    def read_talon(self, token: Token) -> None:
+        if self.at_colon():
+            self.i += 1
+        places: dict[str, Place] = {}
+        cards = self.cards(places)
+        if self.dealing is None:
+            self.scanner.error(token.place, "The Talon line comes right after its Deal line.")
+        elif "talon" in self.actions[self.dealing]:
+            self.scanner.error(token.place, "The talon is given twice in this deal.")
+        elif cards is not None:
+            self.actions[self.dealing]["talon"] = cards
+            self.statements[self.dealing].cards.update(places)
+
+    def close_deal(self) -> None:
+        """Give the deal being read its hands, one per seat in seat order (or none)."""
+        if self.dealing is None:
+            return
+        action, statement = self.actions[self.dealing], self.statements[self.dealing]
+        if self.hands:
+            seats = range(len(self.players) if self.players else max(self.hands) + 1)
+            missing = [str(seat) for seat in seats if seat not in self.hands]
+            if missing:
+                self.scanner.error(statement.place, f"This deal gives no hand for seat {', '.join(missing)}: "
+                                                    "give every hand, or none.")
+            else:
+                action["hands"] = [self.hands[seat] for seat in seats]
+                if "talon" in action:  # hands, then the talon, as a deal is written
+                    action["talon"] = action.pop("talon")
+        self.dealing, self.hands = None, {}
+
+    def read_turn(self, token: Token) -> None:
+        seat = self.seat_and_colon()
+        if self.at_word(*PASS_WORDS) and not self.at_statement():
+            self.i += 1
+            if seat is not None:
+                self.add({"type": "pass", "seat": seat}, token)
+            self.finish("pass")
+            return
+        places: dict[str, Place] = {}
+        announced: list[str] = []
+        cards = self.cards(places, announced)
+        if cards == []:
+            self.scanner.error(token.place, "A turn lists the cards played, or pass.")
+        elif cards is not None and seat is not None:
+            self.add({"type": "play", "seat": seat, "cards": cards, "announced": announced}, token, places)
+
+    def read_reveal(self, token: Token) -> None:
+        seat = self.seat_and_colon()
+        places: dict[str, Place] = {}
+        cards = self.cards(places)
+        if cards is not None and seat is not None:
+            self.add({"type": "reveal", "seat": seat, "cards": cards}, token, places)
+
+    def reason(self) -> str:
+        token = self.peek()
+        if token is not None and token.kind == "string":
+            self.i += 1
+            return token.text
+        return ""
+
+    def read_undo(self, token: Token) -> None:
+        self.add({"type": "undo", "reason": self.reason()}, token)
+        self.finish("Undo line")
+
+    def read_end(self, token: Token) -> None:
+        self.add({"type": "end", "reason": self.reason()}, token)
+        self.finish("End line")
+
+    def read_adjust(self, token: Token) -> None:
+        """``Adjust 2 from seat:0 to box:QS "reason"``."""
+        amount = self.peek()
+        if amount is None or amount.kind != "word" or not amount.text.isdigit():
+            self.fail(token.place, 'An adjustment is written: Adjust 2 from seat:0 to box:QS "reason".')
+            return
+        self.i += 1
+        accounts = []
+        for word in ("from", "to"):
+            if not self.at_word(word):
+                self.fail(self.here(), f'"{word}" and an account (seat:0, box:QS…) are expected here.')
+                return
+            self.i += 1
+            accounts.append(self.account())
+        if None not in accounts:
+            self.add({"type": "adjust", "from": accounts[0], "to": accounts[1], "amount": int(amount.text),
+                      "reason": self.reason()}, token)
+        self.finish("adjustment")
+
+    def account(self) -> str | None:
+        """``seat:N`` (or a seat alone) or ``box:CARD``."""
+        if self.at_word("box") and self.at_colon(1):
+            self.i += 2
+            place, key = self.here(), self.take()
+            try:
+                return f"box:{parse_card(key.text if key is not None else '')}"
+            except InvalidInput:
+                self.scanner.error(place, "A box is named by its honour, like box:QS.")
+                return None
+        if self.at_word("seat") and self.at_colon(1):
+            self.i += 2
+        seat = self.seat()
+        return None if seat is None else f"seat:{seat}"
