@@ -104,13 +104,13 @@ def audit(
             rules = state.rules
             forgotten = [c for c in parse_cards(event.data["cards"])
                          if rules.announceable(c) and c not in event.data.get("announced", [])]
-            for card in forgotten:
+            for uncalled in forgotten:
                 lost = [
-                    *(["its box stays on the board"] if card in rules.board else []),
-                    *(["no hoc chips were paid"] if rules.is_hoc(card) else []),
+                    *(["its box stays on the board"] if uncalled in rules.board else []),
+                    *(["no hoc chips were paid"] if rules.is_hoc(uncalled) else []),
                 ]
                 findings.append(_finding(
-                    "info", seq, f"{card} was played without being announced: {' and '.join(lost)}.",
+                    "info", seq, f"{uncalled} was played without being announced: {' and '.join(lost)}.",
                     "not-announced",
                 ))
         total = sum(state.balances) + sum(state.boxes)

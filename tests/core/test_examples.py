@@ -26,6 +26,9 @@ EXPECTED = {
     "club-de-quimper": {"profile": "cards", "ends": "agreed", "features": {"undo", "grand_opera", "bete"}},
     "paques-chez-rene": {"profile": "skip", "ends": "max_deals", "features": {"undo", "forgotten", "bete"}},
     "jour-de-l-an-au-chalet": {"profile": "hearts", "ends": "cannot_ante", "features": {"forgotten"}},
+    "avantcoureur-1760-lorraine": {
+        "profile": "avantcoureur-1760", "ends": "agreed", "features": {"bete", "forgotten", "undo"},
+    },
 }
 
 
