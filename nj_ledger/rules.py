@@ -238,7 +238,9 @@ def _board(value: Any) -> dict[Card, int]:
         if card in board:
             raise _bad("board", text, "five different cards")
         board[card] = _int("board", stake, 1)
-    return board
+    # One order for the boxes whatever order the JSON keys arrive in (a JSONB column or any tool may
+    # reorder them): by stake, then by card.
+    return dict(sorted(board.items(), key=lambda item: (item[1], item[0].rank, item[0].suit)))
 
 
 def _players(value: Any) -> tuple[int, ...]:

@@ -1,0 +1,78 @@
+"""The Flask app: the REST API under ``/api/v1`` (OpenAPI at ``/api/v1/openapi.json``, docs at ``/api/v1/docs``).
+
+    >>> app = create_app({"DATABASE_URL": "sqlite://", "MIGRATE": True})
+    >>> app.test_client().get("/api/v1/health").get_json()
+    {'status': 'ok'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, request
+from flask_smorest import Api
+
+from nj_ledger.store import Store
+
+from . import clubs, docs, exchange, games, health, i18n, pages, replay
+from .config import Config, from_environment
+from .context import EXTENSION
+from .problems import Problem, register_error_handlers
+from .schemas import ProblemSchema
+
+API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+class LedgerApi(Api):
+    """flask-smorest's Api, documenting errors as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The app. ``config`` overrides settings (``DATABASE_URL``, ``ADMIN_TOKEN``, ``STORE``, ``MIGRATE``…)."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_object(Config)
+    app.config.update(from_environment())
+    app.config.update(config or {})
+    app.json.sort_keys = app.config["JSON_SORT_KEYS"]  # type: ignore[attr-defined]
+
+    store = app.config.get("STORE") or Store(app.config["DATABASE_URL"])
+    if app.config["MIGRATE"]:
+        store.create_schema()
+    app.extensions[EXTENSION] = store
+
+    api = LedgerApi(app)
+    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    for blueprint in (health.blp, clubs.blp, games.blp, replay.blp, exchange.blp):
+        api.register_blueprint(blueprint)
+    app.register_blueprint(docs.blp)
+    app.register_blueprint(pages.blp)
+    i18n.init_app(app)
+    register_error_handlers(app)
+    app.before_request(_require_json_body)
+    app.after_request(_security_headers)
+    return app
+
+
+def _require_json_body() -> None:
+    """A body sent to the API must be JSON (415 otherwise)."""
+    has_body = bool(request.content_length or request.headers.get("Transfer-Encoding"))
+    if request.method in BODY_METHODS and has_body and not request.is_json:
+        raise Problem(415, "unsupported-media-type",
+                          f"Send the body as JSON (Content-Type: application/json), not {request.mimetype or 'no type'}.")
+
+
+def _security_headers(response: Response) -> Response:
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", API_POLICY)
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("Referrer-Policy", "no-referrer")
+    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    headers.setdefault("Cross-Origin-Resource-Policy", "same-origin")
+    if request.path.startswith("/api/v1") and not request.path.startswith("/api/v1/docs"):
+        headers.setdefault("Cache-Control", "no-cache")
+    return response

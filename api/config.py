@@ -1,0 +1,31 @@
+"""Settings of the web app: defaults here, the environment on top, a test's mapping on top of that."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, ClassVar
+
+from nj_ledger.store import default_database_url
+
+ADMIN_TOKEN_ENV = "NJ_LEDGER_ADMIN_TOKEN"
+
+
+class Config:
+    API_TITLE = "Nain Jaune Ledger"
+    API_VERSION = "1"
+    OPENAPI_VERSION = "3.0.3"
+    OPENAPI_URL_PREFIX = "/api/v1"
+    OPENAPI_JSON_PATH = "openapi.json"
+    API_SPEC_OPTIONS: ClassVar[dict[str, Any]] = {
+        "info": {"description": "Record, replay and audit games of Nain Jaune. Errors are RFC 9457 "
+                                "problem+json with a stable `code`. Authenticate with "
+                                "`Authorization: Bearer <token>`."},
+        "security": [{"bearerAuth": []}],
+    }
+    MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a long game's document is well under this
+    JSON_SORT_KEYS = True
+    MIGRATE = False  # run the migrations when the app starts (the CLI's serve does it for SQLite)
+
+
+def from_environment() -> dict[str, Any]:
+    return {"DATABASE_URL": default_database_url(), "ADMIN_TOKEN": os.environ.get(ADMIN_TOKEN_ENV) or None}

@@ -1,0 +1,49 @@
+"""What a request reaches through the app: the store, and the views of stored values as JSON."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from flask import current_app, request, url_for
+
+from nj_ledger.state import GameState, state_view
+from nj_ledger.store import GameInfo, Record, Store, iso
+
+EXTENSION = "nj_ledger.store"
+
+
+def store() -> Store:
+    return cast(Store, current_app.extensions[EXTENSION])
+
+
+def game_view(game: GameInfo, state: GameState) -> dict[str, Any]:
+    """The game state of SPEC §5: ``state_view`` with the game's ``id`` and ``club``."""
+    return {"id": game.id, "club": game.club_id, **state_view(state)}
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+def summary_view(game: GameInfo) -> dict[str, Any]:
+    return {
+        "id": game.id, "club": game.club_id, "created_at": iso(game.created_at), "updated_at": iso(game.updated_at),
+        "date": game.played_on.isoformat(), "title": game.meta.get("title"), "version": game.version,
+        "status": game.status, "profile": game.profile, "players": game.players,
+        "starting_chips": game.starting_chips, "deals_played": game.deals_played,
+    }
+
+
+def actions_body(game: GameInfo, state: GameState, records: list[Record]) -> dict[str, Any]:
+    """The answer to an append: the new state and the records appended."""
+    return {"state": game_view(game, state), "events": records}
+
+
+def next_page(endpoint: str, more: bool, **arguments: Any) -> str | None:
+    """The URL of the next page (same query, new position), or None on the last page."""
+    if not more:
+        return None
+    values: dict[str, Any] = {key: value for key, value in request.args.items() if key not in arguments}
+    values.update(request.view_args or {})
+    values.update(arguments)
+    return url_for(endpoint, **values)

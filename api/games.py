@@ -1,0 +1,197 @@
+"""Games: create and list a club's games, read one, record table actions, read its log."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from flask import Response, request, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from nj_ledger.chain import canonical_json
+from nj_ledger.decide import new_game
+from nj_ledger.errors import LedgerError
+from nj_ledger.store import IdempotentRequest, StoredResponse
+
+from .auth import own_club, reader, writer
+from .context import actions_body, etag, game_view, next_page, store, summary_view
+from .problems import PROBLEM_JSON, Problem, json_response, refusal_body
+from .schemas import GameStateSchema, GameSummarySchema, PageQuerySchema, PageSchema, RecordSchema
+
+blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, table actions and the event log.")
+
+STATUSES = ("ready", "playing", "revealing", "ended")
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")  # visible ASCII, like the header itself
+VERSION_TAG = re.compile(r'(?:W/)?"?(\d{1,12})"?')
+
+
+class NewGameSchema(Schema):
+    players = fields.List(fields.String(validate=validate.Length(max=80)), required=True,
+                          validate=validate.Length(min=1, max=16),
+                          metadata={"description": "Names in seat order; new names become club members."})
+    rules = fields.Raw(load_default="classic", metadata={
+        "description": 'A profile name ("classic", "cards", "skip", "hearts", "avantcoureur-1760") '
+                       'or {"profile": …, overrides…}.', "example": "classic"})
+    starting_chips = fields.Integer(required=True, strict=True, metadata={"example": 60})
+    dealer = fields.Integer(allow_none=True, strict=True, metadata={"description": "First dealer's seat."})
+
+
+class GameListQuerySchema(PageQuerySchema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    player = fields.String(validate=validate.Length(min=1, max=80))
+    date = fields.Date(metadata={"description": "Games played on this day (YYYY-MM-DD)."})
+    from_ = fields.Date(data_key="from", metadata={"description": "Games played on or after this day."})
+    to = fields.Date(metadata={"description": "Games played on or before this day."})
+
+
+class GamePageSchema(PageSchema):
+    games = fields.List(fields.Nested(GameSummarySchema))
+
+
+class ActionsSchema(Schema):
+    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=1000), metadata={
+        "description": "Table actions (SPEC §4), applied all or nothing: "
+                       '{"type": "deal", "dealer"?, "hands"?, "talon"?}, '
+                       '{"type": "play", "seat", "cards", "announced"?}, {"type": "pass", "seat"}, '
+                       '{"type": "reveal", "seat", "cards"}, {"type": "undo", "reason"?}, '
+                       '{"type": "adjust", "from", "to", "amount", "reason"?}, {"type": "end", "reason"?}.',
+        "example": [{"type": "deal"}],
+    })
+
+
+class AppendedSchema(Schema):
+    state = fields.Nested(GameStateSchema)
+    events = fields.List(fields.Nested(RecordSchema), metadata={"description": "The records appended."})
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0), metadata={"description": "Events with seq > after."})
+    limit = fields.Integer(load_default=200, validate=validate.Range(1, 1000))
+
+
+class EventPageSchema(PageSchema):
+    version = fields.Integer(metadata={"description": "The game's version when the page was read."})
+    events = fields.List(fields.Nested(RecordSchema))
+
+
+def expected_version() -> int | None:
+    """The version named by `If-Match` (`"12"`), or None when absent or `*`."""
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    match = VERSION_TAG.fullmatch(header.strip())
+    if match is None:
+        raise Problem(400, "invalid-header", f'If-Match must be a game version in quotes, like "12", not {header!r}.')
+    return int(match.group(1))
+
+
+def idempotent_request(game: str, payload: dict[str, Any]) -> IdempotentRequest | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not IDEMPOTENCY_KEY.fullmatch(key):
+        raise Problem(400, "invalid-header", "Idempotency-Key must be 1 to 200 visible ASCII characters.")
+    fingerprint = hashlib.sha256(canonical_json({"game": game, "body": payload}).encode()).hexdigest()
+    return IdempotentRequest(key, fingerprint)
+
+
+def _replayed(stored: StoredResponse) -> Response:
+    headers = {"Idempotent-Replayed": "true"}
+    if stored.status < 400:
+        headers.update(etag(stored.body["state"]["version"]))
+    mimetype = PROBLEM_JSON if stored.status >= 400 else "application/json"
+    return json_response(stored.body, stored.status, headers, mimetype)
+
+
+@blp.route("/clubs/<club>/games")
+class ClubGames(MethodView):
+    @blp.arguments(GameListQuerySchema, location="query")
+    @blp.response(200, GamePageSchema)
+    def get(self, query: dict[str, Any], club: str) -> dict[str, Any]:
+        """The club's games, newest first; filter by status, player and the day played."""
+        own_club(reader(), club)
+        played_from, played_to = query.get("from_"), query.get("to")
+        if query.get("date"):
+            played_from = played_to = query["date"]
+        games = store().list_games(
+            club, status=query.get("status"), player=query.get("player"), played_from=played_from,
+            played_to=played_to, limit=query["limit"] + 1, offset=query["offset"],
+        )
+        more = len(games) > query["limit"]
+        return {
+            "games": [summary_view(game) for game in games[: query["limit"]]],
+            "next": next_page("games.ClubGames", more, limit=query["limit"], offset=query["offset"] + query["limit"]),
+        }
+
+    @blp.arguments(NewGameSchema)
+    @blp.response(201, GameStateSchema)
+    def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Start a game: players in seat order, rules, starting chips, and the first dealer if not the last seat."""
+        own_club(writer(), club)
+        started = new_game(payload["players"], payload["rules"], payload["starting_chips"], payload.get("dealer"))
+        created = store().create_game(club, started)
+        headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
+        return game_view(created.game, created.state), 201, headers
+
+
+@blp.route("/games/<game>")
+class Game(MethodView):
+    @blp.response(200, GameStateSchema)
+    @blp.alt_response(304, description="Not modified (If-None-Match names the current version).")
+    def get(self, game: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
+        """The game as it stands; its `ETag` is its version."""
+        token = reader()
+        info, state = store().game_state(token.club_id, game)
+        tag = etag(info.version)
+        if request.headers.get("If-None-Match", "").strip() == tag["ETag"]:
+            return Response(status=304, headers=tag)
+        return game_view(info, state), 200, tag
+
+
+@blp.route("/games/<game>/actions")
+class Actions(MethodView):
+    @blp.arguments(ActionsSchema)
+    @blp.response(201, AppendedSchema, headers={"ETag": {"description": "The new version.",
+                                                         "schema": {"type": "string"}}})
+    @blp.alt_response(409, schema=None, description="If-Match names another version (version-conflict).")
+    @blp.alt_response(422, schema=None, description="A refused action: nothing is stored.")
+    def post(self, payload: dict[str, Any], game: str) -> Response:
+        """Record a batch of table actions, all or nothing: 201 with the new state and the events appended.
+
+        `If-Match: "<version>"` refuses the batch (409 `version-conflict`) if the
+        game moved on. With an `Idempotency-Key` (scoped to the club), a retry
+        returns the first response and appends nothing; the same key with another
+        body is refused (422 `idempotency-mismatch`).
+        """
+        token = writer()
+        idempotency = idempotent_request(game, payload)
+        try:
+            result = store().append(
+                token.club_id, game, payload["actions"], expected_version=expected_version(),
+                idempotency=idempotency, respond=lambda info, state, records: (201, actions_body(info, state, records)),
+            )
+        except LedgerError as refusal:
+            if idempotency is not None:
+                store().remember_response(token.club_id, idempotency, 422, refusal_body(refusal))
+            raise
+        if isinstance(result, StoredResponse):
+            return _replayed(result)
+        return json_response(actions_body(result.game, result.state, result.records), 201, etag(result.game.version))
+
+
+@blp.route("/games/<game>/events")
+class Events(MethodView):
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventPageSchema)
+    def get(self, query: dict[str, Any], game: str) -> dict[str, Any]:
+        """The game's log with hashes, in seq order, a page at a time (`after` the last seq seen)."""
+        token = reader()
+        records = store().records(token.club_id, game, query["after"], query["limit"])
+        info = store().game(token.club_id, game)  # read after the records: its version is never behind them
+        last = records[-1]["seq"] if records else query["after"]
+        more = bool(records) and last < info.version
+        return {"version": info.version, "events": records,
+                "next": next_page("games.Events", more, after=last, limit=query["limit"])}

@@ -1,0 +1,79 @@
+"""The web pages a club uses at the table: home, sign-in, new game, scorer, replay, audit, scoreboard.
+
+Each page is a template and a JavaScript module from ``static/pages/``; the
+module reads the JSON API with the club token kept in the browser
+(``Authorization: Bearer``), so the pages themselves hold no club data and need
+no token. No inline script runs: the policy allows scripts from this server only.
+
+    >>> from api import create_app
+    >>> app = create_app({"DATABASE_URL": "sqlite://", "MIGRATE": True})
+    >>> response = app.test_client().get("/", headers={"Accept-Language": "fr"})
+    >>> response.status_code, response.headers["Content-Language"]
+    (200, 'fr')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, g, render_template
+
+from .i18n import LANGUAGES, current_language
+from .page_text import page_messages
+
+blp = Blueprint("pages", __name__)
+
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+GAME_ID = "<string(maxlength=64):game>"
+
+
+def render_page(template: str, script: str, **data: Any) -> Response:
+    """A page: its template, its script module, and ``data-*`` attributes for the script."""
+    language = current_language()
+    g.content_language = language
+    body = render_template(
+        f"pages/{template}", script=script, data=data, lang=language, languages=LANGUAGES,
+        messages=page_messages(),
+    )
+    response = Response(body, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = PAGE_POLICY
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@blp.route("/")
+def home() -> Response:
+    return render_page("home.html", "home.js")
+
+
+@blp.route("/signin")
+def signin() -> Response:
+    return render_page("signin.html", "signin.js")
+
+
+@blp.route("/games/new")
+def new_game() -> Response:
+    return render_page("new_game.html", "new_game.js")
+
+
+@blp.route(f"/games/{GAME_ID}/record")
+def record(game: str) -> Response:
+    return render_page("record.html", "record.js", game=game)
+
+
+@blp.route(f"/games/{GAME_ID}/replay")
+def replay(game: str) -> Response:
+    return render_page("replay.html", "replay.js", game=game)
+
+
+@blp.route(f"/games/{GAME_ID}/audit")
+def audit(game: str) -> Response:
+    return render_page("audit.html", "audit.js", game=game)
+
+
+@blp.route("/clubs/<string(maxlength=64):club>/scoreboard")
+def scoreboard(club: str) -> Response:
+    return render_page("scoreboard.html", "scoreboard.js", club=club)

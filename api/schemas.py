@@ -1,0 +1,112 @@
+"""Schemas shared by several resources: problems, stored events, the game state, list pages.
+
+Responses are dumped through these schemas, so the OpenAPI document shows what
+the API really sends.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+# Bodies the API reads refuse unknown fields (marshmallow's default: RAISE).
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, with the ledger's stable ``code``."""
+
+    type = fields.String(metadata={"example": "urn:nj-ledger:problem:not-your-turn"})
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String(metadata={"description": "A sentence a scorer understands."})
+    code = fields.String(metadata={"description": "Stable code to branch on, e.g. not-your-turn."})
+    index = fields.Integer(metadata={"description": "Position of the refused action in a batch."})
+    field = fields.String()
+    errors = fields.Raw(metadata={"description": "Field-by-field messages of an invalid request."})
+    current_version = fields.Integer(metadata={"description": "With version-conflict: the game's version."})
+
+
+class RecordSchema(Schema):
+    """One stored event of a game's log."""
+
+    seq = fields.Integer(required=True)
+    deal = fields.Integer(required=True)
+    type = fields.String(required=True)
+    data = fields.Dict(required=True)
+    v = fields.Integer(required=True)
+    recorded_at = fields.String(required=True, metadata={"example": "2026-11-22T07:00:35.123456Z"})
+    hash = fields.String(required=True)
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    chips = fields.Integer()
+
+
+class StandingSchema(SeatSchema):
+    rank = fields.Integer()
+
+
+class ResultSchema(Schema):
+    reason = fields.String(metadata={"description": "cannot_ante, shortfall, max_deals or agreed."})
+    standings = fields.List(fields.Nested(StandingSchema))
+    board_left = fields.Dict(keys=fields.String(), values=fields.Integer())
+
+
+class DealViewSchema(Schema):
+    number = fields.Integer()
+    dealer = fields.Integer()
+    first_hand = fields.Integer()
+    turn = fields.Integer(allow_none=True, metadata={"description": "The seat to act."})
+    expected = fields.String(allow_none=True, metadata={"description": "The rank that continues the run."})
+    run = fields.List(fields.String())
+    hand_sizes = fields.List(fields.Integer())
+    hands = fields.List(fields.List(fields.String()), allow_none=True)
+    passed = fields.List(fields.Integer())
+    winner = fields.Integer(allow_none=True)
+    grand_opera = fields.Boolean()
+    awaiting_reveal = fields.List(fields.Integer())
+    can_undo = fields.Boolean()
+
+
+class GameStateSchema(Schema):
+    """A game as it stands (SPEC §5)."""
+
+    id = fields.String()
+    club = fields.String()
+    version = fields.Integer(metadata={"description": "The seq of the game's last event; also its ETag."})
+    status = fields.String(validate=validate.OneOf(["ready", "playing", "revealing", "ended"]))
+    rules = fields.Dict(metadata={"description": "The fully resolved rule options."})
+    starting_chips = fields.Integer()
+    players = fields.List(fields.Nested(SeatSchema))
+    board = fields.Dict(keys=fields.String(), values=fields.Integer())
+    deals_played = fields.Integer()
+    next_dealer = fields.Integer(allow_none=True)
+    deal = fields.Nested(DealViewSchema, allow_none=True)
+    result = fields.Nested(ResultSchema, allow_none=True)
+
+
+class GameSummarySchema(Schema):
+    """A game in a club's list."""
+
+    id = fields.String()
+    club = fields.String()
+    created_at = fields.String()
+    updated_at = fields.String()
+    date = fields.String(metadata={"description": "The day the game was played (YYYY-MM-DD)."})
+    title = fields.String(allow_none=True)
+    version = fields.Integer()
+    status = fields.String()
+    profile = fields.String()
+    players = fields.List(fields.String())
+    starting_chips = fields.Integer()
+    deals_played = fields.Integer()
+
+
+class PageQuerySchema(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0))
+
+
+class PageSchema(Schema):
+    next = fields.String(allow_none=True, metadata={"description": "The next page's URL, or null on the last."})

@@ -1,0 +1,75 @@
+// The audit of a game: the verdict, each check, findings, per-account totals, undos and
+// adjustments, every transfer, and each player's chips over the deals.
+
+import { $, api, el, formatNumber, requireSession, start, t } from "./common.js";
+import { accountName } from "./table.js";
+import { chartElement, chipsOverDeals } from "./chart.js";
+
+const game = document.body.dataset.game;
+const KNOWN_FINDINGS = ["chain-broken", "unreadable", "unreplayable", "undo", "adjustment", "shortfall",
+  "not-announced", "not-conserved", "recomputation-differs", "checkpoint-mismatch"];
+
+function badge(ok) {
+  return el("span", { class: `badge ${ok ? "ok" : "bad"}` }, ok ? t("audit.ok") : t("audit.failed"));
+}
+
+function table(headers, rows, numeric = []) {
+  return el("table", { class: "data" },
+    el("thead", {}, el("tr", {}, headers.map((h, i) => el("th", { class: numeric.includes(i) ? "num" : null }, h)))),
+    el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((c, i) => el("td", { class: numeric.includes(i) ? "num" : null }, c))))));
+}
+
+function checks(report) {
+  const c = report.conservation;
+  const items = [
+    [t("audit.conservation", { checked: c.checked, total: c.total ?? "–" }), c.ok, c.first_bad_seq],
+    [t("audit.chain", { checked: report.chain.checked }), report.chain.ok, report.chain.first_bad_seq],
+    [t("audit.checkpoints", { count: report.checkpoints.count }), report.checkpoints.ok, report.checkpoints.first_bad_seq],
+    [t("audit.recomputation", { checked: report.recomputation.checked }), report.recomputation.ok, null],
+  ];
+  return items.map(([text, ok, bad]) => el("li", {}, badge(ok), " ", text,
+    bad ? ` — ${t("audit.first_bad", { seq: bad })}` : null));
+}
+
+function findings(report) {
+  if (!report.findings.length) return el("p", { class: "empty" }, t("audit.no_findings"));
+  return el("ul", { class: "findings" }, report.findings.map((f) => el("li", { class: `finding ${f.severity}` },
+    el("span", { class: `severity ${f.severity}` }, t(`severity.${f.severity}`)),
+    f.seq ? el("span", { class: "seq" }, `#${f.seq}`) : null,
+    KNOWN_FINDINGS.includes(f.code) ? el("strong", {}, t(`finding.${f.code}`)) : null,
+    el("span", { class: "message" }, f.message))));
+}
+
+async function main() {
+  requireSession();
+  const path = `/games/${encodeURIComponent(game)}`;
+  const [state, report] = await Promise.all([api(path), api(`${path}/audit`)]);
+  $("#title").textContent = t("audit.title", { players: state.players.map((p) => p.name).join(", ") });
+  $("#replay-link").href = `${path}/replay`;
+  $("#record-link").href = `${path}/record`;
+  $("#verdict").replaceChildren(badge(report.ok), " ",
+    report.ok ? t("audit.verdict_ok", { events: report.events }) : t("audit.verdict_bad", { events: report.events }));
+  $("#checks").replaceChildren(...checks(report));
+  const deals = state.deal ? state.deal.number : 0;
+  const points = chipsOverDeals(state.players, state.starting_chips, report.transfers, deals);
+  $("#chart").replaceChildren(...chartElement(state.players, points));
+  $("#findings").replaceChildren(findings(report));
+  const accounts = Object.keys(report.totals).sort((a, b) => a.localeCompare(b));
+  $("#totals").replaceChildren(table([t("account"), t("in"), t("out"), t("net"), t("balance")],
+    accounts.map((account) => {
+      const row = report.totals[account];
+      return [accountName(state, account), formatNumber(row.in), formatNumber(row.out), formatNumber(row.net),
+        formatNumber(row.balance)];
+    }), [1, 2, 3, 4]));
+  $("#corrections").replaceChildren(report.corrections.length
+    ? table([t("seq"), t("deal"), t("what"), t("reason")], report.corrections.map((c) => [
+      String(c.seq), String(c.deal), c.type === "undo" ? t("correction.undo")
+        : t("correction.adjust", { amount: c.amount, from: accountName(state, c.from), to: accountName(state, c.to) }),
+      c.reason || "–"]), [0, 1])
+    : el("p", { class: "empty" }, t("audit.no_corrections")));
+  $("#transfers").replaceChildren(table([t("seq"), t("deal"), t("from"), t("to"), t("amount"), t("reason")],
+    report.transfers.map((tr) => [String(tr.seq), String(tr.deal), accountName(state, tr.from),
+      accountName(state, tr.to), formatNumber(tr.amount), t(`reason.transfer.${tr.reason}`)]), [0, 1, 4]));
+}
+
+start(main);

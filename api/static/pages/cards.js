@@ -1,0 +1,106 @@
+// Cards and the calls of the game. The calls stay French in every language: they are
+// what players say at the table ("sans 10", "Roi et je recommence", "Dame qui prend !").
+
+import { el } from "./common.js";
+
+export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+export const SUITS = ["C", "D", "H", "S"];
+export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const RANK_FR = ["As", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Valet", "Dame", "Roi"];
+export const DECK = SUITS.flatMap((suit) => RANKS.map((rank) => rank + suit));
+
+/** {rank: 1–13, suit: "C"…} of a canonical card ("10D"). */
+export function parseCard(card) {
+  return { rank: RANKS.indexOf(card.slice(0, -1)) + 1, suit: card.slice(-1) };
+}
+
+/** The rank (and suit, in suit play) of an `expected` label: "8", "10", "JH". */
+export function parseExpected(label) {
+  if (!label) return null;
+  const match = /^(A|[2-9]|10|J|Q|K)([CDHS])?$/.exec(label);
+  return match ? { rank: RANKS.indexOf(match[1]) + 1, suit: match[2] || null } : null;
+}
+
+export const rankOf = (card) => parseCard(card).rank;
+export const isRed = (card) => /[DH]$/.test(card);
+export const cardText = (card) => card.slice(0, -1) + SUIT_SYMBOL[card.slice(-1)];
+
+export function cardElement(card, { small = false } = {}) {
+  const classes = `card${small ? " small" : ""} ${isRed(card) ? "red" : "black"}`;
+  return el("span", { class: classes, dataset: { card } }, cardText(card));
+}
+
+/** What a rank is called at the table ("Valet"), with its suit in suit play. */
+export function wantedCall(expected) {
+  const wanted = parseExpected(expected);
+  if (!wanted) return null;
+  return `sans ${RANK_FR[wanted.rank - 1]}${wanted.suit ? ` ${SUIT_SYMBOL[wanted.suit]}` : ""}`;
+}
+
+export function honourCall(card) {
+  if (card === "7D") return "Nain jaune qui prend !";
+  return `${RANK_FR[rankOf(card) - 1]} qui prend !`;
+}
+
+/** Whether a card ends the run: a King, and the hocs of the 1760 rules. */
+export function endsRun(rules, card) {
+  return rankOf(card) === 13 || (rules.stops || []).includes(card) || rules.wild === card;
+}
+
+export function announceable(rules, card) {
+  return card in rules.board || (rules.hoc_reward > 0 && endsRun(rules, card));
+}
+
+/** The calls of a play: honours taken, "Roi et je recommence", then "sans X" or "J'arrête !". */
+export function playCalls(rules, data, after) {
+  const calls = [];
+  const announced = new Set(data.announced || []);
+  const deal = after && after.deal;
+  const out = deal && deal.winner === data.seat;
+  data.cards.forEach((card, index) => {
+    if (announced.has(card)) calls.push(card in rules.board ? honourCall(card) : "Hoc !");
+    const last = index === data.cards.length - 1;
+    if (rankOf(card) === 13 && !(last && out)) calls.push("Roi et je recommence");
+  });
+  if (out) {
+    calls.push("J'arrête !");
+    if (deal.grand_opera) calls.push("Grand Opéra !");
+  } else if (deal && deal.expected) {
+    calls.push(wantedCall(deal.expected));
+  }
+  return calls;
+}
+
+/**
+ * The cards seen in the open deal (played or revealed), following undos: each play, pass or
+ * reveal is a group (inferred passes belong to the play they precede); an undo withdraws the
+ * latest group, as the engine does.
+ */
+export function seenCards(events) {
+  let groups = [];
+  let inferring = false;
+  for (const event of events) {
+    const { type, data } = event;
+    if (type === "deal") {
+      groups = [];
+      inferring = false;
+    } else if (type === "pass") {
+      if (data.inferred) {
+        if (!inferring) groups.push([]);
+        inferring = true;
+      } else {
+        groups.push([]);
+      }
+    } else if (type === "play") {
+      if (inferring) groups[groups.length - 1].push(...data.cards);
+      else groups.push([...data.cards]);
+      inferring = false;
+    } else if (type === "reveal") {
+      groups.push([...data.cards]);
+    } else if (type === "undo") {
+      groups.pop();
+      inferring = false;
+    }
+  }
+  return new Set(groups.flat());
+}

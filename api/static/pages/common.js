@@ -1,0 +1,228 @@
+// What every page shares: the club session kept in the browser, calls to the JSON API,
+// translated messages, a small DOM helper, the header (language switch, sign-out).
+
+const SESSION_KEY = "nj-ledger.session";
+const LANG_COOKIE = "lang";
+
+// --- messages ---------------------------------------------------------------------------------
+let messages = null;
+
+/** The page's message `key` in the page's language, with `{name}` placeholders filled in. */
+export function t(key, params = {}) {
+  if (messages === null) {
+    const node = document.getElementById("nj-messages");
+    messages = node ? JSON.parse(node.textContent) : {};
+  }
+  const text = messages[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+export const lang = () => document.documentElement.lang || "en";
+
+export function formatNumber(value, digits = 0) {
+  if (value === null || value === undefined || Number.isNaN(value)) return "–";
+  return Number(value).toLocaleString(lang(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+// --- DOM ----------------------------------------------------------------------------------------
+/** el("p", {class: "x", dataset: {seat: 1}, onclick: f}, "text", child…) */
+export function el(tag, attrs = {}, ...children) {
+  const node = tag === "svg" || attrs.svg ? document.createElementNS("http://www.w3.org/2000/svg", tag)
+    : document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false || name === "svg") continue;
+    if (name === "dataset") Object.assign(node.dataset, value);
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  return el(tag, { ...attrs, svg: true }, ...children);
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+// --- notices --------------------------------------------------------------------------------------
+export function notify(text, kind = "error") {
+  const box = document.getElementById("notice");
+  if (!box) return;
+  box.textContent = text;
+  box.className = `notice ${kind}`;
+  box.hidden = !text;
+}
+
+export const clearNotice = () => notify("");
+
+// --- the session: a club id and its token, in this tab or on this device --------------------------------
+export function session() {
+  for (const storage of [sessionStorage, localStorage]) {
+    try {
+      const saved = JSON.parse(storage.getItem(SESSION_KEY) || "null");
+      if (saved && saved.club && saved.token) return saved;
+    } catch (ignored) { /* a damaged entry is no session */ }
+  }
+  return null;
+}
+
+export function saveSession(value, remember) {
+  forgetSession();
+  (remember ? localStorage : sessionStorage).setItem(SESSION_KEY, JSON.stringify(value));
+}
+
+export function forgetSession() {
+  sessionStorage.removeItem(SESSION_KEY);
+  localStorage.removeItem(SESSION_KEY);
+}
+
+/** The session, or a trip to the sign-in page that comes back here. */
+export function requireSession() {
+  const current = session();
+  if (current) return current;
+  const back = location.pathname + location.search + location.hash;
+  location.assign(`/signin?next=${encodeURIComponent(back)}`);
+  throw new Error("signing in");
+}
+
+// --- the JSON API -------------------------------------------------------------------------------------
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || null;
+    this.problem = problem;
+  }
+}
+
+/** A random key for one user action (crypto.getRandomValues works on plain http too). */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function problemOf(response) {
+  try {
+    return await response.json();
+  } catch (ignored) {
+    return { detail: t("error.http", { status: response.status }) };
+  }
+}
+
+/**
+ * Call the API: `api("/games/x")`, `api(path, {method: "POST", body, key, ifMatch, raw})`.
+ * Answers the parsed JSON (or the Response with `raw`), throws ApiError with the problem's detail.
+ */
+export async function api(path, options = {}) {
+  const current = options.session ?? session();
+  const headers = { Accept: options.accept || "application/json" };
+  if (current) headers.Authorization = `Bearer ${current.token}`;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (options.key) headers["Idempotency-Key"] = options.key;
+  if (options.ifMatch !== undefined && options.ifMatch !== null) headers["If-Match"] = `"${options.ifMatch}"`;
+  const response = await fetch(`/api/v1${path}`, {
+    method: options.method || "GET",
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    credentials: "same-origin",
+    cache: "no-store",
+  });
+  if (!response.ok) {
+    const problem = await problemOf(response);
+    if (response.status === 401 && !options.session) {
+      forgetSession();
+      requireSession();
+    }
+    throw new ApiError(response.status, problem);
+  }
+  if (options.raw) return response;
+  return response.status === 204 ? null : response.json();
+}
+
+const RETRY_DELAYS = [300, 800, 1500, 3000];
+const TRANSIENT = new Set([502, 503, 504]);
+
+/**
+ * Record table actions. One Idempotency-Key per user action, reused on every retry, so a
+ * flaky connection never records twice: a retry of a request that did arrive gets its first answer.
+ */
+export async function recordActions(game, actions, { key = newKey(), version = null, onRetry } = {}) {
+  let lastFailure = null;
+  for (let attempt = 0; attempt <= RETRY_DELAYS.length; attempt += 1) {
+    try {
+      return await api(`/games/${encodeURIComponent(game)}/actions`, {
+        method: "POST", body: { actions }, key, ifMatch: version,
+      });
+    } catch (failure) {
+      const transient = !(failure instanceof ApiError) || TRANSIENT.has(failure.status);
+      if (!transient) throw failure;
+      lastFailure = failure;
+      if (attempt < RETRY_DELAYS.length) {
+        if (onRetry) onRetry(attempt + 1);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS[attempt]));
+      }
+    }
+  }
+  const offline = new ApiError(0, { detail: t("error.offline") });
+  offline.key = key;
+  offline.cause = lastFailure;
+  throw offline;
+}
+
+/** Every record of a game's log, page after page. */
+export async function allEvents(game) {
+  const events = [];
+  let after = 0;
+  for (;;) {
+    const page = await api(`/games/${encodeURIComponent(game)}/events?after=${after}&limit=1000`);
+    events.push(...page.events);
+    if (!page.next || page.events.length === 0) return events;
+    after = page.events[page.events.length - 1].seq;
+  }
+}
+
+// --- the header ---------------------------------------------------------------------------------------
+function setLanguage(code) {
+  document.cookie = `${LANG_COOKIE}=${code}; path=/; max-age=31536000; SameSite=Lax`;
+  location.reload();
+}
+
+export function setupHeader() {
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.addEventListener("click", () => setLanguage(button.dataset.lang));
+  }
+  const current = session();
+  const signout = document.getElementById("signout");
+  const scoreboard = document.getElementById("nav-scoreboard");
+  const club = document.getElementById("club-name");
+  if (current) {
+    if (scoreboard) scoreboard.href = `/clubs/${encodeURIComponent(current.club)}/scoreboard`;
+    if (club) club.textContent = current.name || current.club;
+    if (signout) {
+      signout.hidden = false;
+      signout.addEventListener("click", () => {
+        forgetSession();
+        location.assign("/signin");
+      });
+    }
+  } else if (scoreboard) {
+    scoreboard.hidden = true;
+  }
+}
+
+/** Run a page's start function; any failure is shown as a sentence. */
+export function start(main) {
+  setupHeader();
+  Promise.resolve()
+    .then(main)
+    .catch((failure) => {
+      if (failure && failure.message === "signing in") return;
+      notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
+      if (!(failure instanceof ApiError)) console.error(failure);
+    });
+}

@@ -1,0 +1,63 @@
+// One event of the log told in a sentence (in the page's language) with the calls made at the table.
+
+import { t } from "./common.js";
+import { cardText, playCalls, wantedCall } from "./cards.js";
+import { accountName, gameOverSentences, seatName, settlementSentences } from "./table.js";
+
+const cardsText = (cards) => cards.map(cardText).join(" ");
+
+function transferSentence(state, data) {
+  const params = {
+    from: accountName(state, data.from), to: accountName(state, data.to), amount: data.amount,
+  };
+  const known = ["ante", "take", "payment", "grand_opera", "bete", "hoc", "adjust", "undo"];
+  return t(known.includes(data.reason) ? `transfer.${data.reason}` : "transfer.other", params);
+}
+
+/**
+ * {text: [sentences], calls: [French calls]} for `event`, given the states before and after it
+ * and the deal's events (for the settlement).
+ */
+export function describe(event, before, after, dealEvents = []) {
+  if (!event) return { text: [t("step.start")], calls: [] };
+  const { type, data } = event;
+  const state = after;
+  switch (type) {
+    case "deal":
+      return { text: [t("event.deal", { name: seatName(state, data.dealer), deal: state.deal.number })], calls: [] };
+    case "transfer":
+      return { text: [transferSentence(state, data)], calls: [] };
+    case "play":
+      return {
+        text: [t("event.play", { name: seatName(state, data.seat), cards: cardsText(data.cards) })],
+        calls: playCalls(state.rules, data, after),
+      };
+    case "pass": {
+      const text = [t(data.inferred ? "event.pass_inferred" : "event.pass", { name: seatName(state, data.seat) })];
+      const calls = ["Passe"];
+      const was = before && before.deal ? before.deal.expected : null;
+      const now = after.deal ? after.deal.expected : null;
+      if (was && !now && after.deal.turn !== null) {
+        text.push(t("event.blocked", { name: seatName(state, after.deal.turn) }));
+      } else if (was && now && was !== now) {
+        text.push(t("event.skipped", { name: seatName(state, after.deal.turn) }));
+        calls.push(wantedCall(now));
+      }
+      return { text, calls };
+    }
+    case "reveal":
+      return { text: [t("event.reveal", { name: seatName(state, data.seat), cards: cardsText(data.cards) })], calls: [] };
+    case "undo":
+      return { text: [t("event.undo")], calls: [] };
+    case "adjust":
+      return { text: [t("event.adjust", { reason: data.reason || "–" })], calls: [] };
+    case "end":
+      return { text: [t("event.end")], calls: [] };
+    case "deal_ended":
+      return { text: settlementSentences(state, event, dealEvents), calls: [] };
+    case "game_ended":
+      return { text: gameOverSentences(state, data), calls: [] };
+    default:
+      return { text: [type], calls: [] };
+  }
+}

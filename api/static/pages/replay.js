@@ -1,0 +1,131 @@
+// The replay viewer: pick a deal, step through it with the buttons, ←/→ or the slider;
+// the address always names the step shown (#deal=2&seq=57; ?deal=2&at=57 is read too).
+
+import { $, api, el, formatNumber, requireSession, start, t } from "./common.js";
+import { boardElement, runElement, tableElement } from "./table.js";
+import { describe } from "./describe.js";
+
+const page = { game: document.body.dataset.game, deal: null, steps: [], index: 0, deals: 0 };
+
+function wanted() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const deal = Number(hash.get("deal") || query.get("deal")) || null;
+  const seq = Number(hash.get("seq") || query.get("at"));
+  return { deal, seq: Number.isInteger(seq) && seq > 0 ? seq : null };
+}
+
+function changedSeats(before, after) {
+  const moved = new Set();
+  if (!before) return moved;
+  after.players.forEach((p, i) => { if (before.players[i].chips !== p.chips) moved.add(p.seat); });
+  return moved;
+}
+
+function changedBoxes(before, after) {
+  const moved = new Set();
+  if (!before) return moved;
+  for (const [card, chips] of Object.entries(after.board)) if (before.board[card] !== chips) moved.add(card);
+  return moved;
+}
+
+function balancesTable(state, before) {
+  return el("table", { class: "balances" },
+    el("thead", {}, el("tr", {}, el("th", {}, t("player")), el("th", { class: "num" }, t("chips")),
+      el("th", { class: "num" }, t("net")))),
+    el("tbody", {}, state.players.map((p) => {
+      const delta = before ? p.chips - before.players[p.seat].chips : 0;
+      return el("tr", { dataset: { seat: p.seat } },
+        el("td", {}, p.name),
+        el("td", { class: "num", dataset: { chips: p.chips } }, formatNumber(p.chips),
+          delta ? el("span", { class: delta > 0 ? "delta up" : "delta down" }, ` (${delta > 0 ? "+" : ""}${delta})`) : null),
+        el("td", { class: "num" }, formatNumber(p.chips - state.starting_chips)));
+    })));
+}
+
+function render() {
+  const step = page.steps[page.index];
+  const before = page.index > 0 ? page.steps[page.index - 1].state : null;
+  const state = step.state;
+  const dealEvents = page.steps.map((s) => s.event).filter(Boolean);
+  const told = describe(step.event, before, state, dealEvents);
+  $("#step-text").replaceChildren(...told.text.map((line) => el("p", {}, line)));
+  $("#calls").replaceChildren(...told.calls.map((call) => el("li", { class: "call" }, call)));
+  const centre = [boardElement(state.board, changedBoxes(before, state)), runElement(state.deal)];
+  if (state.deal && state.deal.expected) centre.push(el("p", { class: "expected" }, t("expected", { rank: state.deal.expected })));
+  $("#table").replaceChildren(tableElement(state, { centre, changed: changedSeats(before, state) }));
+  $("#balances").replaceChildren(balancesTable(state, before));
+  $("#slider").value = String(page.index);
+  $("#position").textContent = t("position", { step: page.index + 1, steps: page.steps.length, seq: step.seq });
+  $("#prev").disabled = $("#first").disabled = page.index === 0;
+  $("#next").disabled = $("#last").disabled = page.index === page.steps.length - 1;
+  const hash = `#deal=${page.deal}&seq=${step.seq}`;
+  history.replaceState(null, "", location.pathname + hash);
+  $("#permalink").href = location.pathname + hash;
+}
+
+function go(index) {
+  page.index = Math.max(0, Math.min(page.steps.length - 1, index));
+  render();
+}
+
+async function loadDeal(number, seq = null) {
+  const replay = await api(`/games/${encodeURIComponent(page.game)}/deals/${number}/replay`);
+  page.deal = number;
+  page.steps = replay.steps;
+  $("#deal-select").value = String(number);
+  const slider = $("#slider");
+  slider.max = String(page.steps.length - 1);
+  const found = seq === null ? -1 : page.steps.findIndex((s) => s.seq === seq);
+  go(found >= 0 ? found : 0);
+}
+
+function onKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) {
+    return; // the slider and the deal picker handle their own keys
+  }
+  const moves = { ArrowLeft: -1, ArrowRight: 1 };
+  if (event.key in moves) go(page.index + moves[event.key]);
+  else if (event.key === "Home") go(0);
+  else if (event.key === "End") go(page.steps.length - 1);
+  else return;
+  event.preventDefault();
+}
+
+async function main() {
+  requireSession();
+  const game = await api(`/games/${encodeURIComponent(page.game)}`);
+  page.deals = game.deal ? game.deal.number : 0;
+  $("#title").textContent = t("replay.title", { players: game.players.map((p) => p.name).join(", ") });
+  $("#record-link").href = `/games/${encodeURIComponent(page.game)}/record`;
+  $("#audit-link").href = `/games/${encodeURIComponent(page.game)}/audit`;
+  if (page.deals === 0) {
+    $("#replay").replaceChildren(el("p", { class: "empty" }, t("replay.no_deal")));
+    return;
+  }
+  const select = $("#deal-select");
+  for (let n = 1; n <= page.deals; n += 1) select.append(el("option", { value: n }, t("deal_n", { deal: n })));
+  select.addEventListener("change", () => loadDeal(Number(select.value)));
+  $("#first").addEventListener("click", () => go(0));
+  $("#prev").addEventListener("click", () => go(page.index - 1));
+  $("#next").addEventListener("click", () => go(page.index + 1));
+  $("#last").addEventListener("click", () => go(page.steps.length - 1));
+  $("#slider").addEventListener("input", (event) => go(Number(event.target.value)));
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", () => {
+    const target = wanted();
+    const deal = target.deal && target.deal <= page.deals ? target.deal : page.deal;
+    if (deal !== page.deal) loadDeal(deal, target.seq);
+    else if (target.seq !== page.steps[page.index].seq) {
+      const found = page.steps.findIndex((s) => s.seq === target.seq);
+      if (found >= 0) go(found);
+    }
+  });
+  const target = wanted();
+  const deal = target.deal && target.deal >= 1 && target.deal <= page.deals ? target.deal : 1;
+  await loadDeal(deal, target.seq);
+}
+
+start(main);

@@ -1,0 +1,106 @@
+// The club's scoreboard over a period: sortable columns, a period filter, CSV download, ratings.
+
+import { $, ApiError, api, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+
+const club = document.body.dataset.club;
+const COLUMNS = [
+  ["rank", 0], ["name", null], ["games", 0], ["wins", 0], ["deals_played", 0], ["deals_won", 0], ["net", 0],
+  ["net_per_game", 1], ["grand_operas", 0], ["honours_taken", 0], ["honour_chips", 0], ["betes_paid", 0],
+  ["ruins", 0], ["rating", 1],
+];
+const view = { rows: [], sort: "rank", descending: false };
+
+function query(extra = {}) {
+  const params = new URLSearchParams();
+  for (const [name, id] of [["from", "#from"], ["to", "#to"], ["season", "#season"], ["min_games", "#min-games"]]) {
+    const value = $(id).value.trim();
+    if (value) params.set(name, value);
+  }
+  for (const [name, value] of Object.entries(extra)) params.set(name, value);
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function compare(a, b) {
+  const x = a[view.sort];
+  const y = b[view.sort];
+  const order = typeof x === "string" || typeof y === "string"
+    ? String(x ?? "").localeCompare(String(y ?? ""), undefined, { sensitivity: "base" })
+    : (x ?? -Infinity) - (y ?? -Infinity);
+  return view.descending ? -order : order;
+}
+
+function render() {
+  if (!view.rows.length) {
+    $("#scoreboard").replaceChildren(el("p", { class: "empty" }, t("scoreboard.empty")));
+    return;
+  }
+  const rows = [...view.rows].sort(compare);
+  const header = COLUMNS.map(([key, digits]) => {
+    const sorted = view.sort === key;
+    return el("th", {
+      class: digits === null ? null : "num", scope: "col",
+      "aria-sort": sorted ? (view.descending ? "descending" : "ascending") : "none",
+    }, el("button", {
+      type: "button", class: "sort", dataset: { sort: key },
+      onclick: () => {
+        view.descending = view.sort === key ? !view.descending : (key !== "name" && key !== "rank");
+        view.sort = key;
+        render();
+      },
+    }, t(`column.${key}`), sorted ? (view.descending ? " ▼" : " ▲") : ""));
+  });
+  $("#scoreboard").replaceChildren(el("table", { class: "data scoreboard" },
+    el("thead", {}, el("tr", {}, header)),
+    el("tbody", {}, rows.map((row) => el("tr", { dataset: { name: row.name } }, COLUMNS.map(([key, digits]) => el("td", {
+      class: digits === null ? null : "num", dataset: { column: key },
+    }, digits === null ? row[key] : formatNumber(row[key], digits))))))));
+}
+
+async function load() {
+  try {
+    const board = await api(`/clubs/${encodeURIComponent(club)}/scoreboard${query()}`);
+    view.rows = board.rows;
+    const period = [board.from, board.to].filter(Boolean).join(" – ");
+    $("#title").textContent = period ? t("scoreboard.title_period", { period }) : t("scoreboard.title");
+    notify("");
+    render();
+  } catch (failure) {
+    if (failure instanceof ApiError && failure.status === 404) {
+      $("#scoreboard").replaceChildren(el("p", { class: "empty unavailable" }, t("scoreboard.unavailable")));
+      return;
+    }
+    throw failure;
+  }
+}
+
+async function download() {
+  try {
+    const response = await api(`/clubs/${encodeURIComponent(club)}/scoreboard${query({ format: "csv" })}`,
+      { raw: true, accept: "text/csv" });
+    const url = URL.createObjectURL(await response.blob());
+    const link = el("a", { href: url, download: `scoreboard-${club}.csv` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (failure) {
+    notify(failure instanceof ApiError && failure.status === 404 ? t("scoreboard.unavailable") : failure.message);
+  }
+}
+
+async function main() {
+  const session = requireSession();
+  if (session.club !== club) {
+    notify(t("scoreboard.other_club"));
+    return;
+  }
+  $("#period").addEventListener("submit", (event) => {
+    event.preventDefault();
+    load().catch((failure) => notify(failure.message));
+  });
+  $("#csv").addEventListener("click", download);
+  await load();
+}
+
+start(main);

@@ -1,0 +1,121 @@
+// The table as the pages draw it: the board's five boxes, the seats around the table with
+// their chips and hands, the run in the middle; and the settlement of a deal in words.
+
+import { el, formatNumber, t } from "./common.js";
+import { cardElement, cardText } from "./cards.js";
+
+/** The five boxes and the chips on each. */
+export function boardElement(board, highlight = new Set()) {
+  return el("ol", { class: "board", "aria-label": t("board") },
+    Object.entries(board).map(([card, chips]) => el("li", {
+      class: `box${highlight.has(card) ? " moved" : ""}`, dataset: { box: card },
+    }, cardElement(card), el("span", { class: "chips", "aria-label": t("chips") }, formatNumber(chips)))));
+}
+
+function seatMarks(state, seat) {
+  const deal = state.deal;
+  const marks = [];
+  if (!deal) return marks;
+  if (deal.dealer === seat) marks.push(el("span", { class: "mark dealer", title: t("dealer") }, t("mark.dealer")));
+  if (deal.turn === seat) marks.push(el("span", { class: "mark turn" }, t("mark.turn")));
+  if ((deal.passed || []).includes(seat)) marks.push(el("span", { class: "mark passed" }, t("mark.passed")));
+  if (deal.winner === seat) marks.push(el("span", { class: "mark winner" }, t("mark.winner")));
+  return marks;
+}
+
+function handElement(state, seat) {
+  const deal = state.deal;
+  if (!deal) return null;
+  const size = deal.hand_sizes[seat];
+  const cards = deal.hands ? deal.hands[seat] : null;
+  return el("div", { class: "hand" },
+    el("span", { class: "hand-size", dataset: { handSize: size } }, t("cards_in_hand", { count: size })),
+    cards ? el("div", { class: "cards" }, cards.map((card) => cardElement(card, { small: true }))) : null);
+}
+
+/** The seats around an oval table; `changed` names seats whose chips just moved. */
+export function tableElement(state, { centre = null, changed = new Set(), onSeat = null, chosen = null } = {}) {
+  const seats = state.players.map((player) => {
+    const classes = ["seat"];
+    if (state.deal && state.deal.turn === player.seat) classes.push("to-act");
+    if (changed.has(player.seat)) classes.push("moved");
+    if (chosen === player.seat) classes.push("chosen");
+    const node = el(onSeat ? "button" : "div", {
+      class: classes.join(" "), dataset: { seat: player.seat }, type: onSeat ? "button" : null,
+      onclick: onSeat ? () => onSeat(player.seat) : null,
+    },
+    el("span", { class: "name" }, player.name),
+    el("span", { class: "balance", dataset: { chips: player.chips } }, t("chips_count", { count: formatNumber(player.chips) })),
+    el("span", { class: "marks" }, seatMarks(state, player.seat)),
+    handElement(state, player.seat));
+    return node;
+  });
+  // Seat 0 at the bottom, the others clockwise around the felt: each seat goes to the side of the
+  // table its place on a circle points to.
+  const sides = { top: [], left: [], right: [], bottom: [] };
+  seats.forEach((node, index) => {
+    const angle = Math.PI / 2 + (2 * Math.PI * index) / seats.length;
+    const x = Math.cos(angle);
+    const y = Math.sin(angle);
+    const side = y > 0.6 ? "bottom" : y < -0.6 ? "top" : x < 0 ? "left" : "right";
+    sides[side].push({ node, key: side === "top" || side === "bottom" ? x : y });
+  });
+  return el("div", { class: `table seats-${seats.length}` },
+    Object.entries(sides).map(([side, placed]) => el("div", { class: `side ${side}` },
+      placed.sort((a, b) => a.key - b.key).map((p) => p.node))),
+    el("div", { class: "felt" }, centre));
+}
+
+export function runElement(deal) {
+  const run = deal ? deal.run : [];
+  return el("div", { class: "run", "aria-label": t("run") },
+    run.length ? run.map((card) => cardElement(card)) : el("span", { class: "empty" }, t("run.empty")));
+}
+
+export const seatName = (state, seat) => state.players[seat].name;
+
+export function accountName(state, account) {
+  const [kind, key] = account.split(":");
+  if (kind === "seat") return state.players[Number(key)].name;
+  return t("box_of", { card: cardText(key) });
+}
+
+const REASONS = ["cannot_ante", "shortfall", "max_deals", "agreed"];
+
+/** The settlement of a deal in sentences, from its `deal_ended` event and the deal's other events. */
+export function settlementSentences(state, ended, dealEvents = []) {
+  const d = ended.data;
+  const winner = seatName(state, d.winner);
+  const lines = [t("settle.winner", { name: winner, deal: d.number })];
+  if (d.grand_opera) {
+    const swept = dealEvents.filter((e) => e.type === "transfer" && e.data.reason === "grand_opera")
+      .reduce((sum, e) => sum + e.data.amount, 0);
+    lines.push(swept ? t("settle.grand_opera_sweep", { name: winner, amount: swept }) : t("settle.grand_opera"));
+  }
+  for (const p of d.payments) {
+    const name = seatName(state, p.seat);
+    const left = p.points === null || p.points === undefined
+      ? t("settle.cards_left", { count: p.cards_left })
+      : t("settle.points_left", { points: p.points, count: p.cards_left });
+    if (p.paid < p.amount) {
+      lines.push(t("settle.pays_short", { name, winner, amount: p.amount, paid: p.paid, left }));
+    } else {
+      lines.push(t("settle.pays", { name, winner, amount: p.paid, left }));
+    }
+  }
+  for (const b of d.betes) {
+    lines.push(t("settle.bete", { name: seatName(state, b.seat), card: cardText(b.card), amount: b.paid }));
+  }
+  return lines;
+}
+
+export function gameOverSentences(state, result) {
+  const reason = REASONS.includes(result.reason) ? t(`reason.${result.reason}`) : result.reason;
+  const lines = [t("game_over", { reason })];
+  lines.push(result.standings.map((row) => t("standing", { rank: row.rank, name: row.name, chips: row.chips })).join(" · "));
+  const left = Object.entries(result.board_left || {}).filter(([, chips]) => chips > 0);
+  if (left.length) {
+    lines.push(t("board_left", { boxes: left.map(([card, chips]) => `${cardText(card)} ${chips}`).join(", ") }));
+  }
+  return lines;
+}

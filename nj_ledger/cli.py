@@ -1,0 +1,265 @@
+"""The ``nj-ledger`` command line: run the service, migrate, create clubs, load, move and simulate games.
+
+Settings come from the environment: ``NJ_LEDGER_DATABASE_URL`` (default: a
+SQLite file in ``./instance``) and ``NJ_LEDGER_ADMIN_TOKEN``. The store and the
+web app are imported inside the commands, so ``nj-ledger --help`` stays quick.
+
+    $ nj-ledger db upgrade
+    $ nj-ledger club create "Club de Quimper"
+    $ nj-ledger serve --port 5000
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .errors import LedgerError
+
+if TYPE_CHECKING:
+    from .store import ClubInfo, NewToken, Store, StoreError
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+DEMO_CLUB = "Demo"
+LOCAL_CLUB = "Local"
+SIMULATION_CLUB = "Simulations"
+
+
+def _store() -> Store:
+    from .store import Store
+
+    return Store()
+
+
+def _shown_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _club_or_new(store: Store, name: str) -> tuple[ClubInfo, NewToken | None]:
+    """The club with this name, or a new one and its first token."""
+    club = store.find_club(name)
+    if club is not None:
+        return club, None
+    return store.create_club(name)
+
+
+def _echo_token(token: NewToken) -> None:
+    click.echo(f"  token: {token.secret}  ({token.role}; shown once, keep it)")
+
+
+def _refusal(error: LedgerError | StoreError, where: str = "") -> click.ClickException:
+    """A refusal of the core or the store as a command-line error: its code, the action, the sentence."""
+    action = error.params.get("index")
+    at = f" (action {action})" if action is not None else ""
+    return click.ClickException(f"{where}{error.code}{at}: {error.message}")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="nj-ledger")
+def main() -> None:
+    """Nain Jaune Ledger: record, replay and audit games of Nain Jaune."""
+
+
+# --- the service -------------------------------------------------------------------------------
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64), help="Worker threads.")
+def serve(host: str, port: int, threads: int) -> None:
+    """Serve the API with waitress (an embedded SQLite database is migrated on start)."""
+    import waitress
+
+    from api import create_app
+
+    from .store import default_database_url, is_sqlite
+    from .store.migrate import is_current, upgrade
+
+    url = default_database_url()
+    if is_sqlite(url):
+        upgrade(url)
+    elif not is_current(url):
+        raise click.ClickException(f"The database {_shown_url(url)} is not up to date: run `nj-ledger db upgrade`.")
+    app = create_app({"DATABASE_URL": url})
+    click.echo(f"Nain Jaune Ledger on http://{host}:{port}/  (API docs: http://{host}:{port}/api/v1/docs)")
+    click.echo(f"Database: {_shown_url(url)}")
+    waitress.serve(app, host=host, port=port, threads=threads, ident="nj-ledger")
+
+
+@main.group()
+def db() -> None:
+    """The database schema."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Create or migrate the database to the latest schema."""
+    from .store import default_database_url
+    from .store.migrate import current_revision, upgrade
+
+    url = default_database_url()
+    upgrade(url)
+    click.echo(f"Database {_shown_url(url)} is at revision {current_revision(url)}.")
+
+
+# --- clubs -------------------------------------------------------------------------------------
+@main.group()
+def club() -> None:
+    """Clubs."""
+
+
+@club.command("create")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print {id, name, token} as JSON.")
+def club_create(name: str, as_json: bool) -> None:
+    """Create a club; prints its id and a scorer token."""
+    if not name.strip() or len(name.strip()) > 120:
+        raise click.BadParameter("a club's name has 1 to 120 characters", param_hint="NAME")
+    club, token = _store().create_club(name)
+    if as_json:
+        click.echo(json.dumps({"id": club.id, "name": club.name, "token": token.secret}, ensure_ascii=False))
+        return
+    click.echo(f"Club {club.name!r} created.")
+    click.echo(f"  id:    {club.id}")
+    _echo_token(token)
+
+
+# --- games in and out --------------------------------------------------------------------------
+@main.command()
+@click.option("--examples", "folder", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=EXAMPLES, show_default=True, help="Folder of game documents (*.json).")
+def demo(folder: Path) -> None:
+    """Load the example games into the club "Demo" (created if missing); running it again adds nothing."""
+    from .store import StoreError
+    from .store.documents import document_digest, import_document
+
+    store = _store()
+    club, token = _club_or_new(store, DEMO_CLUB)
+    if token is None:
+        token = store.create_token(club.id, "scorer", "demo")
+    files = sorted(folder.glob("*.json"))
+    loaded = skipped = 0
+    with click.progressbar(files, label="Loading examples", item_show_func=lambda p: p.name if p else None) as bar:
+        for path in bar:
+            document = json.loads(path.read_text(encoding="utf-8"))
+            if store.find_game(club.id, document_digest(document)) is not None:
+                skipped += 1
+                continue
+            try:
+                import_document(store, club.id, document)
+            except (LedgerError, StoreError) as error:
+                raise _refusal(error, f"{path.name}: ") from None
+            loaded += 1
+    click.echo(f"Club {club.name!r}: {loaded} games loaded, {skipped} already there.")
+    click.echo(f"  id:    {club.id}")
+    _echo_token(token)
+
+
+@main.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--club", "club_id", help=f"Club id (default: the club {LOCAL_CLUB!r}, created if missing).")
+def import_(file: Any, club_id: str | None) -> None:
+    """Import a JSON game document (FILE, or - for standard input) into a club."""
+    from .store import NotFound, StoreError
+    from .store.documents import import_document
+
+    store = _store()
+    token = None
+    if club_id is None:
+        club, token = _club_or_new(store, LOCAL_CLUB)
+    else:
+        try:
+            club = store.club(club_id)
+        except NotFound as missing:
+            raise click.ClickException(missing.message) from None
+    try:
+        document = json.load(file)
+    except json.JSONDecodeError as error:
+        raise click.ClickException(f"{file.name} is not JSON: {error}") from None
+    try:
+        created = import_document(store, club.id, document)
+    except (LedgerError, StoreError) as error:
+        raise _refusal(error) from None
+    click.echo(f"Game {created.game.id} imported into {club.name!r} ({club.id}): "
+               f"{created.game.version} events, status {created.game.status}.")
+    if token is not None:
+        _echo_token(token)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--format", "fmt", type=click.Choice(["json", "njn"]), default="json", show_default=True)
+@click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="File (default: stdout).")
+def export(game: str, fmt: str, output: Any) -> None:
+    """Export a game as a document."""
+    from .store.documents import export_document
+
+    if fmt != "json":
+        raise click.ClickException(f"Writing {fmt} records is not available yet; use --format json.")
+    store = _store()
+    club_id = store.owner(game)
+    if club_id is None:
+        raise click.ClickException(f"There is no game {game!r}.")
+    json.dump(export_document(store, club_id, game), output, ensure_ascii=False, indent=2)
+    output.write("\n")
+
+
+# --- simulation --------------------------------------------------------------------------------
+@main.command()
+@click.option("--games", "count", type=click.IntRange(1), default=10, show_default=True, help="How many games.")
+@click.option("--profile", default="classic", show_default=True, help="Rule profile.")
+@click.option("--players", type=click.IntRange(2, 8), help="Players per game (default: varies).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
+@click.option("--deals", type=click.IntRange(1), default=8, show_default=True, help="Deals at most per game.")
+@click.option("--info", type=click.Choice(["full", "partial"]), default="full", show_default=True,
+              help="Hands given at the deal (full), or revealed at the end (partial).")
+@click.option("--club", "club_id", help=f"Club id (default: the club {SIMULATION_CLUB!r}, created if missing).")
+def simulate(count: int, profile: str, players: int | None, seed: int, deals: int, info: str,
+             club_id: str | None) -> None:
+    """Play random legal games and store them through the same append path as the API."""
+    from .rules import resolve_rules
+    from .simulator import simulate as play
+    from .store import NotFound
+
+    try:
+        rules = resolve_rules(profile)
+    except LedgerError as error:
+        raise click.BadParameter(error.message, param_hint="--profile") from None
+    if players is not None and players not in rules.players:
+        raise click.BadParameter(f"{profile} is played by {', '.join(map(str, rules.players))} players",
+                                 param_hint="--players")
+    store = _store()
+    token = None
+    if club_id is None:
+        club, token = _club_or_new(store, SIMULATION_CLUB)
+    else:
+        try:
+            club = store.club(club_id)
+        except NotFound as missing:
+            raise click.ClickException(missing.message) from None
+    events = 0
+    started_at = time.perf_counter()
+    with click.progressbar(range(count), label=f"Simulating {profile} games") as bar:
+        for number in bar:
+            game = play(seed + number, profile, players, info=info, deals=deals)
+            created = store.create_game(club.id, game.events[0])
+            version = created.game.version
+            for batch in game.batches:
+                appended = store.append(club.id, created.game.id, batch)
+                version = appended.game.version  # type: ignore[union-attr]
+            events += version
+    seconds = time.perf_counter() - started_at
+    click.echo(f"{count} games, {events} events stored in club {club.name!r} ({club.id}) "
+               f"in {seconds:.1f} s ({events / seconds:,.0f} events/s).")
+    if token is not None:
+        _echo_token(token)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

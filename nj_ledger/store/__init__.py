@@ -1,0 +1,55 @@
+"""The event store: games' logs and the club records around them, in SQLite or PostgreSQL.
+
+This subpackage is the only part of ``nj_ledger`` that imports SQLAlchemy.
+Every public method of :class:`Store` is one transaction.
+
+    >>> from nj_ledger import new_game
+    >>> store = Store("sqlite://")
+    >>> store.create_schema()
+    >>> club, token = store.create_club("Les Honneurs")
+    >>> created = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60))
+    >>> appended = store.append(club.id, created.game.id, [{"type": "deal"}])
+    >>> appended.game.version, [r["seq"] for r in store.records(club.id, created.game.id)][-1]
+    (17, 17)
+"""
+
+from __future__ import annotations
+
+from .base import iso, utcnow
+from .clubs import ROLES
+from .database import default_database_url, is_sqlite, make_engine
+from .errors import IdempotencyMismatch, NotFound, PlayerExists, StoreBusy, StoreError, VersionConflict
+from .games import GamesMixin
+from .values import (
+    Appended,
+    ClubInfo,
+    GameInfo,
+    IdempotentRequest,
+    NewToken,
+    PlayerInfo,
+    Record,
+    StoredResponse,
+    TokenInfo,
+)
+
+
+class Store(GamesMixin):
+    """Clubs, tokens, players and games' event logs in one database.
+
+    ``Store(url)`` connects lazily; the schema comes from the migrations
+    (``nj-ledger db upgrade``, :func:`nj_ledger.store.migrate.upgrade`, or
+    :meth:`create_schema` on an open store).
+    """
+
+    def create_schema(self) -> None:
+        """Run the migrations on this store's database (the way to set up a scratch or in-memory one)."""
+        from .migrate import upgrade_engine
+
+        upgrade_engine(self.engine)
+
+
+__all__ = [
+    "ROLES", "Appended", "ClubInfo", "GameInfo", "IdempotencyMismatch", "IdempotentRequest", "NewToken",
+    "NotFound", "PlayerExists", "PlayerInfo", "Record", "Store", "StoreBusy", "StoreError", "StoredResponse",
+    "TokenInfo", "VersionConflict", "default_database_url", "is_sqlite", "iso", "make_engine", "utcnow",
+]

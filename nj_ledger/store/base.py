@@ -1,0 +1,98 @@
+"""The store's plumbing: engines, transactions, retries after a lost race, ids and timestamps."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .cache import StateCache
+from .database import WRITE, default_database_url, make_engine
+from .errors import StoreBusy
+
+T = TypeVar("T")
+
+ATTEMPTS = 25
+
+
+class LostRace(Exception):
+    """Another writer changed the game between our read and our write: try again."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    """An ISO-8601 UTC text with microseconds and a ``Z`` (naive values are taken as UTC).
+
+    >>> iso(datetime(2026, 11, 22, 7, 0, 35, 123456, tzinfo=UTC))
+    '2026-11-22T07:00:35.123456Z'
+    """
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def new_id() -> str:
+    """A short, url-safe, unguessable id (12 characters)."""
+    return secrets.token_urlsafe(9)
+
+
+def _transient(error: DBAPIError) -> bool:
+    """Errors another writer can cause: a duplicate key, a lock wait gone too long, a serialization failure."""
+    state = getattr(error.orig, "sqlstate", None)
+    if state is not None:  # PostgreSQL: unique violation, serialization failure, deadlock
+        return state in ("23505", "40001", "40P01")
+    text = str(error.orig).lower()
+    if isinstance(error, IntegrityError):
+        return "unique" in text or "primary key" in text
+    return isinstance(error, OperationalError) and ("locked" in text or "busy" in text)
+
+
+class StoreBase:
+    """Engines and sessions. Each public store method is one transaction of its own."""
+
+    def __init__(self, url: str | None = None, *, engine: Engine | None = None, cache_size: int = 512) -> None:
+        self.url = url or default_database_url()
+        self.engine = engine or make_engine(self.url)
+        self._read = sessionmaker(self.engine, expire_on_commit=False)
+        self._write = sessionmaker(self.engine.execution_options(**{WRITE: True}), expire_on_commit=False)
+        self.cache = StateCache(cache_size)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        with self._read() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        with self._write() as session, session.begin():
+            yield session
+
+    def retrying(self, attempt: Callable[[], T]) -> T:
+        """Run a write transaction again when it lost a race to another writer (never a 500 on a race)."""
+        for tries in range(ATTEMPTS):
+            try:
+                return attempt()
+            except LostRace:
+                pass
+            except DBAPIError as error:
+                if not _transient(error):
+                    raise
+            time.sleep(min(0.002 * 2**tries, 0.2) * (0.5 + secrets.randbelow(100) / 100))
+        raise StoreBusy("The game is being written by others: try again in a moment.")
+
+    def close(self) -> None:
+        self.engine.dispose()

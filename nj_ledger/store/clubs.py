@@ -1,0 +1,145 @@
+"""Clubs, their tokens and their members."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+
+from sqlalchemy import func, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .base import StoreBase, new_id, utcnow
+from .errors import NotFound, PlayerExists
+from .models import Club, Game, Player, Token
+from .values import ClubInfo, NewToken, PlayerInfo, TokenInfo
+
+ROLES = ("scorer", "viewer")
+
+
+def token_digest(secret: str) -> str:
+    """What is stored of a token: the SHA-256 of its secret.
+
+    >>> len(token_digest("abc"))
+    64
+    """
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def name_key(name: str) -> str:
+    """Member names are compared without case: "Chloé" and "chloé" are one member."""
+    return name.strip().casefold()
+
+
+class ClubsMixin(StoreBase):
+    # --- clubs ---------------------------------------------------------------------------------
+    def create_club(self, name: str) -> tuple[ClubInfo, NewToken]:
+        """A new club and its first scorer token.
+
+        >>> from nj_ledger.store import Store
+        >>> store = Store("sqlite://"); store.create_schema()
+        >>> club, token = store.create_club("Le Nain du Jeudi")
+        >>> store.authenticate(token.secret).club_id == club.id
+        True
+        """
+        with self.writing() as session:
+            club = Club(id=new_id(), name=name.strip(), created_at=utcnow())
+            session.add(club)
+            session.flush()
+            token = self._add_token(session, club.id, "scorer", "first scorer")
+            return ClubInfo.of(club), token
+
+    def club(self, club_id: str) -> ClubInfo:
+        with self.reading() as session:
+            row = session.get(Club, club_id)
+            if row is None:
+                raise NotFound(f"There is no club {club_id!r}.")
+            return ClubInfo.of(row)
+
+    def club_counts(self, club_id: str) -> dict[str, int]:
+        """How many members and games a club has."""
+        with self.reading() as session:
+            players = session.scalar(select(func.count()).select_from(Player).where(Player.club_id == club_id))
+            games = session.scalar(select(func.count()).select_from(Game).where(Game.club_id == club_id))
+            return {"players": players or 0, "games": games or 0}
+
+    def find_club(self, name: str) -> ClubInfo | None:
+        """The oldest club with this name, if any."""
+        with self.reading() as session:
+            row = session.scalars(
+                select(Club).where(Club.name == name.strip()).order_by(Club.created_at, Club.id).limit(1)
+            ).first()
+            return None if row is None else ClubInfo.of(row)
+
+    # --- tokens --------------------------------------------------------------------------------
+    def _add_token(self, session: Session, club_id: str, role: str, label: str) -> NewToken:
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}")
+        secret = secrets.token_urlsafe(32)
+        row = Token(club_id=club_id, role=role, digest=token_digest(secret), label=label, created_at=utcnow())
+        session.add(row)
+        session.flush()
+        return NewToken(row.id, club_id, role, label, secret, row.created_at)
+
+    def create_token(self, club_id: str, role: str = "scorer", label: str = "") -> NewToken:
+        with self.writing() as session:
+            if session.get(Club, club_id) is None:
+                raise NotFound(f"There is no club {club_id!r}.")
+            return self._add_token(session, club_id, role, label)
+
+    def authenticate(self, secret: str) -> TokenInfo | None:
+        """The club and role a bearer token speaks for, or None."""
+        digest = token_digest(secret)
+        with self.reading() as session:
+            row = session.scalars(select(Token).where(Token.digest == digest)).first()
+            # The lookup is by digest; compare again in constant time so equality is not decided by the index.
+            if row is None or not hmac.compare_digest(row.digest, digest):
+                return None
+            return TokenInfo(row.id, row.club_id, row.role, row.label)
+
+    # --- players -------------------------------------------------------------------------------
+    def players(self, club_id: str, limit: int = 100, offset: int = 0) -> list[PlayerInfo]:
+        with self.reading() as session:
+            rows = session.scalars(
+                select(Player).where(Player.club_id == club_id)
+                .order_by(Player.name_key, Player.id).limit(limit).offset(offset)
+            )
+            return [PlayerInfo.of(row) for row in rows]
+
+    def add_player(self, club_id: str, name: str) -> PlayerInfo:
+        with self.writing() as session:
+            if session.get(Club, club_id) is None:
+                raise NotFound(f"There is no club {club_id!r}.")
+            existing = session.scalars(
+                select(Player).where(Player.club_id == club_id, Player.name_key == name_key(name))
+            ).first()
+            if existing is not None:
+                raise PlayerExists(existing.name)
+            row = Player(club_id=club_id, name=name.strip(), name_key=name_key(name), created_at=utcnow())
+            session.add(row)
+            try:
+                session.flush()
+            except IntegrityError:  # registered at the same moment by another request
+                raise PlayerExists(name.strip()) from None
+            return PlayerInfo.of(row)
+
+    def _register_players(self, session: Session, club_id: str, names: Sequence[str]) -> list[int]:
+        """The member id of each name, registering new members (a concurrent registration is not an error)."""
+        now = utcnow()
+        keys = [name_key(name) for name in names]
+        rows = [{"club_id": club_id, "name": name.strip(), "name_key": key, "created_at": now}
+                for name, key in zip(names, keys)]
+        if self.dialect == "postgresql":
+            session.execute(postgresql.insert(Player).on_conflict_do_nothing(), rows)
+        elif self.dialect == "sqlite":
+            session.execute(sqlite.insert(Player).on_conflict_do_nothing(), rows)
+        else:  # pragma: no cover - other back ends are not supported
+            session.execute(insert(Player), rows)
+        found: dict[str, int] = {
+            key: member for key, member in session.execute(
+                select(Player.name_key, Player.id).where(Player.club_id == club_id, Player.name_key.in_(keys)))
+        }
+        return [found[key] for key in keys]

@@ -1,0 +1,43 @@
+"""Game documents in and out of the store: import (re-executing the actions) and export.
+
+Shared by the API and the command line, so both import the same way.
+
+    >>> from nj_ledger.store import Store
+    >>> store = Store("sqlite://"); store.create_schema()
+    >>> club, _ = store.create_club("Club")
+    >>> doc = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben", "Chloé"],
+    ...        "rules": "classic", "starting_chips": 60, "actions": [{"type": "deal"}]}
+    >>> game = import_document(store, club.id, doc).game
+    >>> export_document(store, club.id, game.id)["actions"]
+    [{'type': 'deal', 'dealer': 2}]
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+from ..chain import canonical_json
+from ..exchange import document_meta, read_game_document, write_game_document
+from .games import GamesMixin
+from .values import Appended
+
+
+def document_digest(document: Mapping[str, Any]) -> str:
+    """What identifies a document's game: everything but the stored records it may carry."""
+    game = {key: value for key, value in document.items() if key != "events"}
+    return hashlib.sha256(canonical_json(game).encode()).hexdigest()
+
+
+def import_document(store: GamesMixin, club_id: str, document: Mapping[str, Any]) -> Appended:
+    """A new game of ``club_id`` from a document, all or nothing (a refused action stores nothing)."""
+    started, actions = read_game_document(document)
+    return store.create_game(club_id, started, actions, meta=document_meta(document),
+                             source_digest=document_digest(document))
+
+
+def export_document(store: GamesMixin, club_id: str, game_id: str) -> dict[str, Any]:
+    """A stored game as a document: its table actions, its details and its records."""
+    game = store.game(club_id, game_id)
+    return write_game_document(store.records(club_id, game_id), game.meta)

@@ -1,0 +1,275 @@
+"""Games: creating one, appending table actions to its log, and reading it back.
+
+The append path is the application layer of the event store: load the state,
+let the core decide, append the new events. All of a batch's events, the
+game's version bump and (for an idempotent request) the response are written
+in one transaction. Two writers on one game are kept apart three ways: the
+game row is locked (``SELECT … FOR UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE``
+on SQLite), the version bump is conditional (``UPDATE … WHERE version =
+:read``), and ``(game_id, seq)`` is the events' primary key. A writer that
+still loses a race starts again from the fresh log.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.orm import Session
+
+from ..decide import execute
+from ..events import Event
+from ..reducer import fold, replay
+from ..state import GameState
+from .base import LostRace, new_id, utcnow
+from .clubs import ClubsMixin, name_key
+from .errors import IdempotencyMismatch, NotFound, VersionConflict
+from .log import GENESIS, chain_records, event_of, record_of, records_query
+from .models import Club, EventRecord, Game, GamePlayer, IdempotencyRecord, Player
+from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
+
+Respond = Callable[[GameInfo, GameState, list[Record]], tuple[int, dict[str, Any]]]
+
+
+def _missing_game(game_id: str) -> NotFound:
+    return NotFound(f"There is no game {game_id!r} in this club.")
+
+
+class GamesMixin(ClubsMixin):
+    # --- writing ---------------------------------------------------------------------------------
+    def create_game(
+        self,
+        club_id: str,
+        started: Event,
+        actions: Sequence[Mapping[str, Any]] = (),
+        *,
+        meta: Mapping[str, Any] | None = None,
+        source_digest: str | None = None,
+    ) -> Appended:
+        """Store a new game from its ``game_started`` event, with any table actions already played.
+
+        The actions are executed first (a refusal stores nothing); the players are
+        registered as club members.
+
+        >>> from nj_ledger import new_game
+        >>> from nj_ledger.store import Store
+        >>> store = Store("sqlite://"); store.create_schema()
+        >>> club, _ = store.create_club("Club")
+        >>> game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
+        >>> game.game.version, game.state.status
+        (17, 'playing')
+        """
+        state, events = execute(replay([started]), actions)
+        meta = dict(meta or {})
+
+        def attempt() -> Appended:
+            with self.writing() as session:
+                if session.get(Club, club_id) is None:
+                    raise NotFound(f"There is no club {club_id!r}.")
+                now = utcnow()
+                records = chain_records(GENESIS, 0, [started, *events], now)
+                played_on = date.fromisoformat(meta["date"]) if meta.get("date") else now.date()
+                game = Game(
+                    id=new_id(), club_id=club_id, created_at=now, updated_at=now, played_on=played_on,
+                    version=state.version, head_hash=records[-1]["hash"], status=state.status,
+                    profile=state.rules.profile, player_names=list(state.players),
+                    starting_chips=state.starting_chips, deals_played=state.deals_played, meta=meta,
+                    source_digest=source_digest,
+                )
+                session.add(game)
+                session.flush()
+                members = self._register_players(session, club_id, state.players)
+                session.execute(insert(GamePlayer), [
+                    {"game_id": game.id, "seat": seat, "player_id": member} for seat, member in enumerate(members)
+                ])
+                self._insert_records(session, game.id, records)
+                info = GameInfo.of(game)
+            self.cache.put(info.id, state)
+            return Appended(info, state, records)
+
+        return self.retrying(attempt)
+
+    def append(
+        self,
+        club_id: str,
+        game_id: str,
+        actions: Sequence[Mapping[str, Any]],
+        *,
+        expected_version: int | None = None,
+        idempotency: IdempotentRequest | None = None,
+        respond: Respond | None = None,
+    ) -> Appended | StoredResponse:
+        """Execute a batch of table actions on a game and append the events, all or nothing.
+
+        ``expected_version`` (from ``If-Match``) refuses the batch with
+        :class:`VersionConflict` when the game has moved on; without it a lost
+        race is retried on the fresh log. With ``idempotency`` a repeated key
+        returns the :class:`StoredResponse` of its first request (``respond``
+        builds that response inside the append's transaction).
+        A refusal of the core (:class:`~nj_ledger.errors.LedgerError`) stores nothing.
+        """
+
+        def attempt() -> Appended | StoredResponse:
+            with self.writing() as session:
+                game = session.scalars(
+                    select(Game).where(Game.id == game_id, Game.club_id == club_id).with_for_update()
+                ).first()
+                if game is None:
+                    raise _missing_game(game_id)
+                if idempotency is not None:
+                    stored = session.get(IdempotencyRecord, (club_id, idempotency.key))
+                    if stored is not None:
+                        if not hmac.compare_digest(stored.fingerprint, idempotency.fingerprint):
+                            raise IdempotencyMismatch(idempotency.key)
+                        return StoredResponse(stored.status, dict(stored.body))
+                if expected_version is not None and game.version != expected_version:
+                    raise VersionConflict(expected_version, game.version)
+                info = GameInfo.of(game)
+                state, events = execute(self._state_of(session, info), actions)
+                records = chain_records(game.head_hash, game.version, events, utcnow())
+                if records:
+                    info = self._advance(session, game, state, records)
+                if idempotency is not None and respond is not None:
+                    status, body = respond(info, state, records)
+                    session.add(IdempotencyRecord(
+                        club_id=club_id, key=idempotency.key, fingerprint=idempotency.fingerprint,
+                        status=status, body=body, created_at=utcnow(),
+                    ))
+            self.cache.put(game_id, state)
+            return Appended(info, state, records)
+
+        return self.retrying(attempt)
+
+    def remember_response(self, club_id: str, request: IdempotentRequest, status: int, body: dict[str, Any]) -> None:
+        """Keep the response to an idempotent request that appended nothing (a refusal), unless one is kept."""
+
+        def attempt() -> None:
+            with self.writing() as session:
+                if session.get(IdempotencyRecord, (club_id, request.key)) is None:
+                    session.add(IdempotencyRecord(
+                        club_id=club_id, key=request.key, fingerprint=request.fingerprint,
+                        status=status, body=body, created_at=utcnow(),
+                    ))
+
+        self.retrying(attempt)
+
+    def _advance(self, session: Session, game: Game, state: GameState, records: list[Record]) -> GameInfo:
+        now = utcnow()
+        values = {"version": state.version, "head_hash": records[-1]["hash"], "status": state.status,
+                  "deals_played": state.deals_played, "updated_at": now}
+        bumped = session.execute(
+            update(Game).where(Game.id == game.id, Game.version == game.version).values(**values),
+            execution_options={"synchronize_session": False},
+        )
+        if bumped.rowcount != 1:  # type: ignore[attr-defined]
+            raise LostRace
+        self._insert_records(session, game.id, records)
+        return replace(GameInfo.of(game), **{k: v for k, v in values.items() if k != "head_hash"})
+
+    @staticmethod
+    def _insert_records(session: Session, game_id: str, records: list[Record]) -> None:
+        session.execute(insert(EventRecord), [{"game_id": game_id, **record} for record in records])
+
+    # --- reading ---------------------------------------------------------------------------------
+    def _state_of(self, session: Session, game: GameInfo) -> GameState:
+        """The state at the game's version: the cached one, brought up to date from the log if need be."""
+        cached = self.cache.get(game.id)
+        if cached is not None and cached.version == game.version:
+            return cached
+        state: GameState | None = None
+        after = 0
+        if cached is not None and cached.version < game.version:
+            state, after = cached.copy(), cached.version
+        for row in session.execute(records_query(game.id, after, game.version)):
+            state = fold(state, event_of(record_of(row)))
+        if state is None or state.version != game.version:
+            raise RuntimeError(f"the log of game {game.id} does not reach version {game.version}")
+        self.cache.put(game.id, state)
+        return state
+
+    def _game(self, session: Session, club_id: str, game_id: str) -> GameInfo:
+        row = session.get(Game, game_id)
+        if row is None or row.club_id != club_id:
+            raise _missing_game(game_id)
+        return GameInfo.of(row)
+
+    def game(self, club_id: str, game_id: str) -> GameInfo:
+        with self.reading() as session:
+            return self._game(session, club_id, game_id)
+
+    def game_state(self, club_id: str, game_id: str) -> tuple[GameInfo, GameState]:
+        """A game's summary and its current state."""
+        with self.reading() as session:
+            game = self._game(session, club_id, game_id)
+            return game, self._state_of(session, game)
+
+    def records(self, club_id: str, game_id: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        """The stored records of a game with seq > ``after``, at most ``limit`` of them."""
+        with self.reading() as session:
+            game = self._game(session, club_id, game_id)
+            query = records_query(game_id, after, game.version)
+            if limit is not None:
+                query = query.limit(limit)
+            return [record_of(row) for row in session.execute(query)]
+
+    def deal_segment(self, club_id: str, game_id: str, deal: int) -> tuple[GameState, list[Record]] | None:
+        """The state at the start of ``deal`` and the deal's records, or None if it was never dealt."""
+        with self.reading() as session:
+            game = self._game(session, club_id, game_id)
+            first, last = session.execute(
+                select(func.min(EventRecord.seq), func.max(EventRecord.seq))
+                .where(EventRecord.game_id == game_id, EventRecord.deal == deal, EventRecord.seq <= game.version)
+            ).one()
+            if first is None or deal < 1:
+                return None
+            state: GameState | None = None
+            for row in session.execute(records_query(game_id, 0, first - 1)):
+                state = fold(state, event_of(record_of(row)))
+            assert state is not None
+            segment = [record_of(row) for row in session.execute(records_query(game_id, first - 1, last))]
+            return state, segment
+
+    def list_games(
+        self,
+        club_id: str,
+        *,
+        status: str | None = None,
+        player: str | None = None,
+        played_from: date | None = None,
+        played_to: date | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GameInfo]:
+        """A club's games, newest first, filtered by status, a player's name and the day played."""
+        query = select(Game).where(Game.club_id == club_id)
+        if status:
+            query = query.where(Game.status == status)
+        if player:
+            query = query.where(Game.id.in_(
+                select(GamePlayer.game_id).join(Player, Player.id == GamePlayer.player_id)
+                .where(Player.club_id == club_id, Player.name_key == name_key(player))
+            ))
+        if played_from:
+            query = query.where(Game.played_on >= played_from)
+        if played_to:
+            query = query.where(Game.played_on <= played_to)
+        query = query.order_by(Game.created_at.desc(), Game.id).limit(limit).offset(offset)
+        with self.reading() as session:
+            return [GameInfo.of(row) for row in session.scalars(query)]
+
+    def owner(self, game_id: str) -> str | None:
+        """The club a game belongs to (for the operator's command line, which has no token)."""
+        with self.reading() as session:
+            row = session.get(Game, game_id)
+            return None if row is None else row.club_id
+
+    def find_game(self, club_id: str, source_digest: str) -> str | None:
+        """The id of a club's game imported from the document with this digest, if any."""
+        with self.reading() as session:
+            return session.scalars(
+                select(Game.id).where(Game.club_id == club_id, Game.source_digest == source_digest).limit(1)
+            ).first()

@@ -1,0 +1,149 @@
+"""The tables of the event store, as typed SQLAlchemy models.
+
+``events`` is the log: one row per event, appended and never updated or
+deleted. Everything else is either who may write (clubs, tokens), who plays
+(players, game_players), a denormalised summary of each game for listing
+(``games``: version, status, player names, head hash), or the memory of
+idempotent requests. Alembic's migrations in ``migrations/`` create the same
+schema from :data:`Base.metadata`.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Constraint names that stay the same on every database, so migrations can name them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+JSONValue = JSON().with_variant(JSONB(), "postgresql")
+Timestamp = DateTime(timezone=True)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSONValue, list[str]: JSONValue, datetime: Timestamp}
+
+
+class Club(Base):
+    __tablename__ = "clubs"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    created_at: Mapped[datetime]
+
+
+class Token(Base):
+    """A club's bearer token; only the SHA-256 digest of the secret is kept."""
+
+    __tablename__ = "tokens"
+    __table_args__ = (CheckConstraint("role IN ('scorer', 'viewer')", name="role"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(120), default="")
+    created_at: Mapped[datetime]
+
+
+class Player(Base):
+    """A member of a club; names are unique within a club regardless of case."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("club_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"))
+    name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime]
+
+
+class Game(Base):
+    """One game: its identity, and a summary of its log kept in step with every append."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        Index(None, "club_id", "created_at"),
+        Index(None, "club_id", "source_digest"),
+    )
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"))
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    played_on: Mapped[date] = mapped_column(Date)
+    version: Mapped[int] = mapped_column(Integer)  # seq of the last event
+    head_hash: Mapped[str] = mapped_column(String(64))  # hash of the last event
+    status: Mapped[str] = mapped_column(String(16))
+    profile: Mapped[str] = mapped_column(String(40))
+    player_names: Mapped[list[str]]
+    starting_chips: Mapped[int] = mapped_column(Integer)
+    deals_played: Mapped[int] = mapped_column(Integer)
+    meta: Mapped[dict[str, Any]]  # title, date, table, notes of an imported document
+    source_digest: Mapped[str | None] = mapped_column(String(64))  # digest of the imported document
+
+
+class GamePlayer(Base):
+    __tablename__ = "game_players"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+
+
+class EventRecord(Base):
+    """One event of a game's log. The primary key (game_id, seq) makes seq unique per game."""
+
+    __tablename__ = "events"
+    __table_args__ = (
+        Index(None, "game_id", "deal"),
+        CheckConstraint("seq >= 1", name="seq_positive"),
+    )
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(24))
+    # Plain JSON on every back end (not JSONB): the text is kept as written, key order included,
+    # and the core reads some objects in order (a board's boxes).
+    data: Mapped[dict[str, Any]] = mapped_column(JSON())
+    v: Mapped[int] = mapped_column(Integer)
+    # Kept as the exact text that was hashed, so the chain verifies without reformatting a timestamp.
+    recorded_at: Mapped[str] = mapped_column(String(32))
+    hash: Mapped[str] = mapped_column(String(64))
+
+
+class IdempotencyRecord(Base):
+    """The first response to a request sent with an ``Idempotency-Key``, scoped to a club."""
+
+    __tablename__ = "idempotency_keys"
+
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    body: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]

@@ -1,0 +1,110 @@
+"""Plain values the store hands out (never ORM objects, which belong to a session)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from ..state import GameState
+from .models import Club, Game, Player
+
+Record = dict[str, Any]  # {seq, deal, type, data, v, recorded_at, hash}
+
+
+@dataclass(frozen=True)
+class ClubInfo:
+    id: str
+    name: str
+    created_at: datetime
+
+    @classmethod
+    def of(cls, row: Club) -> ClubInfo:
+        return cls(row.id, row.name, row.created_at)
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """Who a bearer token speaks for."""
+
+    id: int
+    club_id: str
+    role: str
+    label: str
+
+    @property
+    def can_write(self) -> bool:
+        return self.role == "scorer"
+
+
+@dataclass(frozen=True)
+class NewToken:
+    """A token just made: the only moment its secret is known."""
+
+    id: int
+    club_id: str
+    role: str
+    label: str
+    secret: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: int
+    name: str
+    created_at: datetime
+
+    @classmethod
+    def of(cls, row: Player) -> PlayerInfo:
+        return cls(row.id, row.name, row.created_at)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's identity and the summary kept beside its log."""
+
+    id: str
+    club_id: str
+    created_at: datetime
+    updated_at: datetime
+    played_on: date
+    version: int
+    status: str
+    profile: str
+    players: list[str]
+    starting_chips: int
+    deals_played: int
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, row: Game) -> GameInfo:
+        return cls(
+            row.id, row.club_id, row.created_at, row.updated_at, row.played_on, row.version, row.status,
+            row.profile, list(row.player_names), row.starting_chips, row.deals_played, dict(row.meta or {}),
+        )
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What an append (or the creation of a game) stored: the new state and the new records."""
+
+    game: GameInfo
+    state: GameState
+    records: list[Record]
+
+
+@dataclass(frozen=True)
+class StoredResponse:
+    """The first response given to an idempotent request, returned again for its retries."""
+
+    status: int
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class IdempotentRequest:
+    """An ``Idempotency-Key`` with the fingerprint of the request it was sent with."""
+
+    key: str
+    fingerprint: str

@@ -1,0 +1,57 @@
+"""The migrations build the schema from an empty database, match the models, and guard the log."""
+
+from __future__ import annotations
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import DBAPIError
+
+from nj_ledger import new_game
+from nj_ledger.store import Store, make_engine
+from nj_ledger.store.migrate import current_revision, head_revision, is_current, upgrade
+from nj_ledger.store.models import Base
+from nj_ledger.store.scratch import scratch_postgres, scratch_sqlite
+
+TABLES = {"clubs", "tokens", "players", "games", "game_players", "events", "idempotency_keys", "alembic_version"}
+
+
+@pytest.fixture
+def empty_url(backend: str, tmp_path):
+    with (scratch_sqlite(tmp_path) if backend == "sqlite" else scratch_postgres()) as url:
+        yield url
+
+
+def test_upgrade_builds_every_table_from_an_empty_database(empty_url: str) -> None:
+    assert current_revision(empty_url) is None
+    upgrade(empty_url)
+    engine = make_engine(empty_url)
+    try:
+        assert set(inspect(engine).get_table_names()) == TABLES
+        assert {c["name"] for c in inspect(engine).get_columns("events")} == {
+            "game_id", "seq", "deal", "type", "data", "v", "recorded_at", "hash"}
+    finally:
+        engine.dispose()
+    assert current_revision(empty_url) == head_revision() and is_current(empty_url)
+    upgrade(empty_url)  # a second upgrade has nothing to do
+    assert current_revision(empty_url) == head_revision()
+
+
+def test_the_migrations_and_the_models_describe_the_same_schema(database_url: str) -> None:
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    finally:
+        engine.dispose()
+    assert differences == []
+
+
+def test_the_database_refuses_to_update_or_delete_an_event(store: Store, club) -> None:
+    game = store.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40)).game
+    for statement in ("UPDATE events SET deal = 9 WHERE game_id = :game",
+                      "DELETE FROM events WHERE game_id = :game"):
+        with pytest.raises(DBAPIError, match="append-only"), store.writing() as session:
+            session.execute(text(statement), {"game": game.id})
+    assert [r["seq"] for r in store.records(club.id, game.id)] == [1]
