@@ -4,7 +4,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-slow install clean
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+ADMIN_TOKEN_FILE := instance/admin-token
+
+CHROMIUM := /usr/bin/chromium
+CATALOG  := api/translations/fr/LC_MESSAGES/messages
+
+.PHONY: run test test-slow install clean translations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,9 +19,36 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) $(CATALOG).mo
 
-test: install
+# The French catalog, compiled (the app also compiles it on start when the .po is newer).
+$(CATALOG).mo: $(CATALOG).po $(STAMP)
+	$(BIN)/pybabel compile -d api/translations
+
+# Bring the catalog up to date with the pages and the core's refusal templates; lists what needs French.
+translations: install
+	$(BIN)/python -m api.catalog
+
+# The browser tests drive Debian's Chromium (Playwright never downloads a browser here).
+$(CHROMIUM):
+	-apt-get install -y -qq chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium) \
+	  || echo "Chromium could not be installed: the browser tests will be skipped."
+
+# Migrate the embedded SQLite, load the example games into the demo club, print where to look, serve.
+run: install
+	@mkdir -p instance
+	@test -s $(ADMIN_TOKEN_FILE) || $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(32))' > $(ADMIN_TOKEN_FILE)
+	$(BIN)/nj-ledger db upgrade
+	$(BIN)/nj-ledger demo
+	@echo
+	@echo "  Pages:     http://$(HOST):$(PORT)/"
+	@echo "  API docs:  http://$(HOST):$(PORT)/api/v1/docs"
+	@echo "  OpenAPI:   http://$(HOST):$(PORT)/api/v1/openapi.json"
+	@echo "  Admin token (creates clubs): $$(cat $(ADMIN_TOKEN_FILE))   (kept in $(ADMIN_TOKEN_FILE))"
+	@echo
+	NJ_LEDGER_ADMIN_TOKEN=$${NJ_LEDGER_ADMIN_TOKEN:-$$(cat $(ADMIN_TOKEN_FILE))} $(BIN)/nj-ledger serve --host $(HOST) --port $(PORT)
+
+test: install $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 test-slow: install

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import ADMIN_TOKEN, Calls, Club
+from support.http import ADMIN_TOKEN, Calls, Club
 
 from api import create_app
 

@@ -1,0 +1,1 @@
+"""Helpers shared by the test folders (importable as ``support`` thanks to pytest's ``pythonpath``)."""
