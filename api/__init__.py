@@ -8,17 +8,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from http import HTTPStatus
 from typing import Any
 
 from flask import Flask, Response, request
 from flask_smorest import Api
+from flask_smorest.utils import prepare_response
 
 from nj_ledger.store import Store
 
-from . import clubs, docs, exchange, games, health, i18n, pages, replay
+from . import clubs, docs, exchange, games, health, i18n, pages, replay, scoreboards
+from .auth import guard
 from .config import Config, from_environment
 from .context import EXTENSION
-from .problems import Problem, register_error_handlers
+from .inputs import reject_unreadable_input
+from .problems import PROBLEM_JSON, Problem, register_error_handlers
 from .schemas import ProblemSchema
 
 API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
@@ -29,6 +33,18 @@ class LedgerApi(Api):
     """flask-smorest's Api, documenting errors as problem+json."""
 
     ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        """The error responses flask-smorest documents, as the problem+json the app sends (not plain JSON)."""
+        for status in HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if not 100 <= status < 200 and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_JSON)
+            self.spec.components.response(status.name, response, lazy=True)
+        default = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(default, self.spec, PROBLEM_JSON)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -46,13 +62,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     api = LedgerApi(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    for blueprint in (health.blp, clubs.blp, games.blp, replay.blp, exchange.blp):
+    for blueprint in (health.blp, clubs.blp, games.blp, replay.blp, exchange.blp, scoreboards.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
     app.register_blueprint(pages.blp)
     i18n.init_app(app)
     register_error_handlers(app)
+    app.before_request(guard)
     app.before_request(_require_json_body)
+    app.before_request(reject_unreadable_input)
     app.after_request(_security_headers)
     return app
 

@@ -17,6 +17,11 @@ from .context import store
 from .problems import Problem
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="nj-ledger"'}
+API_PREFIX = "/api/v1/"
+READ_METHODS = frozenset({"GET", "HEAD"})
+# Routes that need no club token: the service's health, its documentation, and creating a club (admin token).
+OPEN_ENDPOINTS = frozenset({"health.Health", "clubs.Clubs"})
+OPEN_BLUEPRINTS = frozenset({"api-docs", "docs"})
 
 
 def bearer_token() -> str | None:
@@ -70,3 +75,19 @@ def own_club(token: TokenInfo, club_id: str) -> None:
     """404 unless ``club_id`` is the token's club."""
     if not hmac.compare_digest(token.club_id.encode(), club_id.encode()):
         raise Problem(404, "not-found", f"There is no club {club_id!r}.")
+
+
+def guard() -> None:
+    """Before any view under ``/api/v1``: a valid club token (401), a scorer's to write (403), its own club (404).
+
+    The views check the same again; checking first, for every route but the
+    open ones, means a new route cannot forget it, and a caller without the
+    right token learns nothing, not even whether its request was well formed.
+    """
+    if (request.url_rule is None or not request.path.startswith(API_PREFIX) or request.method == "OPTIONS"
+            or request.endpoint in OPEN_ENDPOINTS or request.blueprint in OPEN_BLUEPRINTS):
+        return
+    token = reader() if request.method in READ_METHODS else writer()
+    club = (request.view_args or {}).get("club")
+    if isinstance(club, str):
+        own_club(token, club)

@@ -58,7 +58,7 @@ def error_templates(modules: tuple[str, ...] = CORE_MODULES, root: Path = CORE) 
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             callee = _callee(node) if isinstance(node, ast.Call) else None
-            if callee not in ERROR_KEYWORDS:
+            if callee is None or callee not in ERROR_KEYWORDS:
                 continue
             assert isinstance(node, ast.Call)
             position = ERROR_KEYWORDS[callee]
@@ -96,9 +96,11 @@ def update_catalog(language: str = "fr", directory: Path = TRANSLATIONS) -> list
     po = directory / language / "LC_MESSAGES" / "messages.po"
     with po.open("rb") as source:
         catalog: Catalog = read_po(source, locale=language)
+    before = [(m.id, m.locations) for m in catalog]
     catalog.update(current_template(), update_header_comment=False)
-    with po.open("wb") as target:
-        write_po(target, catalog, width=110, omit_header=False, ignore_obsolete=True, sort_output=False)
+    if [(m.id, m.locations) for m in catalog] != before or catalog.obsolete:
+        with po.open("wb") as target:
+            write_po(target, catalog, width=110, ignore_obsolete=True)
     return [str(message.id) for message in catalog if message.id and not message.string]
 
 

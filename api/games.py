@@ -19,7 +19,15 @@ from nj_ledger.store import IdempotentRequest, StoredResponse
 from .auth import own_club, reader, writer
 from .context import actions_body, etag, game_view, next_page, store, summary_view
 from .problems import PROBLEM_JSON, Problem, json_response, refusal_body
-from .schemas import GameStateSchema, GameSummarySchema, PageQuerySchema, PageSchema, RecordSchema
+from .schemas import (
+    MAX_INT,
+    GameStateSchema,
+    GameSummarySchema,
+    PageQuerySchema,
+    PageSchema,
+    ProblemSchema,
+    RecordSchema,
+)
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, table actions and the event log.")
 
@@ -68,7 +76,8 @@ class AppendedSchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0), metadata={"description": "Events with seq > after."})
+    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_INT),
+                           metadata={"description": "Events with seq > after."})
     limit = fields.Integer(load_default=200, validate=validate.Range(1, 1000))
 
 
@@ -156,8 +165,10 @@ class Actions(MethodView):
     @blp.arguments(ActionsSchema)
     @blp.response(201, AppendedSchema, headers={"ETag": {"description": "The new version.",
                                                          "schema": {"type": "string"}}})
-    @blp.alt_response(409, schema=None, description="If-Match names another version (version-conflict).")
-    @blp.alt_response(422, schema=None, description="A refused action: nothing is stored.")
+    @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_JSON,
+                      description="If-Match names another version (version-conflict).")
+    @blp.alt_response(422, schema=ProblemSchema, content_type=PROBLEM_JSON,
+                      description="A refused action: nothing is stored.")
     def post(self, payload: dict[str, Any], game: str) -> Response:
         """Record a batch of table actions, all or nothing: 201 with the new state and the events appended.
 

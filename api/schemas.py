@@ -10,6 +10,8 @@ from marshmallow import Schema, fields, validate
 
 # Bodies the API reads refuse unknown fields (marshmallow's default: RAISE).
 
+MAX_INT = 2**31 - 1  # the largest number every integer column holds (PostgreSQL's integer): bounds the inputs
+
 
 class ProblemSchema(Schema):
     """RFC 9457 problem details, with the ledger's stable ``code``."""
@@ -105,7 +107,7 @@ class GameSummarySchema(Schema):
 
 class PageQuerySchema(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
-    offset = fields.Integer(load_default=0, validate=validate.Range(0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, MAX_INT))
 
 
 class PageSchema(Schema):

@@ -99,7 +99,12 @@ def parse_cards(texts: Iterable[object]) -> tuple[Card, ...]:
     """Parse a list of cards, keeping their order."""
     if isinstance(texts, str):
         texts = texts.replace(",", " ").split()
-    return tuple(parse_card(text) for text in texts)
+    elif not isinstance(texts, (list, tuple)):
+        texts = list(texts)
+    try:  # the common case, canonical cards, is one lookup each
+        return tuple(map(_BY_TEXT.__getitem__, texts))
+    except (KeyError, TypeError):
+        return tuple(parse_card(text) for text in texts)
 
 
 def card_points(card: Card) -> int:

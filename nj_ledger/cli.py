@@ -162,12 +162,16 @@ def demo(folder: Path) -> None:
 
 
 @main.command("import")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("rb"))
 @click.option("--club", "club_id", help=f"Club id (default: the club {LOCAL_CLUB!r}, created if missing).")
 def import_(file: Any, club_id: str | None) -> None:
-    """Import a JSON game document (FILE, or - for standard input) into a club."""
+    """Import a JSON game document (FILE, or - for standard input) into a club.
+
+    A file is read as it is imported, so a game of any length fits in memory.
+    """
     from .store import NotFound, StoreError
     from .store.documents import import_document
+    from .store.streaming import JSONError, import_file
 
     store = _store()
     token = None
@@ -179,11 +183,12 @@ def import_(file: Any, club_id: str | None) -> None:
         except NotFound as missing:
             raise click.ClickException(missing.message) from None
     try:
-        document = json.load(file)
-    except json.JSONDecodeError as error:
+        if file.seekable():
+            created: Any = import_file(store, club.id, file)
+        else:  # standard input: read whole
+            created = import_document(store, club.id, json.load(file))
+    except (json.JSONDecodeError, JSONError, UnicodeDecodeError) as error:
         raise click.ClickException(f"{file.name} is not JSON: {error}") from None
-    try:
-        created = import_document(store, club.id, document)
     except (LedgerError, StoreError) as error:
         raise _refusal(error) from None
     click.echo(f"Game {created.game.id} imported into {club.name!r} ({club.id}): "
@@ -259,6 +264,56 @@ def simulate(count: int, profile: str, players: int | None, seed: int, deals: in
                f"in {seconds:.1f} s ({events / seconds:,.0f} events/s).")
     if token is not None:
         _echo_token(token)
+
+
+# --- the scoreboard's tables -------------------------------------------------------------------
+@main.group()
+def projections() -> None:
+    """The scoreboard's tables, derived from the log."""
+
+
+@projections.command("rebuild")
+@click.option("--club", "club_id", help="Only this club (default: every club).")
+def projections_rebuild(club_id: str | None) -> None:
+    """Rebuild the scoreboard's tables from the log (one transaction; the old tables stay until it commits)."""
+    from .store.projections import rebuild_steps
+
+    started_at = time.perf_counter()
+    steps = rebuild_steps(_store(), club_id)
+    _, total, events = next(steps)
+    with click.progressbar(length=total, label="Counting ended games") as bar:
+        for done, _, _ in steps:
+            bar.update(done - bar.pos)
+    seconds = time.perf_counter() - started_at
+    click.echo(f"{total} games ({events} events) counted again in {seconds:.1f} s "
+               f"({events / max(seconds, 1e-9):,.0f} events/s).")
+
+
+# --- measured speed --------------------------------------------------------------------------
+@main.command()
+@click.option("--quick", is_flag=True, help="Small sizes: the whole run takes a couple of minutes.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the report as JSON to this file.")
+@click.option("--size", "overrides", multiple=True, metavar="NAME=N",
+              help="Override one size (bulk_deals, live_games, live_deals, replay_events, store_events, scoreboard, "
+                   "replay_requests).")
+def bench(quick: bool, json_path: Path | None, overrides: tuple[str, ...]) -> None:
+    """Measure the ledger side by side with the eventsourcing library and the raw databases (SPEC §9)."""
+    try:
+        from benchmarks import peer
+        from benchmarks.runner import run, sizes_for, table
+    except ImportError as missing:  # the benchmarks ship with the source tree, not with the package
+        raise click.ClickException(f"The benchmarks are not installed here: {missing}") from None
+    if not peer.available():
+        raise click.ClickException(peer.MISSING)
+    try:
+        sizes = sizes_for(quick, **{name: int(value) for name, _, value in (o.partition("=") for o in overrides)})
+    except (TypeError, ValueError) as error:
+        raise click.BadParameter(str(error), param_hint="--size") from None
+    report = run(sizes, quick=quick, json_path=json_path, echo=lambda line: click.echo(line, err=True))
+    click.echo(table(report))
+    if json_path is not None:
+        click.echo(f"Report written to {json_path}.")
 
 
 if __name__ == "__main__":  # pragma: no cover

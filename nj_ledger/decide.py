@@ -289,7 +289,7 @@ def _infer_passes(s: GameState, seat: int, events: list[Event]) -> None:
         _emit(s, events, "pass", {"seat": deal.turn, "inferred": True})
         deal = s.deal
         assert deal is not None
-        if not deal.passers:  # the round completed: the run was blocked
+        if deal.expected is None:  # the round completed and the run restarts: no more passes
             break
 
 
@@ -466,7 +466,8 @@ def _decide_adjust(s: GameState, a: Mapping[str, Any], events: list[Event]) -> N
         raise InvalidInput("invalid-account", "An adjustment moves chips between two different accounts.")
     if not 0 < amount <= 10**9:
         raise InvalidInput("invalid-amount", "amount must be a positive number of chips.", field="amount")
-    if s.rules.shortfall == "end" and s.account_balance(source) < amount:
+    # balances may go below zero on a score sheet (shortfall: negative); a box never holds fewer than 0 chips
+    if (s.rules.shortfall == "end" or source.startswith("box:")) and s.account_balance(source) < amount:
         raise RuleViolation(
             "insufficient-chips", f"{source} holds {s.account_balance(source)} chips, fewer than {amount}."
         )
@@ -562,7 +563,7 @@ def _decide_into(s: GameState, action: Mapping[str, Any], events: list[Event]) -
     if not isinstance(action, Mapping):
         raise InvalidInput("invalid-action", "An action is an object with a \"type\".")
     kind = action.get("type")
-    if kind not in DECIDERS:
+    if not isinstance(kind, str) or kind not in DECIDERS:  # a list or an object as the type is no type
         raise InvalidInput(
             "invalid-action",
             f"Unknown action type {kind!r}; the table actions are: {', '.join(TABLE_ACTIONS)}.",

@@ -14,8 +14,10 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .cache import StateCache
+from .dealstarts import DealStarts
 from .database import WRITE, default_database_url, make_engine
 from .errors import StoreBusy
+from .values import TokenInfo
 
 T = TypeVar("T")
 
@@ -66,6 +68,8 @@ class StoreBase:
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(self.engine.execution_options(**{WRITE: True}), expire_on_commit=False)
         self.cache = StateCache(cache_size)
+        self.deal_starts = DealStarts()
+        self.tokens: dict[str, tuple[TokenInfo, float]] = {}  # digest -> (token, until)
 
     @property
     def dialect(self) -> str:

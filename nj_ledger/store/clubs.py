@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Sequence
 
 from sqlalchemy import func, insert, select
@@ -18,6 +19,10 @@ from .models import Club, Game, Player, Token
 from .values import ClubInfo, NewToken, PlayerInfo, TokenInfo
 
 ROLES = ("scorer", "viewer")
+# A token found is remembered for a few seconds (tokens are never changed once made), so a scorer's
+# stream of requests is not one more query each.
+TOKEN_SECONDS = 30.0
+TOKENS_KEPT = 4096
 
 
 def token_digest(secret: str) -> str:
@@ -93,12 +98,19 @@ class ClubsMixin(StoreBase):
     def authenticate(self, secret: str) -> TokenInfo | None:
         """The club and role a bearer token speaks for, or None."""
         digest = token_digest(secret)
+        known = self.tokens.get(digest)
+        if known is not None and known[1] > time.monotonic():
+            return known[0]
         with self.reading() as session:
             row = session.scalars(select(Token).where(Token.digest == digest)).first()
             # The lookup is by digest; compare again in constant time so equality is not decided by the index.
             if row is None or not hmac.compare_digest(row.digest, digest):
                 return None
-            return TokenInfo(row.id, row.club_id, row.role, row.label)
+            info = TokenInfo(row.id, row.club_id, row.role, row.label)
+        if len(self.tokens) >= TOKENS_KEPT:
+            self.tokens.clear()
+        self.tokens[digest] = (info, time.monotonic() + TOKEN_SECONDS)
+        return info
 
     # --- players -------------------------------------------------------------------------------
     def players(self, club_id: str, limit: int = 100, offset: int = 0) -> list[PlayerInfo]:

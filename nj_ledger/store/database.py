@@ -54,6 +54,10 @@ def _prepare_sqlite_file(url: str) -> None:
 
 def make_engine(url: str, **options: Any) -> Engine:
     """An engine for ``url`` with the settings this store relies on."""
+    from .rows import json_text, json_value
+
+    options.setdefault("json_serializer", json_text)
+    options.setdefault("json_deserializer", json_value)
     if not is_sqlite(url):
         return create_engine(url, pool_pre_ping=True, **options)
     _prepare_sqlite_file(url)

@@ -13,12 +13,12 @@ still loses a race starts again from the fresh log.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..decide import execute
@@ -26,13 +26,27 @@ from ..events import Event
 from ..reducer import fold, replay
 from ..state import GameState
 from .base import LostRace, new_id, utcnow
+from .checkpoints import sign_checkpoints
+from .rows import insert_events
 from .clubs import ClubsMixin, name_key
 from .errors import IdempotencyMismatch, NotFound, VersionConflict
 from .log import GENESIS, chain_records, event_of, record_of, records_query
 from .models import Club, EventRecord, Game, GamePlayer, IdempotencyRecord, Player
+from .projections import project_records
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
 
 Respond = Callable[[GameInfo, GameState, list[Record]], tuple[int, dict[str, Any]]]
+
+
+# The append path's statements, built once: building a statement per request costs more than running it.
+_GAMES = Game.__table__.c
+_LOCK_GAME = (
+    select(*_GAMES).where(_GAMES.id == bindparam("game_id"), _GAMES.club_id == bindparam("club_id")).with_for_update()
+)
+_BUMP_GAME = (
+    update(Game.__table__).where(_GAMES.id == bindparam("game_id"), _GAMES.version == bindparam("read"))
+    .values({name: bindparam(name) for name in ("version", "head_hash", "status", "deals_played", "updated_at")})
+)
 
 
 def _missing_game(game_id: str) -> NotFound:
@@ -115,9 +129,7 @@ class GamesMixin(ClubsMixin):
 
         def attempt() -> Appended | StoredResponse:
             with self.writing() as session:
-                game = session.scalars(
-                    select(Game).where(Game.id == game_id, Game.club_id == club_id).with_for_update()
-                ).first()
+                game = session.execute(_LOCK_GAME, {"game_id": game_id, "club_id": club_id}).first()
                 if game is None:
                     raise _missing_game(game_id)
                 if idempotency is not None:
@@ -157,14 +169,11 @@ class GamesMixin(ClubsMixin):
 
         self.retrying(attempt)
 
-    def _advance(self, session: Session, game: Game, state: GameState, records: list[Record]) -> GameInfo:
+    def _advance(self, session: Session, game: Any, state: GameState, records: list[Record]) -> GameInfo:
         now = utcnow()
         values = {"version": state.version, "head_hash": records[-1]["hash"], "status": state.status,
                   "deals_played": state.deals_played, "updated_at": now}
-        bumped = session.execute(
-            update(Game).where(Game.id == game.id, Game.version == game.version).values(**values),
-            execution_options={"synchronize_session": False},
-        )
+        bumped = session.execute(_BUMP_GAME, {"game_id": game.id, "read": game.version, **values})
         if bumped.rowcount != 1:  # type: ignore[attr-defined]
             raise LostRace
         self._insert_records(session, game.id, records)
@@ -172,7 +181,9 @@ class GamesMixin(ClubsMixin):
 
     @staticmethod
     def _insert_records(session: Session, game_id: str, records: list[Record]) -> None:
-        session.execute(insert(EventRecord), [{"game_id": game_id, **record} for record in records])
+        insert_events(session, game_id, records)
+        sign_checkpoints(session, game_id, records)  # signed head hashes, in the same transaction
+        project_records(session, game_id, records)  # the scoreboard's tables, in the same transaction
 
     # --- reading ---------------------------------------------------------------------------------
     def _state_of(self, session: Session, game: GameInfo) -> GameState:
@@ -226,11 +237,12 @@ class GamesMixin(ClubsMixin):
             ).one()
             if first is None or deal < 1:
                 return None
-            state: GameState | None = None
-            for row in session.execute(records_query(game_id, 0, first - 1)):
-                state = fold(state, event_of(record_of(row)))
-            assert state is not None
-            segment = [record_of(row) for row in session.execute(records_query(game_id, first - 1, last))]
+
+            def read(after: int, upto: int) -> Iterator[Record]:
+                return (record_of(row) for row in session.execute(records_query(game_id, after, upto)))
+
+            state = self.deal_starts.before(game_id, deal, game.version, read)
+            segment = list(read(first - 1, last))
             return state, segment
 
     def list_games(

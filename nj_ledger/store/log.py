@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import Select, select
 
 from ..chain import GENESIS, event_hash, verify_chain
@@ -42,13 +43,25 @@ def chain_records(previous_hash: str, version: int, events: Iterable[Event], mom
             "type": event.type,
             # Plain JSON values (no tuples, no str subclasses), keys in their order: the record
             # handed back now is the one a replay reads from the table.
-            "data": json.loads(json.dumps(event.data, ensure_ascii=False)),
+            "data": plain_json(event.data),
             "v": event.v,
             "recorded_at": recorded_at,
         }
         record["hash"] = previous_hash = event_hash(previous_hash, record)
         records.append(record)
     return records
+
+
+def plain_json(value: Any) -> Any:
+    """``value`` as the JSON types it is read back as (lists for tuples, str for str subclasses).
+
+    >>> plain_json({"cards": ("10D",), "seat": 1})
+    {'cards': ['10D'], 'seat': 1}
+    """
+    try:
+        return orjson.loads(orjson.dumps(value))
+    except TypeError:  # integers past 64 bits, keys that are not text
+        return json.loads(json.dumps(value, ensure_ascii=False))
 
 
 def record_of(row: Sequence[Any]) -> Record:

@@ -26,6 +26,8 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/clubs/{club}/players", "/api/v1/clubs/{club}/games", "/api/v1/clubs/{club}/imports",
         "/api/v1/games/{game}", "/api/v1/games/{game}/actions", "/api/v1/games/{game}/events",
         "/api/v1/games/{game}/deals/{number}/replay", "/api/v1/games/{game}/audit", "/api/v1/games/{game}/export",
+        "/api/v1/clubs/{club}/scoreboard", "/api/v1/clubs/{club}/players/{player}/stats",
+        "/api/v1/clubs/{club}/seasons", "/api/v1/clubs/{club}/audit",
     }
     assert spec["components"]["securitySchemes"]["bearerAuth"] == {"type": "http", "scheme": "bearer"}
     assert {"type", "title", "status", "detail", "code"} <= set(spec["components"]["schemas"]["Problem"]["properties"])

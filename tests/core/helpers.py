@@ -7,7 +7,18 @@ from typing import Any
 
 import pytest
 
-from nj_ledger import DECK, Event, GameState, LedgerError, execute, fold, new_game, parse_cards, replay, state_view
+from nj_ledger import (
+    DECK,
+    Event,
+    GameState,
+    LedgerError,
+    execute,
+    fold,
+    new_game,
+    parse_cards,
+    replay,
+    state_view,
+)
 from nj_ledger.cards import Card
 from nj_ledger.state import DealState
 
@@ -19,8 +30,9 @@ PROFILE_NAMES = ("classic", "cards", "skip", "hearts")
 def snapshot(value: Any, depth: int = 0) -> Any:
     """Every field of a state (and of its deal, and of the states kept for undo), as plain values.
 
-    Two states with equal snapshots are the same state, field by field; ``depth``
-    limits how far the chain of undo points is followed.
+    Two states with equal snapshots are the same state, field by field. The chain of
+    undo points is followed 40 deep from ``depth``: ``snapshot(state, depth=40)`` leaves
+    it out (only whether there is one), which is much cheaper.
     """
     if isinstance(value, GameState):
         return ("game", tuple((name, snapshot(getattr(value, name), depth)) for name in GameState.__slots__))
@@ -58,7 +70,11 @@ def check_log(log: Sequence[Event], state: GameState) -> None:
 
 def transfers(events: Iterable[Event]) -> list[tuple[str, str, int, str]]:
     """The transfers among ``events`` as (from, to, amount, reason)."""
-    return [(e.data["from"], e.data["to"], e.data["amount"], e.data["reason"]) for e in events if e.type == "transfer"]
+    return [
+        (e.data["from"], e.data["to"], e.data["amount"], e.data["reason"])
+        for e in events
+        if e.type == "transfer"
+    ]
 
 
 def of_type(events: Iterable[Event], kind: str) -> list[Event]:
@@ -91,8 +107,13 @@ def fill_hands(n: int, size: int, given: Mapping[int, str], talon: str = "") -> 
 class Table:
     """A game being recorded: ``do`` executes a batch and checks the log; ``refuse`` expects a refusal."""
 
-    def __init__(self, players: int | Sequence[str] = 3, rules: Any = "classic", chips: int = 100,
-                 dealer: int | None = None) -> None:
+    def __init__(
+        self,
+        players: int | Sequence[str] = 3,
+        rules: Any = "classic",
+        chips: int = 100,
+        dealer: int | None = None,
+    ) -> None:
         names = list(NAMES[:players]) if isinstance(players, int) else list(players)
         self.log: list[Event] = [new_game(names, rules, chips, dealer)]
         self.state = replay(self.log)

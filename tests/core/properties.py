@@ -27,7 +27,7 @@ def states_before_batches(game: SimulatedGame) -> Iterator[tuple[GameState, list
     for batch in game.batches:
         yield state, batch
         state, events = execute(state, batch)
-        assert events == game.events[position:position + len(events)]
+        assert events == game.events[position : position + len(events)]
         for event in events:
             folded = fold(folded, event)
             assert sum(folded.balances) + sum(folded.boxes) == folded.total_chips, event
@@ -43,15 +43,37 @@ def _light(state: GameState) -> tuple[Any, ...]:
     """The fields that change during play, cheap to compare (immutable values)."""
     deal = state.deal
     fields: tuple[Any, ...] = (
-        state.version, state.status, state.balances, state.boxes, state.deals_played, state.deal_number,
-        state.last_dealer, state.result,
+        state.version,
+        state.status,
+        state.balances,
+        state.boxes,
+        state.deals_played,
+        state.deal_number,
+        state.last_dealer,
+        state.result,
     )
     if deal is None:
         return fields
     return fields + (
-        deal.turn, deal.expected, deal.expected_suit, deal.run, deal.hand_sizes, deal.hands, deal.seen,
-        deal.passers, deal.passes_needed, deal.continuing, deal.laying_turns, deal.cards_laid, deal.winner,
-        deal.grand_opera, deal.revealed, deal.awaiting, deal.ended, deal.undo_to is None, deal.group_transfers,
+        deal.turn,
+        deal.expected,
+        deal.expected_suit,
+        deal.run,
+        deal.hand_sizes,
+        deal.hands,
+        deal.seen,
+        deal.passers,
+        deal.passes_needed,
+        deal.continuing,
+        deal.laying_turns,
+        deal.cards_laid,
+        deal.winner,
+        deal.grand_opera,
+        deal.revealed,
+        deal.awaiting,
+        deal.ended,
+        deal.undo_to is None,
+        deal.group_transfers,
     )
 
 
@@ -63,7 +85,7 @@ def check_simulated(game: SimulatedGame) -> int:
     position = 1
     for batch in game.batches:
         state, events = execute(state, batch)
-        assert events == game.events[position:position + len(events)]
+        assert events == game.events[position : position + len(events)]
         for event in events:
             folded = fold(folded, event)
             assert sum(folded.balances) + sum(folded.boxes) == total, (position, event)
@@ -97,7 +119,9 @@ def refused(state: GameState, actions: list[Any]) -> LedgerError:
 ANY = None  # any code will do: the move is illegal for more than one reason
 
 
-def illegal_moves(state: GameState, legal: Mapping[str, Any] | None) -> list[tuple[str, Any, set[str] | None]]:
+def illegal_moves(
+    state: GameState, legal: Mapping[str, Any] | None
+) -> list[tuple[str, Any, set[str] | None]]:
     """Moves that must be refused in ``state``, each with the codes it may be refused with.
 
     ``legal`` is the table action that was really recorded next (None when the game is over);
@@ -122,15 +146,25 @@ def illegal_moves(state: GameState, legal: Mapping[str, Any] | None) -> list[tup
         ("deal field", {"type": "deal", "cards": []}, {"invalid-action"}),
     ]
     if state.status == "ended":
-        moves += [(f"{kind} after the end", action, {"game-ended"}) for kind, action in (
-            ("deal", {"type": "deal"}), ("end", {"type": "end"}), ("undo", {"type": "undo"}),
-            ("play", {"type": "play", "seat": 0, "cards": ["AS"]}), ("pass", {"type": "pass", "seat": 0}),
-            ("adjust", {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1}),
-        )]
+        moves += [
+            (f"{kind} after the end", action, {"game-ended"})
+            for kind, action in (
+                ("deal", {"type": "deal"}),
+                ("end", {"type": "end"}),
+                ("undo", {"type": "undo"}),
+                ("play", {"type": "play", "seat": 0, "cards": ["AS"]}),
+                ("pass", {"type": "pass", "seat": 0}),
+                ("adjust", {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1}),
+            )
+        ]
         return moves
     if legal is not None:
-        required = {"play": ("seat", "cards"), "pass": ("seat",), "reveal": ("seat", "cards"),
-                    "adjust": ("from", "to", "amount")}.get(legal["type"], ())
+        required = {
+            "play": ("seat", "cards"),
+            "pass": ("seat",),
+            "reveal": ("seat", "cards"),
+            "adjust": ("from", "to", "amount"),
+        }.get(legal["type"], ())
         moves.append(("extra field", {**legal, "colour": "red"}, {"invalid-action"}))
         for name in required:
             moves.append((f"no {name}", {k: v for k, v in legal.items() if k != name}, {"invalid-action"}))
@@ -140,8 +174,11 @@ def illegal_moves(state: GameState, legal: Mapping[str, Any] | None) -> list[tup
         moves += [
             ("deal during a deal", {"type": "deal"}, {"deal-in-progress"}),
             ("end during a deal", {"type": "end"}, {"deal-in-progress"}),
-            ("adjust during a deal", {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1},
-             {"deal-in-progress"}),
+            (
+                "adjust during a deal",
+                {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1},
+                {"deal-in-progress"},
+            ),
         ]
         deal = state.deal
         assert deal is not None
@@ -160,17 +197,37 @@ def _between_deals(state: GameState) -> list[tuple[str, Any, set[str] | None]]:
         ("pass between deals", {"type": "pass", "seat": 0}, {"no-deal-in-progress"}),
         ("reveal between deals", {"type": "reveal", "seat": 0, "cards": ["AS"]}, {"no-deal-in-progress"}),
         ("undo between deals", {"type": "undo"}, {"no-deal-in-progress"}),
-        ("adjust nothing", {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 0}, {"invalid-amount"}),
-        ("adjust to itself", {"type": "adjust", "from": "seat:1", "to": "seat:1", "amount": 1}, {"invalid-account"}),
-        ("adjust from nowhere", {"type": "adjust", "from": "bank", "to": "seat:1", "amount": 1},
-         {"invalid-account"}),
+        (
+            "adjust nothing",
+            {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 0},
+            {"invalid-amount"},
+        ),
+        (
+            "adjust to itself",
+            {"type": "adjust", "from": "seat:1", "to": "seat:1", "amount": 1},
+            {"invalid-account"},
+        ),
+        (
+            "adjust from nowhere",
+            {"type": "adjust", "from": "bank", "to": "seat:1", "amount": 1},
+            {"invalid-account"},
+        ),
         ("hands of the wrong size", {"type": "deal", "hands": [["AS"]] * state.n}, {"invalid-hands"}),
     ]
     if state.rules.shortfall == "end":
         richest = max(state.balances)
-        moves.append(("adjust too much", {"type": "adjust", "from": f"seat:{state.balances.index(richest)}",
-                                          "to": "box:7D" if "7D" in state.rules.board else "seat:0",
-                                          "amount": richest + 1}, {"insufficient-chips", "invalid-account"}))
+        moves.append(
+            (
+                "adjust too much",
+                {
+                    "type": "adjust",
+                    "from": f"seat:{state.balances.index(richest)}",
+                    "to": "box:7D" if "7D" in state.rules.board else "seat:0",
+                    "amount": richest + 1,
+                },
+                {"insufficient-chips", "invalid-account"},
+            )
+        )
     if state.deal_number > 0:
         wrong = (state.next_dealer() + 1) % state.n
         moves.append(("wrong dealer", {"type": "deal", "dealer": wrong}, {"wrong-dealer"}))
@@ -184,7 +241,9 @@ def _unseen(state: GameState) -> list[str]:
     return [str(c) for c in DECK if c not in deal.seen and c not in talon]
 
 
-def _while_playing(state: GameState, legal: Mapping[str, Any] | None) -> list[tuple[str, Any, set[str] | None]]:
+def _while_playing(
+    state: GameState, legal: Mapping[str, Any] | None
+) -> list[tuple[str, Any, set[str] | None]]:
     deal = state.deal
     assert deal is not None and deal.turn is not None
     turn, n = deal.turn, state.n
@@ -197,61 +256,102 @@ def _while_playing(state: GameState, legal: Mapping[str, Any] | None) -> list[tu
     if deal.expected is None:
         moves.append(("pass with nothing wanted", {"type": "pass", "seat": turn}, {"cannot-pass"}))
         if n > 1:
-            moves.append(("play out of turn on a new run", {"type": "play", "seat": other, "cards": [unseen[0]]},
-                          {"not-your-turn"}))
+            moves.append(
+                (
+                    "play out of turn on a new run",
+                    {"type": "play", "seat": other, "cards": [unseen[0]]},
+                    {"not-your-turn"},
+                )
+            )
     if deal.seen:
-        played = str(sorted(deal.seen)[0])
+        played = str(min(deal.seen))
         cards = list(legal["cards"]) if legal and legal["type"] == "play" else [unseen[0]]
         seat = legal["seat"] if legal and legal["type"] == "play" else turn
-        moves.append(("card already played", {"type": "play", "seat": seat, "cards": [played, *cards[1:]]},
-                      {"card-already-played", "must-continue", "not-your-turn"}))
+        moves.append(
+            (
+                "card already played",
+                {"type": "play", "seat": seat, "cards": [played, *cards[1:]]},
+                {"card-already-played", "must-continue", "not-your-turn"},
+            )
+        )
     too_many = unseen[: deal.hand_sizes[turn] + 1]
     if len(too_many) > deal.hand_sizes[turn]:
-        moves.append(("too many cards", {"type": "play", "seat": turn, "cards": too_many}, {"too-many-cards"}))
+        moves.append(
+            ("too many cards", {"type": "play", "seat": turn, "cards": too_many}, {"too-many-cards"})
+        )
     if legal is None or legal["type"] != "play":
         return moves
     seat, cards = legal["seat"], list(legal["cards"])
-    moves.append(("a card twice", {**legal, "cards": [*cards, cards[0]]},
-                  {"card-already-played", "too-many-cards"}))
+    moves.append(
+        ("a card twice", {**legal, "cards": [*cards, cards[0]]}, {"card-already-played", "too-many-cards"})
+    )
     if seat == turn and deal.expected is not None:
         wrong_rank = [c for c in unseen if _rank(c) != deal.expected]
         if deal.hands is not None:
             wrong_rank = [c for c in wrong_rank if c in deal.hands[seat]] or wrong_rank
         if wrong_rank:
-            moves.append(("out of sequence", {**legal, "cards": [wrong_rank[0]], "announced": []},
-                          {"out-of-sequence", "card-not-in-hand"}))
+            moves.append(
+                (
+                    "out of sequence",
+                    {**legal, "cards": [wrong_rank[0]], "announced": []},
+                    {"out-of-sequence", "card-not-in-hand"},
+                )
+            )
     if deal.hands is not None:
         elsewhere = [str(c) for s, hand in enumerate(deal.hands) if s != seat for c in hand]
         elsewhere += [str(c) for c in (deal.talon or ())]
         if elsewhere:
-            moves.append(("card not in hand", {**legal, "cards": [elsewhere[0], *cards[1:]]},
-                          {"card-not-in-hand"}))
+            moves.append(
+                ("card not in hand", {**legal, "cards": [elsewhere[0], *cards[1:]]}, {"card-not-in-hand"})
+            )
+        for wrong_seat in range(state.n):
+            if wrong_seat != seat:  # the same cards from another seat: they are not in its hand
+                moves.append(
+                    (
+                        f"wrong seat {wrong_seat}",
+                        {**legal, "seat": wrong_seat},
+                        {"card-not-in-hand", "not-your-turn", "must-continue", "too-many-cards"},
+                    )
+                )
     honours = [str(c) for c in state.rules.board if str(c) not in cards]
     if honours:
-        moves.append(("announced, not played", {**legal, "announced": [honours[0]]}, {"announced-not-played"}))
+        moves.append(
+            ("announced, not played", {**legal, "announced": [honours[0]]}, {"announced-not-played"})
+        )
     plain = [c for c in cards if c not in state.rules.board]
     if plain:
         moves.append(("not an honour", {**legal, "announced": [plain[0]]}, {"not-an-honour"}))
     return moves
 
 
-def _while_revealing(state: GameState, legal: Mapping[str, Any] | None) -> list[tuple[str, Any, set[str] | None]]:
+def _while_revealing(
+    state: GameState, legal: Mapping[str, Any] | None
+) -> list[tuple[str, Any, set[str] | None]]:
     deal = state.deal
     assert deal is not None and deal.winner is not None
     moves: list[tuple[str, Any, set[str] | None]] = [
-        ("play while revealing", {"type": "play", "seat": deal.awaiting[0], "cards": ["AS"]}, {"awaiting-reveal"}),
+        (
+            "play while revealing",
+            {"type": "play", "seat": deal.awaiting[0], "cards": ["AS"]},
+            {"awaiting-reveal"},
+        ),
         ("pass while revealing", {"type": "pass", "seat": deal.awaiting[0]}, {"awaiting-reveal"}),
         ("the winner reveals", {"type": "reveal", "seat": deal.winner, "cards": []}, {"no-reveal-needed"}),
     ]
     if legal is not None and legal["type"] == "reveal":
         cards = list(legal["cards"])
         moves.append(("one card short", {**legal, "cards": cards[1:]}, {"reveal-mismatch"}))
-        moves.append(("one card more", {**legal, "cards": [*cards, *_spare(state, cards)]},
-                      {"reveal-mismatch", "card-already-played"}))
+        moves.append(
+            (
+                "one card more",
+                {**legal, "cards": [*cards, *_spare(state, cards)]},
+                {"reveal-mismatch", "card-already-played"},
+            )
+        )
         if len(cards) > 1:
             moves.append(("a card twice", {**legal, "cards": [cards[0], *cards[:-1]]}, {"reveal-mismatch"}))
         if cards:
-            played = str(sorted(deal.seen)[0])
+            played = str(min(deal.seen))
             moves.append(("a played card", {**legal, "cards": [played, *cards[1:]]}, {"card-already-played"}))
     return moves
 
@@ -264,4 +364,12 @@ def _rank(card: str) -> int:
     return next(c.rank for c in DECK if str(c) == card)
 
 
-__all__ = ["ANY", "TABLE_ACTIONS", "check_game", "check_simulated", "illegal_moves", "refused", "states_before_batches"]
+__all__ = [
+    "ANY",
+    "TABLE_ACTIONS",
+    "check_game",
+    "check_simulated",
+    "illegal_moves",
+    "refused",
+    "states_before_batches",
+]

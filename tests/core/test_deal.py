@@ -8,7 +8,7 @@ import pytest
 
 from nj_ledger import DECK, InvalidInput, new_game, replay
 
-from .helpers import NAMES, Table, cards, fill_hands, of_type, transfers
+from .helpers import NAMES, Table, cards, fill_hands, transfers
 
 BOXES = ("box:10D", "box:JC", "box:QS", "box:KH", "box:7D")
 
@@ -68,7 +68,10 @@ def test_starting_chips_must_cover_one_ante_unless_balances_may_go_negative() ->
         new_game(["Ana", "Ben"], {"profile": "classic", "stake_unit": 2}, 29)
     assert refusal.value.params["needed"] == 30
     assert new_game(["Ana", "Ben"], "classic", 15).data["starting_chips"] == 15
-    assert new_game(["Ana", "Ben"], {"profile": "classic", "shortfall": "negative"}, 1).data["starting_chips"] == 1
+    assert (
+        new_game(["Ana", "Ben"], {"profile": "classic", "shortfall": "negative"}, 1).data["starting_chips"]
+        == 1
+    )
 
 
 @pytest.mark.parametrize("dealer", [3, -1, "0", True, 1.0])
@@ -89,7 +92,11 @@ def test_every_player_antes_the_board() -> None:
     table = Table(3, "classic", 60)
     events = table.deal()
     assert events[0].type == "deal" and events[0].deal == 1 and events[0].data == {"dealer": 2}
-    expected = [(f"seat:{seat}", box, stake, "ante") for seat in range(3) for box, stake in zip(BOXES, (1, 2, 3, 4, 5))]
+    expected = [
+        (f"seat:{seat}", box, stake, "ante")
+        for seat in range(3)
+        for box, stake in zip(BOXES, (1, 2, 3, 4, 5))
+    ]
     assert transfers(events) == expected
     assert all(e.deal == 1 for e in events)
     assert table.board == {"10D": 3, "JC": 6, "QS": 9, "KH": 12, "7D": 15}
@@ -122,6 +129,7 @@ def test_the_board_is_per_profile() -> None:
 def _finish_deal_quickly(table: Table) -> None:
     """Partial information with one chip a card and no bête: a seat goes out without reveals."""
     deal = table.deal_state
+    assert deal.turn is not None
     seat, size = deal.turn, deal.hand_sizes[deal.turn]
     unseen = [c for c in DECK if c not in deal.seen]
     run: list[str] = []
@@ -257,7 +265,7 @@ def test_a_deal_nobody_can_stake_is_refused_and_the_table_ends_the_game() -> Non
     refusal = table.refuse({"type": "deal"})
     assert refusal.code == "cannot-ante" and "Ana" in refusal.message
     table.do({"type": "end", "reason": "Ana is ruined"})
-    assert table.state.result["reason"] == "agreed"
+    assert table.view["result"]["reason"] == "agreed"
 
 
 def test_with_ante_dealer_only_the_dealer_must_afford_it() -> None:

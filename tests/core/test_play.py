@@ -157,10 +157,10 @@ def test_a_play_from_the_seat_that_stopped_blocks_the_run_and_restarts_it() -> N
     assert table.deal_state.laying_turns == (2, 0, 0)
 
 
-def test_the_seat_that_stopped_may_not_continue_its_own_run_after_the_round() -> None:
+def test_a_play_from_the_seat_that_stopped_starts_a_new_run_even_with_the_wanted_rank() -> None:
+    """The inferred passes block the run first, so the 7 opens a new run rather than continuing."""
     table = dealt(players=3)
     table.play(0, "5H 6H")
-    # the round of passes blocks the run: a 7 is not a new run's only option, but it is a new run
     table.play(0, "7C 8C")
     assert table.view["deal"]["run"] == cards("7C 8C")
 
@@ -248,6 +248,26 @@ def test_blocked_skip_judges_the_play_against_the_skipped_rank() -> None:
     assert refusal.code == "out-of-sequence" and refusal.params["expected"] == "8"
     refusal = table.refuse({"type": "play", "seat": 0, "cards": ["2C"]})
     assert refusal.code == "out-of-sequence"
+
+
+def test_a_play_from_the_first_passer_skips_the_rank_and_goes_on_inferring() -> None:
+    """The round of passes completes, the 7 is skipped and the last player (seat 0) is to act;
+    the play is judged in that situation: seat 0's pass is inferred too and the 8 follows."""
+    table = dealt(players=3, rules="skip")
+    table.play(0, "5H 6H")
+    table.pass_(1)
+    events = table.play(1, "8D")
+    assert calls(events) == [("pass*", 2), ("pass*", 0), ("play", 1)]
+    assert table.view["deal"]["run"] == cards("5H 6H 8D") and table.view["deal"]["turn"] == 2
+
+
+def test_a_skipped_rank_held_by_the_last_player_must_be_played() -> None:
+    hands = fill_hands(3, 15, {0: "5H 6H 8C", 1: "8D", 2: "9D"}, talon="7C 7D 7H 7S")
+    table = dealt(players=3, rules="skip", hands=hands)
+    table.play(0, "5H 6H")
+    table.pass_(1)
+    refusal = table.refuse({"type": "play", "seat": 1, "cards": ["8D"]})
+    assert refusal.code == "must-continue" and refusal.params["seat"] == 0
 
 
 def test_after_a_skip_the_other_seats_may_continue() -> None:
@@ -375,7 +395,9 @@ def test_an_honour_box_grows_while_nobody_takes_it() -> None:
 def test_a_card_cannot_be_played_twice() -> None:
     table = dealt()
     table.play(0, "5H 6H")
-    refusal = table.refuse({"type": "play", "seat": 1, "cards": ["7C", "8C", "9C", "10C", "JC", "QC", "KC", "5H"]})
+    refusal = table.refuse(
+        {"type": "play", "seat": 1, "cards": ["7C", "8C", "9C", "10C", "JC", "QC", "KC", "5H"]}
+    )
     assert refusal.code == "card-already-played" and refusal.params["card"] == "5H"
     refusal = table.refuse({"type": "play", "seat": 1, "cards": ["7C", "7C"]})
     assert refusal.code == "card-already-played"
@@ -386,7 +408,7 @@ def test_a_card_must_be_in_the_players_hand() -> None:
     table = dealt(hands=hands)
     refusal = table.refuse({"type": "play", "seat": 0, "cards": ["7C"]})
     assert refusal.code == "card-not-in-hand" and refusal.params["card"] == "7C"
-    talon_card = sorted(table.deal_state.talon)[0]
+    talon_card = min(table.deal_state.talon or ())
     refusal = table.refuse({"type": "play", "seat": 0, "cards": [talon_card]})
     assert refusal.code == "card-not-in-hand" and "talon" in refusal.message
 
@@ -412,7 +434,7 @@ def test_a_seat_must_exist_and_fields_must_be_well_formed() -> None:
     table = dealt()
     assert table.refuse({"type": "play", "seat": 3, "cards": ["5H"]}).code == "unknown-seat"
     assert table.refuse({"type": "play", "seat": -1, "cards": ["5H"]}).code == "unknown-seat"
-    bad = [
+    bad: list[Any] = [
         {"type": "play", "seat": "0", "cards": ["5H"]},
         {"type": "play", "seat": True, "cards": ["5H"]},
         {"type": "play", "seat": 0, "cards": []},
@@ -437,3 +459,20 @@ def test_nothing_is_played_before_a_deal() -> None:
     assert table.refuse({"type": "play", "seat": 0, "cards": ["5H"]}).code == "no-deal-in-progress"
     assert table.refuse({"type": "pass", "seat": 0}).code == "no-deal-in-progress"
     assert table.refuse({"type": "reveal", "seat": 0, "cards": ["5H"]}).code == "no-deal-in-progress"
+
+
+def test_a_batch_is_all_or_nothing() -> None:
+    table = dealt()
+    refusal = table.refuse(
+        {"type": "play", "seat": 0, "cards": ["5H"]},
+        {"type": "play", "seat": 1, "cards": ["6H"]},
+        {"type": "play", "seat": 2, "cards": ["9H"]},
+    )
+    assert refusal.code == "out-of-sequence" and refusal.params["index"] == 2
+    assert table.view["deal"]["run"] == [] and len(table.log) == 17
+    events = table.do(
+        {"type": "play", "seat": 0, "cards": ["5H"]},
+        {"type": "pass", "seat": 1},
+        {"type": "play", "seat": 2, "cards": ["6H"]},
+    )
+    assert calls(events) == [("play", 0), ("pass", 1), ("play", 2)]

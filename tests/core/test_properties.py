@@ -22,7 +22,7 @@ from nj_ledger.simulator import SimulatedGame, simulate
 from .helpers import PROFILE_NAMES, check_log, snapshot
 from .properties import check_game, illegal_moves, refused, states_before_batches
 
-GAMES = st.builds(
+GAMES: st.SearchStrategy[dict[str, Any]] = st.builds(
     dict,
     seed=st.integers(0, 2**32 - 1),
     profile=st.sampled_from(PROFILE_NAMES),
@@ -116,19 +116,41 @@ def test_illegal_moves_are_refused_and_change_nothing(arguments: dict[str, Any],
 @pytest.mark.slow
 @MANY
 @given(GAMES, st.data())
-def test_illegal_moves_are_refused_and_change_nothing_many(arguments: dict[str, Any], data: st.DataObject) -> None:
+def test_illegal_moves_are_refused_and_change_nothing_many(
+    arguments: dict[str, Any], data: st.DataObject
+) -> None:
     _illegal_moves_refused(arguments, data)
 
 
 # --- random actions ---------------------------------------------------------------------------------
-CARD_TEXTS = st.one_of(st.sampled_from([str(c) for c in DECK]), st.sampled_from(["t♦", "q♠", "7♦", "ZZ", "", "1H"]))
-VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 10), st.floats(allow_nan=False, allow_infinity=False),
-    st.text(max_size=6), CARD_TEXTS, st.lists(CARD_TEXTS, max_size=4),
-    st.sampled_from(["seat:0", "seat:1", "seat:9", "box:7D", "box:QS", "box:AS", "bank"]),
-    st.lists(st.lists(CARD_TEXTS, max_size=3), max_size=3), st.dictionaries(st.text(max_size=3), st.integers()),
+CARD_TEXTS = st.one_of(
+    st.sampled_from([str(c) for c in DECK]), st.sampled_from(["t♦", "q♠", "7♦", "ZZ", "", "1H"])
 )
-FIELDS = ("seat", "cards", "announced", "dealer", "hands", "talon", "from", "to", "amount", "reason", "inferred")
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 10),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=6),
+    CARD_TEXTS,
+    st.lists(CARD_TEXTS, max_size=4),
+    st.sampled_from(["seat:0", "seat:1", "seat:9", "box:7D", "box:QS", "box:AS", "bank"]),
+    st.lists(st.lists(CARD_TEXTS, max_size=3), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers()),
+)
+FIELDS = (
+    "seat",
+    "cards",
+    "announced",
+    "dealer",
+    "hands",
+    "talon",
+    "from",
+    "to",
+    "amount",
+    "reason",
+    "inferred",
+)
 JUNK = st.builds(
     lambda kind, fields: {"type": kind, **fields},
     st.one_of(st.sampled_from(TABLE_ACTIONS), st.text(max_size=5), st.none(), st.integers()),
@@ -136,7 +158,9 @@ JUNK = st.builds(
 )
 SEATS = st.one_of(st.integers(0, 3), st.integers(0, 7), st.integers(-2, 9), VALUES)
 DECK_CARDS = st.lists(st.sampled_from([str(c) for c in DECK]), min_size=1, max_size=4)
-ACCOUNTS = st.one_of(st.integers(0, 7), st.sampled_from(["seat:0", "seat:1", "seat:2", "box:7D", "box:10D", "box:QS"]))
+ACCOUNTS = st.one_of(
+    st.integers(0, 7), st.sampled_from(["seat:0", "seat:1", "seat:2", "box:7D", "box:10D", "box:QS"])
+)
 
 
 def _action(kind: str, **fields: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
@@ -146,17 +170,24 @@ def _action(kind: str, **fields: st.SearchStrategy[Any]) -> st.SearchStrategy[di
 ACTIONS = st.one_of(
     _action("play", seat=SEATS, cards=DECK_CARDS),
     _action("play", seat=SEATS, cards=st.one_of(DECK_CARDS, VALUES)),
-    st.builds(lambda a, announced: {**a, "announced": announced},
-              _action("play", seat=SEATS, cards=DECK_CARDS), st.lists(st.sampled_from(["10D", "JC", "QS", "KH", "7D",
-                                                                                        "QH", "KS", "9C"]))),
+    st.builds(
+        lambda a, announced: {**a, "announced": announced},
+        _action("play", seat=SEATS, cards=DECK_CARDS),
+        st.lists(st.sampled_from(["10D", "JC", "QS", "KH", "7D", "QH", "KS", "9C"])),
+    ),
     _action("pass", seat=SEATS),
-    _action("reveal", seat=SEATS, cards=st.one_of(st.lists(st.sampled_from([str(c) for c in DECK]), max_size=22),
-                                                  VALUES)),
+    _action(
+        "reveal",
+        seat=SEATS,
+        cards=st.one_of(st.lists(st.sampled_from([str(c) for c in DECK]), max_size=22), VALUES),
+    ),
     _action("deal"),
     _action("deal", dealer=SEATS),
     _action("undo"),
     _action("end", reason=st.one_of(st.text(max_size=20), VALUES)),
-    _action("adjust", **{"from": ACCOUNTS, "to": ACCOUNTS, "amount": st.one_of(st.integers(-2, 200), VALUES)}),
+    _action(
+        "adjust", **{"from": ACCOUNTS, "to": ACCOUNTS, "amount": st.one_of(st.integers(-2, 200), VALUES)}
+    ),
     JUNK,
 )
 

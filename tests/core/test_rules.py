@@ -15,7 +15,15 @@ CLASSIC = {
     "profile": "classic",
     "board": {"10D": 1, "JC": 2, "QS": 3, "KH": 4, "7D": 5},
     "players": [2, 3, 4, 5, 6, 7, 8],
-    "deal_table": {"2": [22, 8], "3": [15, 7], "4": [12, 4], "5": [9, 7], "6": [8, 4], "7": [7, 3], "8": [6, 4]},
+    "deal_table": {
+        "2": [22, 8],
+        "3": [15, 7],
+        "4": [12, 4],
+        "5": [9, 7],
+        "6": [8, 4],
+        "7": [7, 3],
+        "8": [6, 4],
+    },
     "sequence": "rank",
     "opening": "any",
     "may_stop": True,
@@ -78,22 +86,24 @@ def test_no_rules_means_classic_and_rules_pass_through() -> None:
 
 
 def test_overrides_change_only_what_they_name() -> None:
-    rules = resolve_rules({
-        "profile": "hearts",
-        "payment": "points",
-        "may_stop": True,
-        "board": {"10d": 2, "j♣": 2, "QS": 2, "KH": 2, "♦7": 2},
-        "deal_table": {"3": [15, 7], "4": [12, 4]},
-        "players": [3, 4],
-        "grand_opera": {"reward": "double"},
-        "max_deals": 5,
-        "stake_unit": 2,
-        "point_value": 3,
-        "ante": "dealer",
-        "shortfall": "negative",
-        "dealer_rotation": "previous",
-        "sequence": "suit",
-    })
+    rules = resolve_rules(
+        {
+            "profile": "hearts",
+            "payment": "points",
+            "may_stop": True,
+            "board": {"10d": 2, "j♣": 2, "QS": 2, "KH": 2, "♦7": 2},
+            "deal_table": {"3": [15, 7], "4": [12, 4]},
+            "players": [3, 4],
+            "grand_opera": {"reward": "double"},
+            "max_deals": 5,
+            "stake_unit": 2,
+            "point_value": 3,
+            "ante": "dealer",
+            "shortfall": "negative",
+            "dealer_rotation": "previous",
+            "sequence": "suit",
+        }
+    )
     stored = rules.to_dict()
     assert stored["profile"] == "hearts"
     assert stored["payment"] == "points" and stored["may_stop"] is True
@@ -104,7 +114,11 @@ def test_overrides_change_only_what_they_name() -> None:
     assert stored["grand_opera"] == {"condition": "first_turn", "reward": "double"}
     assert (stored["max_deals"], stored["stake_unit"], stored["point_value"]) == (5, 2, 3)
     assert (stored["ante"], stored["shortfall"], stored["dealer_rotation"], stored["sequence"]) == (
-        "dealer", "negative", "previous", "suit")
+        "dealer",
+        "negative",
+        "previous",
+        "suit",
+    )
     # untouched hearts options stay
     assert (stored["opening"], stored["restarter"], stored["bete"]) == ("lowest", "first_passer", "none")
 
@@ -122,8 +136,14 @@ def test_the_stored_form_resolves_to_the_same_rules(name: str) -> None:
 
 
 def test_the_stored_form_round_trips_with_overrides() -> None:
-    rules = resolve_rules({"profile": "skip", "max_deals": 3, "grand_opera": {"condition": "no_other_plays"},
-                           "board": {"AS": 1, "2S": 1, "3S": 1, "4S": 1, "5S": 9}})
+    rules = resolve_rules(
+        {
+            "profile": "skip",
+            "max_deals": 3,
+            "grand_opera": {"condition": "no_other_plays"},
+            "board": {"AS": 1, "2S": 1, "3S": 1, "4S": 1, "5S": 9},
+        }
+    )
     assert resolve_rules(rules.to_dict()) == rules
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .helpers import Table, of_type, transfers
+from .helpers import Table, cards, of_type, transfers
 
 SMALL = {"players": [3], "deal_table": {"3": [4, 40]}}
 # Seat 0 goes out in its second turn; seat 1 keeps 9H QS 8S (27 points), seat 2 keeps KH 7D 2S (19 points).
@@ -57,7 +57,9 @@ def test_losers_pay_their_points_then_bete_double_pays_each_box_amount() -> None
     ended = of_type(events, "deal_ended")[0]
     assert events[-1] is ended
     assert ended.data == {
-        "number": 1, "winner": 0, "grand_opera": False,
+        "number": 1,
+        "winner": 0,
+        "grand_opera": False,
         "payments": [
             {"seat": 1, "cards_left": 3, "points": 27, "amount": 27, "paid": 27},
             {"seat": 2, "cards_left": 3, "points": 19, "amount": 19, "paid": 19},
@@ -81,7 +83,12 @@ def test_payment_by_cards_counts_one_chip_a_card() -> None:
     events = two_turns(table)
     assert transfers(events)[:2] == [("seat:1", "seat:0", 3, "payment"), ("seat:2", "seat:0", 3, "payment")]
     assert of_type(events, "deal_ended")[0].data["payments"][0] == {
-        "seat": 1, "cards_left": 3, "points": 27, "amount": 3, "paid": 3}
+        "seat": 1,
+        "cards_left": 3,
+        "points": 27,
+        "amount": 3,
+        "paid": 3,
+    }
 
 
 def test_the_point_value_multiplies_card_payments() -> None:
@@ -107,7 +114,10 @@ def test_bete_face_pays_the_honours_stake() -> None:
     events = two_turns(table)
     # antes doubled: boxes 6 12 18 24 30, seats 70; stakes × 2: QS 6, KH 8, 7D 10
     assert transfers(events)[2:] == [
-        ("seat:1", "box:QS", 6, "bete"), ("seat:2", "box:KH", 8, "bete"), ("seat:2", "box:7D", 10, "bete")]
+        ("seat:1", "box:QS", 6, "bete"),
+        ("seat:2", "box:KH", 8, "bete"),
+        ("seat:2", "box:7D", 10, "bete"),
+    ]
     assert table.board == {"10D": 6, "JC": 12, "QS": 24, "KH": 32, "7D": 40}
 
 
@@ -305,7 +315,10 @@ def test_the_game_ends_after_max_deals() -> None:
     assert events[-1].data["reason"] == "max_deals"
     assert table.balances == [86, 186, 28]
     assert [(row["seat"], row["chips"], row["rank"]) for row in events[-1].data["standings"]] == [
-        (1, 186, 1), (0, 86, 2), (2, 28, 3)]
+        (1, 186, 1),
+        (0, 86, 2),
+        (2, 28, 3),
+    ]
     assert events[-1].data["board_left"] == {"10D": 0, "JC": 0, "QS": 0, "KH": 0, "7D": 0}
 
 
@@ -326,10 +339,15 @@ def test_the_table_may_agree_to_end_between_deals() -> None:
     assert events[1].data["reason"] == "agreed"
     assert [row["seat"] for row in events[1].data["standings"]] == [0, 2, 1]
     assert table.state.status == "ended"
-    for action in ({"type": "deal"}, {"type": "end"}, {"type": "undo"},
-                   {"type": "adjust", "from": 0, "to": 1, "amount": 1},
-                   {"type": "play", "seat": 0, "cards": ["AS"]}, {"type": "pass", "seat": 0},
-                   {"type": "reveal", "seat": 0, "cards": ["AS"]}):
+    for action in (
+        {"type": "deal"},
+        {"type": "end"},
+        {"type": "undo"},
+        {"type": "adjust", "from": 0, "to": 1, "amount": 1},
+        {"type": "play", "seat": 0, "cards": ["AS"]},
+        {"type": "pass", "seat": 0},
+        {"type": "reveal", "seat": 0, "cards": ["AS"]},
+    ):
         assert table.refuse(action).code == "game-ended", action
 
 
@@ -351,12 +369,18 @@ def test_the_table_cannot_end_during_a_deal() -> None:
 
 def test_standings_share_ranks_and_put_most_chips_first() -> None:
     table = Table(4, "classic", 50)
-    table.do({"type": "adjust", "from": 0, "to": 2, "amount": 10},
-             {"type": "adjust", "from": 1, "to": 3, "amount": 10})
+    table.do(
+        {"type": "adjust", "from": 0, "to": 2, "amount": 10},
+        {"type": "adjust", "from": 1, "to": 3, "amount": 10},
+    )
     events = table.do({"type": "end"})
     standings = events[-1].data["standings"]
     assert [(row["seat"], row["chips"], row["rank"]) for row in standings] == [
-        (2, 60, 1), (3, 60, 1), (0, 40, 3), (1, 40, 3)]
+        (2, 60, 1),
+        (3, 60, 1),
+        (0, 40, 3),
+        (1, 40, 3),
+    ]
     assert [row["name"] for row in standings] == ["Chloé", "Denis", "Ana", "Ben"]
 
 
@@ -401,7 +425,7 @@ def test_reveals_are_checked() -> None:
         ({"seat": 1}, "invalid-action"),
     ]
     for fields, code in checks:
-        assert table.refuse({"type": "reveal", **fields}).code == code, fields
+        assert table.refuse({"type": "reveal", **fields}).code == code, fields  # type: ignore[dict-item]
     table.reveal(1, "9H QS 8S")
     assert table.view["deal"]["awaiting_reveal"] == [2]
     assert table.refuse({"type": "reveal", "seat": 1, "cards": ["9H", "QS", "8S"]}).code == "no-reveal-needed"
@@ -419,8 +443,10 @@ def test_a_reveal_while_playing_is_refused() -> None:
 
 def test_a_known_talon_card_cannot_be_revealed() -> None:
     table = small()
-    talon = [c for c in ("7S 7H 7C JS QD QH KS KD JH JD 10S 10H 10C 9S 9D 9C 8D 8C 8H 6S 6D 6H 5S 5D 5H 4S "
-                         "4H 4C 3S 3H 3C 2D 2H AS AD AH 10D JC KC QC").split()]
+    talon = cards(
+        "7S 7H 7C JS QD QH KS KD JH JD 10S 10H 10C 9S 9D 9C 8D 8C 8H 6S 6D 6H 5S 5D 5H 4S "
+        "4H 4C 3S 3H 3C 2D 2H AS AD AH 10D JC KC QC"
+    )
     table.deal(talon=talon)
     table.play(0, "AC 2C")
     table.play(1, "3D")

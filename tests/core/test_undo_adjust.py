@@ -30,7 +30,13 @@ def test_undo_withdraws_the_latest_play_and_gives_back_what_it_took() -> None:
     events = table.do({"type": "undo", "reason": "seat 1 had the jack"})
     assert [e.type for e in events] == ["undo", "transfer"]
     assert events[0].data == {"reason": "seat 1 had the jack"}
-    assert events[1].data == {"from": "seat:2", "to": "box:JC", "amount": 6, "reason": "undo", "reverses": taken_at}
+    assert events[1].data == {
+        "from": "seat:2",
+        "to": "box:JC",
+        "amount": 6,
+        "reason": "undo",
+        "reverses": taken_at,
+    }
     assert without_version(table.view) == without_version(before)  # the inferred pass went too
     assert table.balances == [88, 85, 85] and table.board["JC"] == 6
 
@@ -119,7 +125,9 @@ def test_undo_fields_are_checked() -> None:
 # --- adjust ---------------------------------------------------------------------------------------------
 def test_an_adjustment_is_a_transfer_between_deals() -> None:
     table = Table(3, "classic", 100)
-    events = table.do({"type": "adjust", "from": "seat:0", "to": "seat:2", "amount": 7, "reason": "dropped chips"})
+    events = table.do(
+        {"type": "adjust", "from": "seat:0", "to": "seat:2", "amount": 7, "reason": "dropped chips"}
+    )
     assert [e.type for e in events] == ["adjust", "transfer"]
     assert events[0].data == {"from": "seat:0", "to": "seat:2", "amount": 7, "reason": "dropped chips"}
     assert events[1].data == {"from": "seat:0", "to": "seat:2", "amount": 7, "reason": "adjust"}
@@ -144,10 +152,18 @@ def test_adjust_cannot_take_more_than_an_account_holds() -> None:
     table = Table(3, "classic", 100)
     refusal = table.refuse({"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 101})
     assert refusal.code == "insufficient-chips"
-    assert table.refuse({"type": "adjust", "from": "box:QS", "to": "seat:1", "amount": 1}).code == "insufficient-chips"
+    assert (
+        table.refuse({"type": "adjust", "from": "box:QS", "to": "seat:1", "amount": 1}).code
+        == "insufficient-chips"
+    )
     negative = Table(3, {"profile": "classic", "shortfall": "negative"}, 100)
     negative.do({"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 150})
     assert negative.balances == [-50, 250, 100]
+    # a box is never taken below zero, even on a score sheet
+    assert (
+        negative.refuse({"type": "adjust", "from": "box:7D", "to": 0, "amount": 1}).code
+        == "insufficient-chips"
+    )
 
 
 def test_adjust_refuses_bad_accounts_and_amounts() -> None:
@@ -180,3 +196,14 @@ def test_an_adjustment_may_leave_a_seat_unable_to_ante() -> None:
     table = Table(3, "classic", 20)
     table.do({"type": "adjust", "from": "seat:1", "to": "seat:0", "amount": 6})
     assert table.refuse({"type": "deal"}).code == "cannot-ante"
+
+
+def test_events_between_deals_belong_to_the_deal_before() -> None:
+    table = Table(3, {"profile": "cards", "bete": "none", **SMALL}, 100)
+    before_any = table.do({"type": "adjust", "from": 0, "to": 1, "amount": 1})
+    assert [e.deal for e in table.log[:1] + before_any] == [0, 0, 0]
+    dealt_events = table.deal()
+    table.play(0, "AC 2C 3C 4C")
+    after = table.do({"type": "adjust", "from": 1, "to": 2, "amount": 1})
+    assert {e.deal for e in dealt_events} == {1} and {e.deal for e in after} == {1}
+    assert {e.deal for e in table.deal()} == {2}

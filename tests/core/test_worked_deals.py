@@ -43,12 +43,14 @@ def test_classic_three_players() -> None:
     10D 3, JC 12, QS 27, KH 36, 7D 15, and the balances are 333, 114, 60.
     """
     table = Table(3, "classic", 200)
-    table.deal([
-        "AC 2C 3C 4C 5C 6C QC KC 2D 3D 4D 8D 9D 10C JC",
-        "7D 8C 9C QS AH 2H 3H 4H 6H QH QD KD AS 2S 3S",
-        "10D JD KH 7C 6D 7H 8H 9H 10H JH 4S 6S 7S 8S 9S",
-    ])
-    assert sorted(table.deal_state.talon) == sorted(cards("5D 5H 5S AD 10S JS KS"))
+    table.deal(
+        [
+            "AC 2C 3C 4C 5C 6C QC KC 2D 3D 4D 8D 9D 10C JC",
+            "7D 8C 9C QS AH 2H 3H 4H 6H QH QD KD AS 2S 3S",
+            "10D JD KH 7C 6D 7H 8H 9H 10H JH 4S 6S 7S 8S 9S",
+        ]
+    )
+    assert sorted(table.deal_state.talon or ()) == sorted(cards("5D 5H 5S AD 10S JS KS"))
     assert table.balances == [185, 185, 185]
     assert table.board == {"10D": 3, "JC": 6, "QS": 9, "KH": 12, "7D": 15}
 
@@ -74,7 +76,9 @@ def test_classic_three_players() -> None:
     ended = of_type(events, "deal_ended")[0].data
     assert ended["winner"] == 0 and ended["grand_opera"] is False
     assert [(p["seat"], p["cards_left"], p["points"], p["paid"]) for p in ended["payments"]] == [
-        (1, 12, 62, 62), (2, 13, 101, 101)]
+        (1, 12, 62, 62),
+        (2, 13, 101, 101),
+    ]
     assert table.balances == [348, 129, 75]
     assert table.board == {"10D": 0, "JC": 6, "QS": 18, "KH": 24, "7D": 0}
     assert table.state.status == "ready" and table.state.deals_played == 1
@@ -112,12 +116,14 @@ def test_cards_four_players_grand_opera() -> None:
     the board. Standings: s0 131, s3 23, s1 11, s2 7.
     """
     table = Table(4, "cards", 50)
-    table.deal([
-        "5C 6C 7D 8C 9C 10D JC QC KC AS 2S 3S",
-        "QS AC 2C 3C 4C 7C 10C AD 2D 3D 4D 5D",
-        "KH 6D 8D 9D JD QD KD AH 2H 3H 4H 5H",
-        "6H 7H 8H 9H 10H JH QH 4S 5S 6S 7S 8S",
-    ])
+    table.deal(
+        [
+            "5C 6C 7D 8C 9C 10D JC QC KC AS 2S 3S",
+            "QS AC 2C 3C 4C 7C 10C AD 2D 3D 4D 5D",
+            "KH 6D 8D 9D JD QD KD AH 2H 3H 4H 5H",
+            "6H 7H 8H 9H 10H JH QH 4S 5S 6S 7S 8S",
+        ]
+    )
     assert table.balances == [35, 35, 35, 35]
     assert table.board == {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20}
 
@@ -143,7 +149,11 @@ def test_cards_four_players_grand_opera() -> None:
     result = table.view["result"]
     assert result["reason"] == "cannot_ante"
     assert [(row["seat"], row["chips"], row["rank"]) for row in result["standings"]] == [
-        (0, 131, 1), (3, 23, 2), (1, 11, 3), (2, 7, 4)]
+        (0, 131, 1),
+        (3, 23, 2),
+        (1, 11, 3),
+        (2, 7, 4),
+    ]
     assert result["board_left"] == {"10D": 0, "JC": 0, "QS": 12, "KH": 16, "7D": 0}
 
 
@@ -179,12 +189,14 @@ def test_skip_three_players() -> None:
     Balances 99, 40, 251; boxes 10D 6, JC 12, QS 0, KH 12, 7D 30 (390 + 60 = 450 = 3 × 150).
     """
     table = Table(3, "skip", 150)
-    table.deal([
-        "QS KS 3C 4C 5C 7C 8C JC JS AC 2C QC AS 2S 3S",
-        "9D 10C 10D 7D 9C 9S 10S AD 2D 3D 4D 5D 8D 4S 5S",
-        "JD QD 7H 8H 9H 10H JH QH AH 2H 3H 4H 5H 7S 8S",
-    ])
-    assert sorted(table.deal_state.talon) == sorted(cards("6C 6D 6H 6S KC KD KH"))
+    table.deal(
+        [
+            "QS KS 3C 4C 5C 7C 8C JC JS AC 2C QC AS 2S 3S",
+            "9D 10C 10D 7D 9C 9S 10S AD 2D 3D 4D 5D 8D 4S 5S",
+            "JD QD 7H 8H 9H 10H JH QH AH 2H 3H 4H 5H 7S 8S",
+        ]
+    )
+    assert sorted(table.deal_state.talon or ()) == sorted(cards("6C 6D 6H 6S KC KD KH"))
     assert table.board == {"10D": 3, "JC": 6, "QS": 9, "KH": 12, "7D": 15}
 
     assert transfers(table.play(0, "QS KS 3C 4C 5C", announced="QS")) == [("box:QS", "seat:0", 9, "take")]
@@ -253,14 +265,16 @@ def test_hearts_five_players() -> None:
     Next deal: s0 deals (next seat after s4), s1 is first hand; boxes 10, 20, 15, 40, 50.
     """
     table = Table(5, "hearts", 40)
-    table.deal([
-        "2C 3C 4C 4S 9C 10C JC QC 8D",
-        "5D 6D 7D 5H 6H 7S AD 2D 3D",
-        "8H 9H 10H JH QH 8S 9S 10S JS",
-        "AS 2S 3S AH 2H 3H 7H 5C 6C",
-        "7C 8C 9D 10D JD QD 5S 6S QS",
-    ])
-    assert sorted(table.deal_state.talon) == sorted(cards("KC KD KH KS 4D 4H AC"))
+    table.deal(
+        [
+            "2C 3C 4C 4S 9C 10C JC QC 8D",
+            "5D 6D 7D 5H 6H 7S AD 2D 3D",
+            "8H 9H 10H JH QH 8S 9S 10S JS",
+            "AS 2S 3S AH 2H 3H 7H 5C 6C",
+            "7C 8C 9D 10D JD QD 5S 6S QS",
+        ]
+    )
+    assert sorted(table.deal_state.talon or ()) == sorted(cards("KC KD KH KS 4D 4H AC"))
     assert table.board == {"10D": 5, "JC": 10, "QH": 15, "KS": 20, "7D": 25}
     assert table.balances == [25] * 5
 

@@ -14,7 +14,8 @@ from nj_ledger.store.migrate import current_revision, head_revision, is_current,
 from nj_ledger.store.models import Base
 from nj_ledger.store.scratch import scratch_postgres, scratch_sqlite
 
-TABLES = {"clubs", "tokens", "players", "games", "game_players", "events", "idempotency_keys", "alembic_version"}
+TABLES = {"clubs", "tokens", "players", "games", "game_players", "events", "idempotency_keys", "checkpoints",
+          "game_results", "seat_results", "score_rollups", "seasons", "alembic_version"}
 
 
 @pytest.fixture

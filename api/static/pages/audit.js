@@ -2,7 +2,7 @@
 // adjustments, every transfer, and each player's chips over the deals.
 
 import { $, api, el, formatNumber, requireSession, start, t } from "./common.js";
-import { accountName } from "./table.js";
+import { accountName, boardOrder } from "./table.js";
 import { chartElement, chipsOverDeals } from "./chart.js";
 
 const game = document.body.dataset.game;
@@ -14,9 +14,9 @@ function badge(ok) {
 }
 
 function table(headers, rows, numeric = []) {
-  return el("table", { class: "data" },
+  return el("div", { class: "scroll" }, el("table", { class: "data" },
     el("thead", {}, el("tr", {}, headers.map((h, i) => el("th", { class: numeric.includes(i) ? "num" : null }, h)))),
-    el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((c, i) => el("td", { class: numeric.includes(i) ? "num" : null }, c))))));
+    el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((c, i) => el("td", { class: numeric.includes(i) ? "num" : null }, c)))))));
 }
 
 function checks(report) {
@@ -54,7 +54,8 @@ async function main() {
   const points = chipsOverDeals(state.players, state.starting_chips, report.transfers, deals);
   $("#chart").replaceChildren(...chartElement(state.players, points));
   $("#findings").replaceChildren(findings(report));
-  const accounts = Object.keys(report.totals).sort((a, b) => a.localeCompare(b));
+  const order = [...state.players.map((p) => `seat:${p.seat}`), ...boardOrder(state.rules).map((card) => `box:${card}`)];
+  const accounts = Object.keys(report.totals).sort((a, b) => order.indexOf(a) - order.indexOf(b));
   $("#totals").replaceChildren(table([t("account"), t("in"), t("out"), t("net"), t("balance")],
     accounts.map((account) => {
       const row = report.totals[account];

@@ -72,11 +72,11 @@ export function playCalls(rules, data, after) {
 }
 
 /**
- * The cards seen in the open deal (played or revealed), following undos: each play, pass or
- * reveal is a group (inferred passes belong to the play they precede); an undo withdraws the
- * latest group, as the engine does.
+ * What the open deal's log tells beyond the game state: the cards seen (played or revealed) and
+ * who laid the last card, following undos. Each play, pass or reveal is a group (inferred passes
+ * belong to the play they precede); an undo withdraws the latest group, as the engine does.
  */
-export function seenCards(events) {
+export function dealProgress(events) {
   let groups = [];
   let inferring = false;
   for (const event of events) {
@@ -85,22 +85,24 @@ export function seenCards(events) {
       groups = [];
       inferring = false;
     } else if (type === "pass") {
-      if (data.inferred) {
-        if (!inferring) groups.push([]);
-        inferring = true;
-      } else {
-        groups.push([]);
-      }
+      if (!data.inferred || !inferring) groups.push({ cards: [], player: null });
+      inferring = Boolean(data.inferred);
     } else if (type === "play") {
-      if (inferring) groups[groups.length - 1].push(...data.cards);
-      else groups.push([...data.cards]);
+      if (!inferring) groups.push({ cards: [], player: null });
+      const group = groups[groups.length - 1];
+      group.cards.push(...data.cards);
+      group.player = data.seat;
       inferring = false;
     } else if (type === "reveal") {
-      groups.push([...data.cards]);
+      groups.push({ cards: [...data.cards], player: null });
     } else if (type === "undo") {
       groups.pop();
       inferring = false;
     }
   }
-  return new Set(groups.flat());
+  const plays = groups.filter((group) => group.player !== null);
+  return {
+    seen: new Set(groups.flatMap((group) => group.cards)),
+    lastPlayer: plays.length ? plays[plays.length - 1].player : null,
+  };
 }

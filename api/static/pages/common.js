@@ -2,6 +2,7 @@
 // translated messages, a small DOM helper, the header (language switch, sign-out).
 
 const SESSION_KEY = "nj-ledger.session";
+const SIGNING_IN = "signing in";
 const LANG_COOKIE = "lang";
 
 // --- messages ---------------------------------------------------------------------------------
@@ -81,13 +82,16 @@ export function forgetSession() {
   localStorage.removeItem(SESSION_KEY);
 }
 
+/** Whether a failure is the trip to the sign-in page (nothing to show). */
+export const isSigningIn = (failure) => failure instanceof Error && failure.message === SIGNING_IN;
+
 /** The session, or a trip to the sign-in page that comes back here. */
 export function requireSession() {
   const current = session();
   if (current) return current;
   const back = location.pathname + location.search + location.hash;
   location.assign(`/signin?next=${encodeURIComponent(back)}`);
-  throw new Error("signing in");
+  throw new Error(SIGNING_IN);
 }
 
 // --- the JSON API -------------------------------------------------------------------------------------
@@ -159,7 +163,8 @@ export async function recordActions(game, actions, { key = newKey(), version = n
         method: "POST", body: { actions }, key, ifMatch: version,
       });
     } catch (failure) {
-      const transient = !(failure instanceof ApiError) || TRANSIENT.has(failure.status);
+      // fetch rejects with a TypeError when no answer came back: the request may or may not have arrived
+      const transient = failure instanceof TypeError || (failure instanceof ApiError && TRANSIENT.has(failure.status));
       if (!transient) throw failure;
       lastFailure = failure;
       if (attempt < RETRY_DELAYS.length) {
@@ -221,7 +226,7 @@ export function start(main) {
   Promise.resolve()
     .then(main)
     .catch((failure) => {
-      if (failure && failure.message === "signing in") return;
+      if (isSigningIn(failure)) return;
       notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
       if (!(failure instanceof ApiError)) console.error(failure);
     });

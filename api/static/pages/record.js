@@ -3,10 +3,10 @@
 // in words. Every action goes out with its own Idempotency-Key, reused on retry.
 
 import {
-  $, ApiError, allEvents, api, clearNotice, el, notify, recordActions, requireSession, start, t,
+  $, ApiError, allEvents, api, clearNotice, el, isSigningIn, notify, recordActions, requireSession, start, t,
 } from "./common.js";
 import {
-  DECK, announceable, cardElement, cardText, endsRun, honourCall, parseCard, parseExpected, seenCards, wantedCall,
+  DECK, announceable, cardElement, cardText, dealProgress, endsRun, honourCall, parseCard, parseExpected, wantedCall,
 } from "./cards.js";
 import { describe } from "./describe.js";
 import { boardElement, gameOverSentences, runElement, seatName, settlementSentences, tableElement } from "./table.js";
@@ -41,30 +41,45 @@ function playingSeat() {
   return page.seat ?? deal().turn;
 }
 
-function nextWanted() {
-  if (page.pending.length === 0) return parseExpected(deal().expected);
-  const last = page.pending[page.pending.length - 1];
-  if (endsRun(rules(), last)) return null;
-  const { rank, suit } = parseCard(last);
-  return { rank: rank + 1, suit: rules().sequence === "suit" ? suit : null };
+/**
+ * The cards that may open the play being tapped: [] for any card, else the wanted {rank, suit}s.
+ * A play from a later seat records the passes in between; when they complete the round (the
+ * play comes from the seat that stopped, or from the first passer) the run is blocked first.
+ */
+function openings(progress) {
+  const d = deal();
+  const expected = parseExpected(d.expected);
+  const seat = playingSeat();
+  if (!expected || seat === d.turn) return expected ? [expected] : [];
+  const completes = seat === progress.lastPlayer || (d.passed.length > 0 && seat === d.passed[0]);
+  if (!completes) return [expected];
+  if (rules().blocked === "restart" || expected.rank === 13) return [];
+  return [expected, { rank: expected.rank + 1, suit: expected.suit }]; // skip: the missing rank moves up
 }
 
-function tappable(card, seen) {
+function nextWanted(progress) {
+  if (page.pending.length === 0) return openings(progress);
+  const last = page.pending[page.pending.length - 1];
+  if (endsRun(rules(), last)) return [];
+  const { rank, suit } = parseCard(last);
+  return [{ rank: rank + 1, suit: rules().sequence === "suit" ? suit : null }];
+}
+
+function tappable(card, progress) {
   const d = deal();
   const seat = playingSeat();
-  if (seen.has(card) || page.pending.includes(card)) return false;
+  if (progress.seen.has(card) || page.pending.includes(card)) return false;
   if (page.pending.length >= d.hand_sizes[seat]) return false;
   if (d.hands && !d.hands[seat].includes(card)) return false;
   if (rules().wild === card) return true;
-  const wanted = nextWanted();
-  if (!wanted) return true;
+  const wanted = nextWanted(progress);
   const { rank, suit } = parseCard(card);
-  return rank === wanted.rank && (!wanted.suit || suit === wanted.suit);
+  return wanted.length === 0 || wanted.some((w) => rank === w.rank && (!w.suit || suit === w.suit));
 }
 
-function revealable(card, seen) {
+function revealable(card, progress) {
   const d = deal();
-  if (seen.has(card) || page.revealing.includes(card)) return false;
+  if (progress.seen.has(card) || page.revealing.includes(card)) return false;
   return page.revealing.length < d.hand_sizes[page.revealSeat];
 }
 
@@ -113,6 +128,7 @@ async function send(actions, key = undefined) {
     resetTurn();
     clearNotice();
   } catch (failure) {
+    if (isSigningIn(failure)) return;
     if (!(failure instanceof ApiError)) throw failure;
     if (failure.status === 0) {
       page.retry = { actions, key: failure.key };
@@ -155,11 +171,11 @@ function readyControls() {
   return parts;
 }
 
-function playingControls(seen) {
+function playingControls(progress) {
   const state = page.state;
   const d = deal();
   const seat = playingSeat();
-  const wanted = nextWanted();
+  const wanted = nextWanted(progress);
   const parts = [];
   const who = seat === d.turn ? t("plays_now", { name: seatName(state, seat) })
     : t("plays_out_of_turn", { name: seatName(state, seat), turn: seatName(state, d.turn) });
@@ -177,11 +193,11 @@ function playingControls(seen) {
         },
       }), " ", cardText(card), " ", el("span", { class: "call" }, card in rules().board ? honourCall(card) : "Hoc !")))));
   }
-  parts.push(keypad((card) => tappable(card, seen), (card) => { page.pending.push(card); render(); }));
+  parts.push(keypad((card) => tappable(card, progress), (card) => { page.pending.push(card); render(); }));
   const out = page.pending.length > 0 && page.pending.length === d.hand_sizes[seat];
   let preview = "";
   if (out) preview = "J'arrête !";
-  else if (page.pending.length && wanted) preview = wantedCall(labelOf(wanted));
+  else if (page.pending.length && wanted.length) preview = wantedCall(labelOf(wanted[0]));
   else if (page.pending.length) preview = "Roi et je recommence";
   const play = () => ({ // read when pressed: a box may have been unticked since
     type: "play", seat, cards: [...page.pending], announced: honours.filter((card) => !page.unticked.has(card)),
@@ -200,7 +216,7 @@ function labelOf(wanted) {
   return ranks[wanted.rank - 1] + (wanted.suit || "");
 }
 
-function revealControls(seen) {
+function revealControls(progress) {
   const state = page.state;
   const d = deal();
   const awaiting = d.awaiting_reveal;
@@ -218,7 +234,7 @@ function revealControls(seen) {
   parts.push(el("div", { class: "pending" },
     page.revealing.length ? page.revealing.map((card) => cardElement(card)) : el("span", { class: "empty" }, t("tap_cards")),
     page.revealing.length ? button("⌫", () => { page.revealing.pop(); render(); }, { id: "backspace" }) : null));
-  parts.push(keypad((card) => revealable(card, seen), (card) => { page.revealing.push(card); render(); }));
+  parts.push(keypad((card) => revealable(card, progress), (card) => { page.revealing.push(card); render(); }));
   parts.push(el("div", { class: "buttons sticky" },
     button(t("reveal_button", { name: seatName(state, seat), count: page.revealing.length, size }),
       () => send([{ type: "reveal", seat, cards: [...page.revealing] }]),
@@ -267,10 +283,10 @@ function settlement() {
 function render() {
   const state = page.state;
   const d = state.deal;
-  const seen = d ? seenCards(dealEvents()) : new Set();
+  const progress = d ? dealProgress(dealEvents()) : { seen: new Set(), lastPlayer: null };
   $("#status").replaceChildren(...statusLine());
   $("#settlement").replaceChildren(...settlement());
-  const centre = [boardElement(state.board)];
+  const centre = [boardElement(state)];
   if (d && state.status === "playing") centre.push(runElement(d));
   const choose = state.status === "playing" ? (seat) => {
     page.seat = seat === d.turn ? null : seat;
@@ -288,8 +304,8 @@ function render() {
   const last = lastAction();
   if (last) controls.push(last);
   if (state.status === "ready") controls.push(...readyControls());
-  else if (state.status === "playing") controls.push(...playingControls(seen));
-  else if (state.status === "revealing") controls.push(...revealControls(seen));
+  else if (state.status === "playing") controls.push(...playingControls(progress));
+  else if (state.status === "revealing") controls.push(...revealControls(progress));
   $("#controls").replaceChildren(...controls);
 }
 

@@ -51,7 +51,7 @@ function render() {
   const told = describe(step.event, before, state, dealEvents);
   $("#step-text").replaceChildren(...told.text.map((line) => el("p", {}, line)));
   $("#calls").replaceChildren(...told.calls.map((call) => el("li", { class: "call" }, call)));
-  const centre = [boardElement(state.board, changedBoxes(before, state)), runElement(state.deal)];
+  const centre = [boardElement(state, changedBoxes(before, state)), runElement(state.deal)];
   if (state.deal && state.deal.expected) centre.push(el("p", { class: "expected" }, t("expected", { rank: state.deal.expected })));
   $("#table").replaceChildren(tableElement(state, { centre, changed: changedSeats(before, state) }));
   $("#balances").replaceChildren(balancesTable(state, before));

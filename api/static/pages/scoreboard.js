@@ -50,11 +50,17 @@ function render() {
       },
     }, t(`column.${key}`), sorted ? (view.descending ? " ▼" : " ▲") : ""));
   });
-  $("#scoreboard").replaceChildren(el("table", { class: "data scoreboard" },
+  $("#scoreboard").replaceChildren(el("div", { class: "scroll" }, el("table", { class: "data scoreboard" },
     el("thead", {}, el("tr", {}, header)),
     el("tbody", {}, rows.map((row) => el("tr", { dataset: { name: row.name } }, COLUMNS.map(([key, digits]) => el("td", {
       class: digits === null ? null : "num", dataset: { column: key },
-    }, digits === null ? row[key] : formatNumber(row[key], digits))))))));
+    }, cell(row[key], digits)))))))));
+}
+
+function cell(value, digits) {
+  if (digits === null || typeof value !== "number") return value ?? "–";
+  // A win shared by tied players is a fraction of a win: show it, not a rounded count.
+  return formatNumber(value, digits === 0 && !Number.isInteger(value) ? 2 : digits);
 }
 
 async function load() {
@@ -100,6 +106,10 @@ async function main() {
     load().catch((failure) => notify(failure.message));
   });
   $("#csv").addEventListener("click", download);
+  api(`/clubs/${encodeURIComponent(club)}/seasons`)
+    .then((found) => $("#seasons").replaceChildren(...found.seasons.map((s) => el("option", { value: s.name },
+      `${s.from} – ${s.to}`))))
+    .catch(() => {}); // the names are a convenience: the field takes any name
   await load();
 }
 

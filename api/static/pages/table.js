@@ -2,12 +2,19 @@
 // their chips and hands, the run in the middle; and the settlement of a deal in words.
 
 import { el, formatNumber, t } from "./common.js";
-import { cardElement, cardText } from "./cards.js";
+import { cardElement, cardText, rankOf } from "./cards.js";
+
+/** The board's honours in board order (by stake: 10♦, J♣, Q♠, K♥, 7♦), whatever order JSON keys come in. */
+export function boardOrder(rules) {
+  return Object.entries(rules.board)
+    .sort(([a, stakeA], [b, stakeB]) => stakeA - stakeB || rankOf(a) - rankOf(b) || a.localeCompare(b))
+    .map(([card]) => card);
+}
 
 /** The five boxes and the chips on each. */
-export function boardElement(board, highlight = new Set()) {
+export function boardElement(state, highlight = new Set()) {
   return el("ol", { class: "board", "aria-label": t("board") },
-    Object.entries(board).map(([card, chips]) => el("li", {
+    boardOrder(state.rules).map((card) => [card, state.board[card]]).map(([card, chips]) => el("li", {
       class: `box${highlight.has(card) ? " moved" : ""}`, dataset: { box: card },
     }, cardElement(card), el("span", { class: "chips", "aria-label": t("chips") }, formatNumber(chips)))));
 }

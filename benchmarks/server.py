@@ -1,0 +1,114 @@
+"""The real server for the HTTP workloads: ``nj-ledger serve`` (waitress) in a subprocess, on loopback.
+
+A small keep-alive JSON client goes with it; each client thread owns one.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+HOST = "127.0.0.1"
+START_TIMEOUT = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Server:
+    port: int
+    admin_token: str
+
+
+@contextmanager
+def serving(database_url: str, threads: int = 8) -> Iterator[Server]:
+    """``nj-ledger serve`` on a free loopback port with the database at ``database_url``, stopped on exit."""
+    port = free_port()
+    admin = secrets.token_urlsafe(24)
+    env = {**os.environ, "NJ_LEDGER_DATABASE_URL": database_url, "NJ_LEDGER_ADMIN_TOKEN": admin}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nj_ledger.cli", "serve", "--host", HOST, "--port", str(port),
+         "--threads", str(threads)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        _wait_until_up(process, port)
+        yield Server(port, admin)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+def _wait_until_up(process: subprocess.Popen[bytes], port: int) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            error = process.stderr.read().decode(errors="replace") if process.stderr else ""
+            raise RuntimeError(f"the server stopped on start: {error.strip()[-2000:]}")
+        try:
+            client = Client(port, "")
+            status, _ = client.get("/api/v1/health")
+            client.close()
+            if status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer on port {port} within {START_TIMEOUT:.0f} s")
+
+
+class Client:
+    """One keep-alive connection speaking JSON with a bearer token."""
+
+    def __init__(self, port: int, token: str, timeout: float = 60.0) -> None:
+        self.connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
+        self.headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
+                        "Accept": "application/json"}
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        payload = None if body is None else json.dumps(body).encode()
+        self.connection.request(method, path, body=payload, headers=self.headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        return response.status, (json.loads(data) if data else None)
+
+    def get(self, path: str) -> tuple[int, Any]:
+        return self.request("GET", path)
+
+    def post(self, path: str, body: Any) -> tuple[int, Any]:
+        return self.request("POST", path, body)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def new_club(server: Server, name: str = "Bench") -> tuple[str, str]:
+    """A club made through the API: its id and scorer token."""
+    admin = Client(server.port, server.admin_token)
+    try:
+        status, body = admin.post("/api/v1/clubs", {"name": name})
+        if status != 201:
+            raise RuntimeError(f"creating a club answered {status}: {body}")
+        return body["id"], body["token"]
+    finally:
+        admin.close()

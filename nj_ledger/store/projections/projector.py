@@ -1,0 +1,250 @@
+"""Keeping the scoreboard's tables in step with the log, inside the transaction that appends to it.
+
+The store calls :func:`project_records` right after it inserts a game's new
+records (creating, importing or appending), in the same session: nothing
+happens until a batch ends the game; then the game's log is read back, its
+figures are computed by :func:`nj_ledger.scoring.game_figures`, and its rows are
+added with :func:`record_results`, which the rebuild and the bulk loader use too.
+
+Ratings follow each club's games in ``end_key`` order. Game endings of one club
+are serialised by a lock on the club's row (PostgreSQL; SQLite has one writer
+at a time anyway). Should a game end with an earlier ``end_key`` than a game
+already rated (two games ending at the same moment on PostgreSQL, committed in
+the other order), the games rated after it are rated again, so the ratings are
+always those of ``end_key`` order, whatever order the transactions committed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import and_, case, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from ...scoring import START_RATING, GameFigures, Rating, game_figures, rate_game
+from ..log import record_of, records_query
+from ..models import Club, Game, GamePlayer
+from .models import SUMMED, GameResult, ScoreRollup, SeatResult
+from .periods import grain_starts, month_end
+
+RollupKey = tuple[str, date, int]  # (grain, period start, player id)
+COUNTED_BY_CALLER = "nj_ledger.scoreboard.counted_by_caller"  # session.info flag of a bulk loader
+
+
+@dataclass(frozen=True, slots=True)
+class EndedGame:
+    """An ended game ready to be counted: where it belongs, who sat where, and its figures."""
+
+    game_id: str
+    club_id: str
+    played_on: date
+    end_key: str
+    members: tuple[int, ...]  # the player id of each seat
+    figures: GameFigures
+
+    @property
+    def ranks(self) -> list[int]:
+        return [seat.rank for seat in self.figures.seats]
+
+
+def end_key(ended_at: str, game_id: str) -> str:
+    """The order of a club's games for the ratings: when the game ended, then its id.
+
+    >>> end_key("2026-11-22T07:00:35.123456Z", "abc")
+    '2026-11-22T07:00:35.123456Zabc'
+    """
+    return ended_at + game_id
+
+
+def ended_game(game_id: str, club_id: str, played_on: date, members: Sequence[int],
+               records: Iterable[Mapping[str, Any]]) -> EndedGame | None:
+    """The :class:`EndedGame` of a game's log (stored records in seq order), or None if it has not ended."""
+    last: dict[str, str] = {}
+
+    def remembered() -> Iterator[Mapping[str, Any]]:  # one pass, never the whole log in memory
+        for record in records:
+            last["recorded_at"] = record["recorded_at"]
+            yield record
+
+    figures = game_figures(remembered())
+    if figures is None:
+        return None
+    return EndedGame(game_id, club_id, played_on, end_key(last["recorded_at"], game_id), tuple(members),
+                     figures)
+
+
+def project_records(session: Session, game_id: str, records: Sequence[Mapping[str, Any]]) -> None:
+    """The store's hook: count the game if these new records end it (same session, same transaction).
+
+    A session flagged with :data:`COUNTED_BY_CALLER` (the bulk loader) counts
+    its games itself, many at a time, with :func:`record_results`.
+    """
+    if not records or records[-1]["type"] != "game_ended" or session.info.get(COUNTED_BY_CALLER):
+        return
+    game = session.get(Game, game_id)
+    assert game is not None
+    log = records if records[0]["seq"] == 1 else (  # streamed: a long game's log is never held whole
+        record_of(row) for row in session.execute(records_query(game_id).execution_options(yield_per=4096)))
+    members = session.scalars(select(GamePlayer.player_id).where(GamePlayer.game_id == game_id)
+                              .order_by(GamePlayer.seat)).all()
+    ended = ended_game(game_id, game.club_id, game.played_on, members, log)
+    if ended is not None:
+        lock_clubs(session, [game.club_id])
+        record_results(session, game.club_id, [ended])
+
+
+def lock_clubs(session: Session, club_ids: Sequence[str]) -> None:
+    """Serialise the counting of clubs' games (``FOR NO KEY UPDATE``: rows that refer to the club still go in)."""
+    session.execute(select(Club.id).where(Club.id.in_(club_ids)).order_by(Club.id).with_for_update(key_share=True))
+
+
+# --- adding games -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Rated:
+    """A game already counted that has to be rated again."""
+
+    game_id: str
+    end_key: str
+    played_on: date
+    members: tuple[int, ...]
+    ranks: list[int]
+
+
+def record_results(session: Session, club_id: str, games: Sequence[EndedGame],
+                   ratings: dict[int, Rating] | None = None) -> None:
+    """Add ended games of one club to the scoreboard's tables.
+
+    ``ratings`` (player id -> rating), when given, is the ratings before the
+    earliest of ``games`` for the players already looked up; it is brought up
+    to date, so a caller adding games in order (the rebuild, the bulk loader)
+    keeps it from one call to the next instead of reading the ratings back.
+    """
+    if not games:
+        return
+    games = sorted(games, key=lambda g: g.end_key)
+    first = games[0].end_key
+    later = _rated_after(session, club_id, first)
+    known = {} if ratings is None or later else ratings
+    for player in {m for g in games for m in g.members} | {m for g in later for m in g.members}:
+        if player not in known:
+            known[player] = _rating_before(session, player, first)
+    after: dict[tuple[str, int], Rating] = {}
+    sequence: list[EndedGame | _Rated] = sorted([*games, *later], key=lambda g: g.end_key)
+    for game in sequence:
+        rated = rate_game([known[m] for m in game.members], game.ranks)
+        for seat, (member, rating) in enumerate(zip(game.members, rated)):
+            known[member] = rating
+            after[(game.game_id, seat)] = rating
+    if ratings is not None and known is not ratings:
+        ratings.update(known)
+    _insert_results(session, games, after)
+    _add_to_rollups(session, club_id, games, after)
+    if later:
+        for game in later:
+            for seat in range(len(game.members)):
+                mu, sigma = after[(game.game_id, seat)]
+                session.execute(update(SeatResult).where(SeatResult.game_id == game.game_id, SeatResult.seat == seat)
+                                .values(rating_mu=mu, rating_sigma=sigma))
+        touched = {(grain, start, member) for game in later for member in game.members
+                   for grain, start in grain_starts(game.played_on)}
+        refresh_rollup_ratings(session, club_id, touched)
+
+
+def _rated_after(session: Session, club_id: str, key: str) -> list[_Rated]:
+    """Games of the club already counted with a later ``end_key``, in order."""
+    later = select(GameResult.game_id).where(GameResult.club_id == club_id, GameResult.end_key > key)
+    rows = session.execute(
+        select(SeatResult.game_id, SeatResult.end_key, SeatResult.played_on, SeatResult.player_id, SeatResult.rank)
+        .where(SeatResult.game_id.in_(later))
+        .order_by(SeatResult.end_key, SeatResult.seat)
+    ).all()
+    games: dict[str, _Rated] = {}
+    for game_id, key_, played_on, player, rank in rows:
+        game = games.setdefault(game_id, _Rated(game_id, key_, played_on, (), []))
+        games[game_id] = _Rated(game_id, key_, played_on, (*game.members, player), [*game.ranks, rank])
+    return list(games.values())
+
+
+def _rating_before(session: Session, player: int, key: str) -> Rating:
+    row = session.execute(
+        select(SeatResult.rating_mu, SeatResult.rating_sigma)
+        .where(SeatResult.player_id == player, SeatResult.end_key < key)
+        .order_by(SeatResult.end_key.desc()).limit(1)
+    ).first()
+    return START_RATING if row is None else (row[0], row[1])
+
+
+def _insert_results(session: Session, games: Sequence[EndedGame], after: Mapping[tuple[str, int], Rating]) -> None:
+    session.execute(insert(GameResult), [
+        {"game_id": g.game_id, "club_id": g.club_id, "played_on": g.played_on, "end_key": g.end_key,
+         "reason": g.figures.reason, "players": len(g.members), "deals": g.figures.deals,
+         "starting_chips": g.figures.starting_chips}
+        for g in games
+    ])
+    session.execute(insert(SeatResult), [
+        {"game_id": g.game_id, "seat": s.seat, "club_id": g.club_id, "player_id": g.members[s.seat],
+         "played_on": g.played_on, "end_key": g.end_key, "deals_played": s.deals_played, "deals_won": s.deals_won,
+         "grand_operas": s.grand_operas, "honours_taken": s.honours_taken, "honour_chips": s.honour_chips,
+         "betes_paid": s.betes_paid, "ruins": s.ruins, "chips": s.chips, "net": s.net, "rank": s.rank,
+         "win_units": s.win_units, "rating_mu": after[(g.game_id, s.seat)][0],
+         "rating_sigma": after[(g.game_id, s.seat)][1], "chips_by_deal": list(s.chips_by_deal)}
+        for g in games for s in g.figures.seats
+    ])
+
+
+def _add_to_rollups(session: Session, club_id: str, games: Sequence[EndedGame],
+                    after: Mapping[tuple[str, int], Rating]) -> None:
+    """Add the games' seat figures to the day and month rows of each player, one upsert per row."""
+    sums: dict[RollupKey, dict[str, Any]] = {}
+    for game in games:  # in end_key order: the last game of a row gives its rating
+        periods = grain_starts(game.played_on)
+        for seat in game.figures.seats:
+            member = game.members[seat.seat]
+            mu, sigma = after[(game.game_id, seat.seat)]
+            for grain, start in periods:
+                row = sums.get((grain, start, member))
+                if row is None:
+                    row = sums[(grain, start, member)] = {
+                        "club_id": club_id, "grain": grain, "period_start": start, "player_id": member,
+                        **dict.fromkeys(SUMMED, 0),
+                    }
+                row["games"] += 1
+                for name in SUMMED[1:]:
+                    row[name] += getattr(seat, name)
+                row["last_end_key"], row["rating_mu"], row["rating_sigma"] = game.end_key, mu, sigma
+    upsert = (postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert)(ScoreRollup)
+    table, new = ScoreRollup.__table__.c, upsert.excluded
+    newer = new.last_end_key > table.last_end_key
+    statement = upsert.on_conflict_do_update(
+        index_elements=[table.club_id, table.grain, table.period_start, table.player_id],
+        set_={
+            **{name: table[name] + new[name] for name in SUMMED},
+            "last_end_key": case((newer, new.last_end_key), else_=table.last_end_key),
+            "rating_mu": case((newer, new.rating_mu), else_=table.rating_mu),
+            "rating_sigma": case((newer, new.rating_sigma), else_=table.rating_sigma),
+        },
+    )
+    session.execute(statement, list(sums.values()))
+
+
+def refresh_rollup_ratings(session: Session, club_id: str, keys: Iterable[RollupKey]) -> None:
+    """Set the rating of rollup rows again from their player's last game in the period."""
+    for grain, start, member in keys:
+        end = start if grain == "day" else month_end(start)
+        latest = session.execute(
+            select(SeatResult.end_key, SeatResult.rating_mu, SeatResult.rating_sigma)
+            .where(SeatResult.player_id == member, SeatResult.played_on >= start, SeatResult.played_on <= end)
+            .order_by(SeatResult.end_key.desc()).limit(1)
+        ).first()
+        if latest is None:
+            continue
+        session.execute(
+            update(ScoreRollup)
+            .where(and_(ScoreRollup.club_id == club_id, ScoreRollup.grain == grain,
+                        ScoreRollup.period_start == start, ScoreRollup.player_id == member))
+            .values(last_end_key=latest[0], rating_mu=latest[1], rating_sigma=latest[2])
+        )

@@ -1,0 +1,80 @@
+"""A club's seasons: named date ranges its scoreboards can be asked for.
+
+    >>> from datetime import date
+    >>> from nj_ledger.store import Store
+    >>> store = Store("sqlite://"); store.create_schema()
+    >>> club, _ = store.create_club("Club")
+    >>> create_season(store, club.id, "Printemps", date(2026, 3, 1), date(2026, 6, 30)).ends_on
+    datetime.date(2026, 6, 30)
+    >>> find_season(store, club.id, "printemps").name
+    'Printemps'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ..base import StoreBase, utcnow
+from ..clubs import name_key
+from ..errors import NotFound, StoreError
+from ..models import Club
+from .models import Season
+
+
+class SeasonExists(StoreError):
+    code = "season-exists"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"The club already has a season called {name!r}.", name=name)
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonInfo:
+    id: int
+    name: str
+    starts_on: date
+    ends_on: date
+    created_at: datetime
+
+    @classmethod
+    def of(cls, row: Season) -> SeasonInfo:
+        return cls(row.id, row.name, row.starts_on, row.ends_on, row.created_at)
+
+
+def create_season(store: StoreBase, club_id: str, name: str, starts_on: date, ends_on: date) -> SeasonInfo:
+    """A new season (names are unique in a club regardless of case; ``starts_on <= ends_on``)."""
+    if starts_on > ends_on:
+        raise ValueError("a season ends on or after the day it starts")
+    with store.writing() as session:
+        if session.get(Club, club_id) is None:
+            raise NotFound(f"There is no club {club_id!r}.")
+        if session.scalars(select(Season.id).where(Season.club_id == club_id,
+                                                   Season.name_key == name_key(name))).first() is not None:
+            raise SeasonExists(name.strip())
+        row = Season(club_id=club_id, name=name.strip(), name_key=name_key(name), starts_on=starts_on,
+                     ends_on=ends_on, created_at=utcnow())
+        session.add(row)
+        try:
+            session.flush()
+        except IntegrityError:  # created at the same moment by another request
+            raise SeasonExists(name.strip()) from None
+        return SeasonInfo.of(row)
+
+
+def seasons(store: StoreBase, club_id: str) -> list[SeasonInfo]:
+    """A club's seasons, the most recent first."""
+    with store.reading() as session:
+        rows = session.scalars(select(Season).where(Season.club_id == club_id)
+                               .order_by(Season.starts_on.desc(), Season.name_key))
+        return [SeasonInfo.of(row) for row in rows]
+
+
+def find_season(store: StoreBase, club_id: str, name: str) -> SeasonInfo | None:
+    with store.reading() as session:
+        row = session.scalars(select(Season).where(Season.club_id == club_id,
+                                                   Season.name_key == name_key(name))).first()
+        return None if row is None else SeasonInfo.of(row)

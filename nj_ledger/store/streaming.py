@@ -1,0 +1,225 @@
+"""Importing a game document of any length in bounded memory.
+
+A document's ``actions`` are read one at a time (``ijson``), executed a deal at
+a time with the state carried from deal to deal, and written in chunks of a few
+thousand records: neither the document nor the log is ever held whole. The
+import is still one transaction, so a refusal, a broken file or a process killed
+half-way stores nothing. The game gets the same log, game row and source digest
+as :func:`~nj_ledger.store.documents.import_document` gives the parsed document.
+
+    >>> import io, json
+    >>> from nj_ledger.store import Store
+    >>> store = Store("sqlite://"); store.create_schema()
+    >>> club, _ = store.create_club("Club")
+    >>> doc = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben", "Chloé"],
+    ...        "rules": "classic", "starting_chips": 60, "actions": [{"type": "deal"}]}
+    >>> imported = import_file(store, club.id, io.BytesIO(json.dumps(doc).encode()))
+    >>> imported.game.version, imported.game.status
+    (17, 'playing')
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import IO, Any
+
+import ijson
+from sqlalchemy import insert
+
+from ..chain import canonical_bytes
+from ..decide import execute
+from ..errors import LedgerError
+from ..exchange import document_meta, read_game_document
+from ..reducer import replay
+from ..state import GameState
+from .base import new_id, utcnow
+from .errors import NotFound
+from .games import GamesMixin
+from .log import GENESIS, chain_records
+from .models import Club, Game, GamePlayer
+from .values import GameInfo, Record
+
+CHUNK_EVENTS = 4096  # records written per INSERT (or COPY)
+SEGMENT_ACTIONS = 512  # a deal's actions are executed together, up to this many
+STREAMED = ("actions", "events")  # the document's long lists, never built in memory
+
+JSONError = ijson.JSONError
+
+
+@dataclass(frozen=True)
+class Imported:
+    """The game an import stored and its final state (its records stay in the database)."""
+
+    game: GameInfo
+    state: GameState
+
+
+def read_header(file: IO[bytes]) -> dict[str, Any]:
+    """Every field of a document but its ``actions`` and ``events`` lists (which stand as ``[]``).
+
+    >>> import io
+    >>> read_header(io.BytesIO(b'{"actions": [{"type": "deal"}], "players": ["Ana"], "version": 1}'))
+    {'actions': [], 'players': ['Ana'], 'version': 1}
+    """
+    header: dict[str, Any] = {}
+    events = ijson.parse(file, use_float=True)
+    for prefix, event, value in events:
+        if prefix != "" or event != "map_key":
+            continue
+        first = next(events)
+        if value in STREAMED and first[1] == "start_array":
+            _skip(events)
+            header[value] = []
+        else:
+            header[value] = _build(first, events)
+    return header
+
+
+def _skip(events: Iterator[tuple[str, str, Any]]) -> None:
+    depth = 1
+    for _, event, _ in events:
+        if event in ("start_array", "start_map"):
+            depth += 1
+        elif event in ("end_array", "end_map"):
+            depth -= 1
+            if depth == 0:
+                return
+
+
+def _build(first: tuple[str, str, Any], events: Iterator[tuple[str, str, Any]]) -> Any:
+    builder = ijson.ObjectBuilder()
+    builder.event(first[1], first[2])
+    depth = 1 if first[1] in ("start_array", "start_map") else 0
+    while depth:
+        _, event, value = next(events)
+        builder.event(event, value)
+        if event in ("start_array", "start_map"):
+            depth += 1
+        elif event in ("end_array", "end_map"):
+            depth -= 1
+    return builder.value
+
+
+def iter_actions(file: IO[bytes]) -> Iterator[Any]:
+    """The document's actions, one at a time."""
+    return ijson.items(file, "actions.item", use_float=True)  # type: ignore[no-any-return]
+
+
+class _Digest:
+    """:func:`~nj_ledger.store.documents.document_digest`, computed as the actions stream by.
+
+    The digest hashes the canonical JSON of the document without ``events``;
+    ``actions`` is its first key in sorted order, so its items can be hashed as
+    they come and the other fields after them.
+    """
+
+    def __init__(self, header: Mapping[str, Any]) -> None:
+        self.rest = {key: value for key, value in header.items() if key not in STREAMED}
+        self.has_actions = "actions" in header
+        self.sha = hashlib.sha256(b'{"actions":[' if self.has_actions else b"{")
+        self.count = 0
+
+    def add(self, action: Any) -> None:
+        self.sha.update(b"," + canonical_bytes(action) if self.count else canonical_bytes(action))
+        self.count += 1
+
+    def hexdigest(self) -> str:
+        rest = canonical_bytes(self.rest)[1:-1]
+        if self.has_actions:
+            self.sha.update(b"]" + (b"," + rest if rest else b"") + b"}")
+        else:
+            self.sha.update(rest + b"}")
+        return self.sha.hexdigest()
+
+
+def import_file(store: GamesMixin, club_id: str, file: IO[bytes]) -> Imported:
+    """Import the game document in a seekable binary ``file`` into a new game of ``club_id``.
+
+    Raises :class:`~nj_ledger.errors.InvalidInput` (``invalid-document``) for a
+    document of the wrong shape, the core's refusal of an action (its
+    ``params["index"]`` counts from the document's first action), or
+    :data:`JSONError` for a file that is not JSON; nothing is stored then.
+    """
+    start = file.tell()
+    header = read_header(file)
+    file.seek(start)
+    return import_stream(store, club_id, header, iter_actions(file))
+
+
+def import_stream(
+    store: GamesMixin, club_id: str, header: Mapping[str, Any], actions: Iterable[Any],
+) -> Imported:
+    """Import a document given as its ``header`` (see :func:`read_header`) and its ``actions``, in one transaction."""
+    started, _ = read_game_document(header)
+    meta = document_meta(header)
+    digest = _Digest(header)
+    state = replay([started])
+    with store.writing() as session:
+        if session.get(Club, club_id) is None:
+            raise NotFound(f"There is no club {club_id!r}.")
+        now = utcnow()
+        first = chain_records(GENESIS, 0, [started], now)
+        game = Game(
+            id=new_id(), club_id=club_id, created_at=now, updated_at=now,
+            played_on=date.fromisoformat(meta["date"]) if meta.get("date") else now.date(),
+            version=state.version, head_hash=first[-1]["hash"], status=state.status, profile=state.rules.profile,
+            player_names=list(state.players), starting_chips=state.starting_chips, deals_played=0, meta=meta,
+        )
+        session.add(game)
+        session.flush()
+        members = store._register_players(session, club_id, state.players)
+        session.execute(insert(GamePlayer), [
+            {"game_id": game.id, "seat": seat, "player_id": member} for seat, member in enumerate(members)
+        ])
+        writer = _Writer(store, session, game.id, first, now)
+        segment: list[Any] = []
+        done = 0  # actions executed before the segment
+        for index, action in enumerate(actions):
+            if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+                read_game_document({**header, "actions": [{"type": "deal"}] * index + [action]})  # raises, naming it
+            digest.add(action)
+            if segment and (action["type"] == "deal" or len(segment) >= SEGMENT_ACTIONS):
+                state = writer.execute(state, segment, done)
+                done += len(segment)
+                segment = []
+            segment.append(action)
+        if segment:
+            state = writer.execute(state, segment, done)
+        writer.flush()
+        game.version, game.head_hash, game.status = state.version, writer.head, state.status
+        game.deals_played, game.source_digest = state.deals_played, digest.hexdigest()
+        session.flush()
+        info = GameInfo.of(game)
+    store.cache.put(info.id, state)
+    return Imported(info, state)
+
+
+class _Writer:
+    """Chains the records of each executed segment and inserts them a chunk at a time."""
+
+    def __init__(self, store: GamesMixin, session: Any, game_id: str, first: list[Record], now: Any) -> None:
+        self.store, self.session, self.game_id, self.now = store, session, game_id, now
+        self.pending: list[Record] = list(first)
+        self.head = first[-1]["hash"]
+
+    def execute(self, state: GameState, actions: list[Any], done: int) -> GameState:
+        try:
+            state_after, events = execute(state, actions)
+        except LedgerError as refusal:
+            refusal.params["index"] = done + refusal.params.get("index", 0)
+            raise
+        records = chain_records(self.head, state.version, events, self.now)
+        if records:
+            self.head = records[-1]["hash"]
+            self.pending.extend(records)
+            if len(self.pending) >= CHUNK_EVENTS:
+                self.flush()
+        return state_after
+
+    def flush(self) -> None:
+        if self.pending:
+            self.store._insert_records(self.session, self.game_id, self.pending)
+            self.pending = []

@@ -1,0 +1,69 @@
+"""``nj-ledger bench`` runs every workload end to end and writes the report as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from nj_ledger.cli import main
+
+pytest.importorskip("eventsourcing", reason="the benchmark's peer: pip install 'nj-ledger[bench]'")
+
+WORKLOADS = ("bulk import, SQLite", "bulk import, PostgreSQL", "live appends, HTTP", "live appends, latency p50",
+             "live appends, latency p99", "replay: load a game's state", "replay endpoint p50",
+             "replay endpoint p99", "peak RSS, import", "streaming import speed", "audit: hash chain",
+             "scoreboard")
+KEYS = {"name", "unit", "ours", "peer", "raw", "ratio_peer", "ratio_raw", "target", "met"}
+TINY = ("bulk_deals=6", "live_games=4", "live_deals=1", "replay_events=400", "store_events=1500",
+        "replay_requests=5", "scoreboard=0")
+
+
+def check_report(path: Path, with_scoreboard: bool) -> None:
+    report = json.loads(path.read_text(encoding="utf-8"))
+    assert {"cpu", "cores", "memory_gib", "python", "sqlite", "postgresql"} <= set(report["machine"])
+    lines = report["workloads"]
+    for line in lines:
+        assert KEYS <= set(line), line
+    names = [line["name"] for line in lines]
+    for workload in WORKLOADS:
+        assert any(name.startswith(workload) for name in names), workload
+    measured = [line for line in lines if line["ours"] is not None]
+    for line in measured:
+        assert line["ours"] > 0, line
+        if line["peer"]:
+            assert line["ratio_peer"] == pytest.approx(line["ours"] / line["peer"], rel=1e-2)
+        if line["target"]:
+            assert isinstance(line["met"], bool), line
+    by_name = {line["name"].split(" (")[0]: line for line in lines}
+    assert by_name["bulk import, SQLite"]["peer"] and by_name["bulk import, SQLite"]["raw"]
+    audit = next(line for line in lines if line["name"].startswith("audit: hash chain"))
+    assert audit["raw"] and audit["ratio_raw"] is not None
+    scoreboard = [line for line in lines if line["name"].startswith("scoreboard")]
+    assert all(line["ours"] is not None for line in scoreboard) == with_scoreboard
+
+
+def test_a_tiny_bench_runs_every_workload_and_writes_json(tmp_path: Path) -> None:
+    path = tmp_path / "bench.json"
+    arguments = ["bench", "--quick", "--json", str(path)]
+    for size in TINY:
+        arguments += ["--size", size]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    assert "bulk import, SQLite" in result.output and "×peer" in result.output
+    check_report(path, with_scoreboard=False)
+
+
+@pytest.mark.slow
+def test_the_quick_bench_runs_end_to_end(tmp_path: Path) -> None:
+    path = tmp_path / "quick.json"
+    result = CliRunner().invoke(main, ["bench", "--quick", "--json", str(path)])
+    assert result.exit_code == 0, result.output
+    check_report(path, with_scoreboard=True)
+
+
+def test_a_size_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["bench", "--quick", "--size", "deals=3"])
+    assert result.exit_code == 2 and "--size" in result.output

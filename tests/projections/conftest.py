@@ -1,0 +1,87 @@
+"""Scoreboard tests: the store and the app on SQLite and PostgreSQL, and clubs filled with simulated games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app
+from nj_ledger import new_game
+from nj_ledger.simulator import simulate
+from nj_ledger.store import Store
+from nj_ledger.store.scratch import (
+    BACKENDS,
+    REQUIRE_POSTGRES_ENV,
+    migrated_database,
+    postgres_required,
+    postgres_unreachable,
+    postgres_url,
+)
+
+ADMIN_TOKEN = "admin-token-for-the-scoreboard-tests"
+ROSTER = ("Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny")
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    if request.param == "postgresql":
+        reason = postgres_unreachable(postgres_url())
+        if reason is not None:
+            if postgres_required():
+                pytest.fail(f"{reason} ({REQUIRE_POSTGRES_ENV}=1 makes this a failure)")
+            pytest.skip(reason)
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def database_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with migrated_database(backend, tmp_path_factory.mktemp(backend)) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def store(database_url: str) -> Iterator[Store]:
+    store = Store(database_url)
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def app(store: Store) -> Flask:
+    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game to record: who sits where, which simulated game they play, and how it is recorded."""
+
+    seed: int
+    names: Sequence[str]
+    profile: str = "classic"
+    deals: int = 3
+    day: date | None = None  # imported as played on this day; None: recorded live, batch by batch, today
+    batches: int | None = None  # stop after this many batches (an unfinished game)
+
+
+def record(store: Store, club_id: str, table: Table) -> str:
+    """Store a simulated game through the store's own paths; its id."""
+    game = simulate(table.seed, table.profile, players=len(table.names), deals=table.deals)
+    started = new_game(list(table.names), game.rules, game.starting_chips)
+    batches = game.batches if table.batches is None else game.batches[: table.batches]
+    if table.day is not None:
+        actions = [action for batch in batches for action in batch]
+        return store.create_game(club_id, started, actions, meta={"date": table.day.isoformat()}).game.id
+    game_id = store.create_game(club_id, started).game.id
+    for batch in batches:
+        store.append(club_id, game_id, batch)
+    return game_id
