@@ -97,7 +97,7 @@ def update_catalog(language: str = "fr", directory: Path = TRANSLATIONS) -> list
     with po.open("rb") as source:
         catalog: Catalog = read_po(source, locale=language)
     before = [(m.id, m.locations) for m in catalog]
-    catalog.update(current_template(), update_header_comment=False)
+    catalog.update(current_template(), no_fuzzy_matching=True, update_header_comment=False)
     if [(m.id, m.locations) for m in catalog] != before or catalog.obsolete:
         with po.open("wb") as target:
             write_po(target, catalog, width=110, ignore_obsolete=True)

@@ -35,6 +35,7 @@ from nj_ledger.errors import LedgerError
 LANGUAGES = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
 COOKIE = "lang"
+FIELD_PREFIX = "{field}: "
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
 log = logging.getLogger("nj_ledger.api")
@@ -72,9 +73,13 @@ def translate_error(error: LedgerError) -> str:
     template = getattr(error, "template", None)
     if not isinstance(template, str) or not template:
         return gettext(error.message)  # a sentence without placeholders is its own template
+    prefix = ""
+    if template.startswith(FIELD_PREFIX):  # a document's refusal: "{field}: " + the sentence
+        prefix, template = FIELD_PREFIX, template[len(FIELD_PREFIX):]
     translated = gettext(template)
     if translated == template:
         return error.message
+    translated = prefix + translated
     params = {name: _fragment(value) for name, value in error.params.items()}
     try:
         return translated.format_map(params)

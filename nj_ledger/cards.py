@@ -67,7 +67,7 @@ def parse_rank(text: str) -> int:
     try:
         return RANKS.index(label) + 1
     except ValueError:
-        raise InvalidInput("invalid-card", f"{text!r} is not a card rank (A, 2–10, J, Q, K).") from None
+        raise InvalidInput("invalid-card", "{text!r} is not a card rank (A, 2–10, J, Q, K).", text=text) from None
 
 
 def parse_card(text: object) -> Card:
@@ -75,7 +75,7 @@ def parse_card(text: object) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise InvalidInput("invalid-card", f"{text!r} is not a card: write rank and suit, like 10D or QS.")
+        raise InvalidInput("invalid-card", "{text!r} is not a card: write rank and suit, like 10D or QS.", text=text)
     card = _BY_TEXT.get(text)
     if card is not None:
         return card
@@ -92,7 +92,9 @@ def parse_card(text: object) -> Card:
         card = _BY_TEXT.get(rank + raw[-1])
         if card is not None:
             return card
-    raise InvalidInput("invalid-card", f"{text!r} is not a card: write rank and suit, like 10D, JC, QS, KH or 7D.")
+    raise InvalidInput(
+        "invalid-card", "{text!r} is not a card: write rank and suit, like 10D, JC, QS, KH or 7D.", text=text
+    )
 
 
 def parse_cards(texts: Iterable[object]) -> tuple[Card, ...]:

@@ -47,20 +47,19 @@ def _fields(action: Mapping[str, Any], required: Iterable[str], optional: Iterab
     if unknown:
         raise InvalidInput(
             "invalid-action",
-            f"A {action['type']} action has no field {unknown[0]!r}; its fields are: "
-            f"{', '.join(sorted(allowed - {'type'})) or 'none'}.",
-            field=unknown[0],
+            "A {action} action has no field {field!r}; its fields are: {fields}.",
+            action=action["type"], field=unknown[0], fields=", ".join(sorted(allowed - {"type"})) or "none",
         )
     missing = sorted(required - set(action))
     if missing:
         raise InvalidInput(
-            "invalid-action", f"A {action['type']} action needs {missing[0]!r}.", field=missing[0]
+            "invalid-action", "A {action} action needs {field!r}.", action=action["type"], field=missing[0]
         )
 
 
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput("invalid-action", f"{what} must be a whole number, not {value!r}.", field=what)
+        raise InvalidInput("invalid-action", "{field} must be a whole number, not {value!r}.", field=what, value=value)
     return value
 
 
@@ -68,7 +67,7 @@ def _seat(s: GameState, value: Any, what: str = "seat") -> int:
     seat = _int(value, what)
     if not 0 <= seat < s.n:
         raise RuleViolation(
-            "unknown-seat", f"There is no seat {seat}: this table has seats 0 to {s.n - 1}.", seat=seat
+            "unknown-seat", "There is no seat {seat}: this table has seats 0 to {last}.", seat=seat, last=s.n - 1
         )
     return seat
 
@@ -76,7 +75,7 @@ def _seat(s: GameState, value: Any, what: str = "seat") -> int:
 def _card_list(value: Any, what: str, allow_empty: bool = False) -> tuple[Card, ...]:
     if not isinstance(value, (list, tuple)) or (not value and not allow_empty):
         raise InvalidInput(
-            "invalid-action", f"{what} must be a list of cards, like [\"9H\", \"10D\"].", field=what
+            "invalid-action", "{field} must be a list of cards, like [\"9H\", \"10D\"].", field=what
         )
     return parse_cards(value)
 
@@ -97,7 +96,7 @@ def _require_open_deal(s: GameState, *, revealing_ok: bool = False) -> DealState
         waiting = ", ".join(_seat_name(s, seat) for seat in s.deal.awaiting)  # type: ignore[union-attr]
         raise RuleViolation(
             "awaiting-reveal",
-            f"The deal is over; settlement waits for the cards left in hand by {waiting}.",
+            "The deal is over; settlement waits for the cards left in hand by {players}.", players=waiting,
         )
     assert s.deal is not None
     return s.deal
@@ -108,7 +107,7 @@ def _require_between_deals(s: GameState) -> None:
         raise RuleViolation("game-ended", "This game has ended: nothing more can be recorded.")
     if s.status in (PLAYING, REVEALING):
         raise RuleViolation(
-            "deal-in-progress", f"Deal {s.deal_number} is still in progress: finish it first."
+            "deal-in-progress", "Deal {deal} is still in progress: finish it first.", deal=s.deal_number
         )
 
 
@@ -149,8 +148,8 @@ def new_game(
         allowed = ", ".join(map(str, resolved.players))
         raise InvalidInput(
             "invalid-players",
-            f"These rules are played by {allowed} players, not {len(names)}.",
-            count=len(names),
+            "These rules are played by {allowed} players, not {count}.",
+            allowed=allowed, count=len(names),
         )
     chips = starting_chips
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1 or chips > 10**9:
@@ -160,12 +159,12 @@ def new_game(
     if resolved.shortfall == "end" and chips < resolved.ante_total:
         raise InvalidInput(
             "starting-chips-too-low",
-            f"Each player needs at least {resolved.ante_total} chips to stake the board.",
+            "Each player needs at least {needed} chips to stake the board.",
             needed=resolved.ante_total,
         )
     first_dealer = len(names) - 1 if dealer is None else dealer
     if type(first_dealer) is not int or not 0 <= first_dealer < len(names):
-        raise InvalidInput("invalid-players", f"There is no seat {first_dealer} to deal.")
+        raise InvalidInput("invalid-players", "There is no seat {seat} to deal.", seat=first_dealer)
     return Event(
         "game_started",
         {"players": names, "rules": resolved.to_dict(), "starting_chips": chips, "dealer": first_dealer},
@@ -183,8 +182,8 @@ def _decide_deal(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
         if s.deal_number > 0 and named != dealer:
             raise RuleViolation(
                 "wrong-dealer",
-                f"The deal passes to {_seat_name(s, dealer)}, not {_seat_name(s, named)}.",
-                expected=dealer,
+                "The deal passes to {dealer}, not {named}.",
+                dealer=_seat_name(s, dealer), named=_seat_name(s, named), expected=dealer,
             )
         dealer = named
     size, talon_size = s.rules.deal_table[s.n]
@@ -193,27 +192,28 @@ def _decide_deal(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
     if a.get("hands") is not None:
         hands = a["hands"]
         if not isinstance(hands, (list, tuple)) or len(hands) != s.n:
-            raise InvalidInput("invalid-hands", f"hands lists one hand per seat: {s.n} hands.")
+            raise InvalidInput("invalid-hands", "hands lists one hand per seat: {count} hands.", count=s.n)
         canonical = []
         for seat, hand in enumerate(hands):
             cards = _card_list(hand, f"hands[{seat}]")
             if len(cards) != size:
                 raise InvalidInput(
-                    "invalid-hands", f"Seat {seat} was dealt {len(cards)} cards; each hand has {size}."
+                    "invalid-hands", "Seat {seat} was dealt {count} cards; each hand has {size}.",
+                    seat=seat, count=len(cards), size=size,
                 )
             for card in cards:
                 if card in dealt:
-                    raise InvalidInput("invalid-hands", f"{card} was dealt twice.", card=card)
+                    raise InvalidInput("invalid-hands", "{card} was dealt twice.", card=card)
                 dealt.add(card)
             canonical.append([str(c) for c in cards])
         data["hands"] = canonical
     if a.get("talon") is not None:
         talon = _card_list(a["talon"], "talon", allow_empty=True)
         if len(talon) != talon_size or len(set(talon)) != len(talon):
-            raise InvalidInput("invalid-hands", f"The talon holds {talon_size} different cards.")
+            raise InvalidInput("invalid-hands", "The talon holds {size} different cards.", size=talon_size)
         twice = dealt.intersection(talon)
         if twice:
-            raise InvalidInput("invalid-hands", f"{min(twice)} is both in a hand and in the talon.")
+            raise InvalidInput("invalid-hands", "{card} is both in a hand and in the talon.", card=min(twice))
         data["talon"] = [str(c) for c in talon]
     elif dealt:
         data["talon"] = [str(c) for c in DECK if c not in dealt]
@@ -222,7 +222,8 @@ def _decide_deal(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
         short = [_seat_name(s, seat) for seat in payers if s.balances[seat] < s.rules.ante_total]
         raise RuleViolation(
             "cannot-ante",
-            f"{', '.join(short)} cannot stake the {s.rules.ante_total} chips of the board: end the game.",
+            "{players} cannot stake the {needed} chips of the board: end the game.",
+            players=", ".join(short), needed=s.rules.ante_total,
         )
     _emit(s, events, "deal", data)
     for seat in payers:
@@ -255,8 +256,9 @@ def _check_may_pass(s: GameState, seat: int) -> None:
     if any(_continues(deal, card) and card != s.rules.wild for card in deal.hands[seat]):
         raise RuleViolation(
             "must-continue",
-            f"{_seat_name(s, seat)} holds a {_wanted(deal)} and must play it: "
+            "{player} holds a {wanted} and must play it: "
             "these rules do not let a player pass or stop while holding the next card.",
+            player=_seat_name(s, seat), wanted=_wanted(deal),
             seat=seat,
         )
 
@@ -267,12 +269,14 @@ def _decide_pass(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
     deal = _require_open_deal(s)
     if seat != deal.turn:
         raise RuleViolation(
-            "not-your-turn", f"It is {_seat_name(s, deal.turn)}'s turn, not {_seat_name(s, seat)}'s.",
+            "not-your-turn", "It is {turn_player}'s turn, not {player}'s.",
+            turn_player=_seat_name(s, deal.turn), player=_seat_name(s, seat),  # type: ignore[arg-type]
             turn=deal.turn,
         )
     if deal.expected is None:
         raise RuleViolation(
-            "cannot-pass", f"{_seat_name(s, seat)} must lay a card to start a new run: there is nothing to pass.",
+            "cannot-pass", "{player} must lay a card to start a new run: there is nothing to pass.",
+            player=_seat_name(s, seat),
         )
     _check_may_pass(s, seat)
     _emit(s, events, "pass", {"seat": seat})
@@ -301,14 +305,15 @@ def _decide_play(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
     _require_open_deal(s)
     if len(set(cards)) != len(cards):
         twice = next(c for c in cards if cards.count(c) > 1)
-        raise RuleViolation("card-already-played", f"{twice} appears twice in this play.", card=twice)
+        raise RuleViolation("card-already-played", "{card} appears twice in this play.", card=twice)
     if s.deal.turn != seat:  # type: ignore[union-attr]
         _infer_passes(s, seat, events)
     deal = s.deal
     assert deal is not None
     if deal.turn != seat:
         raise RuleViolation(
-            "not-your-turn", f"It is {_seat_name(s, deal.turn)}'s turn, not {_seat_name(s, seat)}'s.",
+            "not-your-turn", "It is {turn_player}'s turn, not {player}'s.",
+            turn_player=_seat_name(s, deal.turn), player=_seat_name(s, seat),  # type: ignore[arg-type]
             turn=deal.turn,
         )
     rules = s.rules
@@ -316,17 +321,18 @@ def _decide_play(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
     if len(cards) > deal.hand_sizes[seat]:
         raise RuleViolation(
             "too-many-cards",
-            f"{_seat_name(s, seat)} has only {deal.hand_sizes[seat]} cards left, not {len(cards)}.",
+            "{player} has only {left} cards left, not {count}.",
+            player=_seat_name(s, seat), left=deal.hand_sizes[seat], count=len(cards),
         )
     expected, suit = deal.expected, deal.expected_suit
     for position, card in enumerate(cards):
         if card in deal.seen:
-            raise RuleViolation("card-already-played", f"{card} has already been played in this deal.", card=card)
+            raise RuleViolation("card-already-played", "{card} has already been played in this deal.", card=card)
         if deal.talon is not None and card in deal.talon:
-            raise RuleViolation("card-not-in-hand", f"{card} is in the talon, not in a hand.", card=card)
+            raise RuleViolation("card-not-in-hand", "{card} is in the talon, not in a hand.", card=card)
         if hand is not None and card not in hand:
             raise RuleViolation(
-                "card-not-in-hand", f"{_seat_name(s, seat)} was not dealt {card}.", card=card
+                "card-not-in-hand", "{player} was not dealt {card}.", player=_seat_name(s, seat), card=card
             )
         if card == rules.wild:
             pass  # the chief hoc may be laid at any time in its holder's turn
@@ -335,13 +341,13 @@ def _decide_play(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
                     and card.rank != min(c.rank for c in hand)):
                 lowest = rank_label(min(c.rank for c in hand))
                 raise RuleViolation(
-                    "not-lowest", f"The deal opens with the lowest card of first hand: a {lowest}, not {card}.",
-                    card=card,
+                    "not-lowest", "The deal opens with the lowest card of first hand: a {lowest}, not {card}.",
+                    lowest=lowest, card=card,
                 )
         elif card.rank != expected or (suit is not None and card.suit != suit):
             wanted = rank_label(expected) + (suit or "")
             raise RuleViolation(
-                "out-of-sequence", f"{card} does not follow: the run wants a {wanted}.", card=card, expected=wanted
+                "out-of-sequence", "{card} does not follow: the run wants a {expected}.", card=card, expected=wanted
             )
         if rules.ends_run(card):
             expected, suit = None, None
@@ -353,8 +359,9 @@ def _decide_play(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
         if any(c.rank == expected and (suit is None or c.suit == suit) and c != rules.wild for c in left):
             raise RuleViolation(
                 "must-continue",
-                f"{_seat_name(s, seat)} holds a {rank_label(expected) + (suit or '')} and must play it: "  # type: ignore[arg-type]
+                "{player} holds a {wanted} and must play it: "
                 "these rules do not let a player stop while holding the next card.",
+                player=_seat_name(s, seat), wanted=rank_label(expected) + (suit or ""),  # type: ignore[arg-type]
                 seat=seat,
             )
     called = dict.fromkeys(announced)
@@ -363,12 +370,13 @@ def _decide_play(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
             called_cards = ", ".join(rules.board) + (", the Kings and the hocs" if rules.hoc_reward else "")
             raise RuleViolation(
                 "not-an-honour",
-                f"{card} is not a card to announce ({called_cards}): there is nothing to call.",
+                "{card} is not a card to announce ({announceable}): there is nothing to call.",
+                announceable=called_cards,
                 card=card,
             )
         if card not in cards:
             raise RuleViolation(
-                "announced-not-played", f"{card} is announced but not among the cards played.", card=card
+                "announced-not-played", "{card} is announced but not among the cards played.", card=card
             )
     _emit(s, events, "play", {
         "seat": seat,
@@ -394,22 +402,22 @@ def _decide_reveal(s: GameState, a: Mapping[str, Any], events: list[Event]) -> N
         raise RuleViolation("no-reveal-needed", "No hand is awaited: reveals come after a player goes out.")
     if seat not in deal.awaiting:
         raise RuleViolation(
-            "no-reveal-needed", f"{_seat_name(s, seat)}'s hand is not awaited.", seat=seat
+            "no-reveal-needed", "{player}'s hand is not awaited.", player=_seat_name(s, seat), seat=seat
         )
     if len(cards) != deal.hand_sizes[seat] or len(set(cards)) != len(cards):
         raise RuleViolation(
             "reveal-mismatch",
-            f"{_seat_name(s, seat)} has {deal.hand_sizes[seat]} different cards left; "
-            f"the reveal lists {len(set(cards))}.",
+            "{player} has {left} different cards left; the reveal lists {count}.",
+            player=_seat_name(s, seat), left=deal.hand_sizes[seat], count=len(set(cards)),
             seat=seat,
         )
     for card in cards:
         if card in deal.seen:
             raise RuleViolation(
-                "card-already-played", f"{card} has already been seen in this deal.", card=card
+                "card-already-played", "{card} has already been seen in this deal.", card=card
             )
         if deal.talon is not None and card in deal.talon:
-            raise RuleViolation("reveal-mismatch", f"{card} is in the talon, not in a hand.", card=card)
+            raise RuleViolation("reveal-mismatch", "{card} is in the talon, not in a hand.", card=card)
     _emit(s, events, "reveal", {"seat": seat, "cards": [str(c) for c in cards]})
     if not s.deal.awaiting:  # type: ignore[union-attr]
         _settle(s, events)
@@ -451,7 +459,8 @@ def _account(s: GameState, value: Any, what: str) -> str:
                 return f"box:{card}"
     raise InvalidInput(
         "invalid-account",
-        f"{what} must be a seat (\"seat:0\" to \"seat:{s.n - 1}\") or a box (\"box:7D\"…), not {value!r}.",
+        "{field} must be a seat (\"seat:0\" to \"seat:{last}\") or a box (\"box:7D\"…), not {value!r}.",
+        last=s.n - 1, value=value,
         field=what,
     )
 
@@ -469,7 +478,8 @@ def _decide_adjust(s: GameState, a: Mapping[str, Any], events: list[Event]) -> N
     # balances may go below zero on a score sheet (shortfall: negative); a box never holds fewer than 0 chips
     if (s.rules.shortfall == "end" or source.startswith("box:")) and s.account_balance(source) < amount:
         raise RuleViolation(
-            "insufficient-chips", f"{source} holds {s.account_balance(source)} chips, fewer than {amount}."
+            "insufficient-chips", "{account} holds {chips} chips, fewer than {amount}.",
+            account=source, chips=s.account_balance(source), amount=amount,
         )
     _emit(s, events, "adjust", {"from": source, "to": target, "amount": amount, "reason": reason})
     _transfer(s, events, source, target, amount, "adjust")
@@ -566,7 +576,8 @@ def _decide_into(s: GameState, action: Mapping[str, Any], events: list[Event]) -
     if not isinstance(kind, str) or kind not in DECIDERS:  # a list or an object as the type is no type
         raise InvalidInput(
             "invalid-action",
-            f"Unknown action type {kind!r}; the table actions are: {', '.join(TABLE_ACTIONS)}.",
+            "Unknown action type {kind!r}; the table actions are: {types}.",
+            kind=kind, types=", ".join(TABLE_ACTIONS),
             field="type",
         )
     DECIDERS[kind](s, action, events)

@@ -1,7 +1,14 @@
 """Errors of the core: each carries a stable ``code`` and a sentence a scorer understands.
 
-Callers branch on the type or the ``code``, never on the sentence. ``params``
-holds the values the sentence was built from, so other layers can translate it.
+Callers branch on the type or the ``code``, never on the sentence. The sentence
+is written as a ``template`` with ``{placeholders}`` filled from ``params``, so
+other layers can translate the template and fill it in again::
+
+    >>> refusal = RuleViolation("card-not-in-hand", "{player} was not dealt {card}.", player="Ana (seat 0)", card="QS")
+    >>> refusal.message
+    'Ana (seat 0) was not dealt QS.'
+    >>> refusal.template, refusal.params["card"]
+    ('{player} was not dealt {card}.', 'QS')
 """
 
 from __future__ import annotations
@@ -12,9 +19,14 @@ from typing import Any
 class LedgerError(Exception):
     """Base of every refusal made by the core."""
 
-    def __init__(self, code: str, message: str, **params: Any) -> None:
+    def __init__(self, code: str, template: str, **params: Any) -> None:
+        try:
+            message = template.format_map(params) if params else template
+        except (KeyError, IndexError, ValueError):  # a sentence already written out, braces and all
+            message = template
         super().__init__(message)
         self.code = code
+        self.template = template
         self.message = message
         self.params = params
 

@@ -45,7 +45,8 @@ _FIELD_OF_CODE = {
 
 
 def _invalid(field: str, sentence: str, **params: Any) -> InvalidInput:
-    return InvalidInput("invalid-document", f"{field}: {sentence}", field=field, **params)
+    """``sentence`` is a template like every refusal's; the field's name is put before it."""
+    return InvalidInput("invalid-document", "{field}: " + sentence, field=field, **params)
 
 
 def _is_int(value: Any) -> bool:
@@ -64,9 +65,10 @@ def document_meta(doc: Mapping[str, Any]) -> dict[str, str]:
         if value is None:
             continue
         if not isinstance(value, str):
-            raise _invalid(name, f"must be a text, not {value!r}.")
+            raise _invalid(name, "must be a text, not {value!r}.", value=value)
         if len(value) > longest:
-            raise _invalid(name, f"is {len(value)} characters long; at most {longest} are kept.")
+            raise _invalid(name, "is {length} characters long; at most {longest} are kept.",
+                           length=len(value), longest=longest)
         if name == "date":
             try:
                 if not _DATE.fullmatch(value):
@@ -74,7 +76,7 @@ def document_meta(doc: Mapping[str, Any]) -> dict[str, str]:
                 date.fromisoformat(value)
             except ValueError:
                 raise _invalid(
-                    name, f"must be a day written YYYY-MM-DD, like 2026-03-01, not {value!r}."
+                    name, "must be a day written YYYY-MM-DD, like 2026-03-01, not {value!r}.", value=value
                 ) from None
         meta[name] = value
     return meta
@@ -99,13 +101,15 @@ def read_game_document(doc: Any) -> tuple[Event, list[dict[str, Any]]]:
     unknown = sorted(str(name) for name in doc if name not in DOCUMENT_FIELDS)
     if unknown:
         raise _invalid(
-            unknown[0], f"is not a field of a game document; the fields are: {', '.join(DOCUMENT_FIELDS)}."
+            unknown[0], "is not a field of a game document; the fields are: {fields}.",
+            fields=", ".join(DOCUMENT_FIELDS),
         )
     if doc.get("format") != FORMAT:
-        raise _invalid("format", f"must be {FORMAT!r}, not {doc.get('format')!r}.")
+        raise _invalid("format", "must be {expected!r}, not {value!r}.", expected=FORMAT, value=doc.get("format"))
     version = doc.get("version")
     if not _is_int(version) or version != VERSION:
-        raise _invalid("version", f"this ledger reads version {VERSION} of the format, not {version!r}.")
+        raise _invalid("version", "this ledger reads version {expected} of the format, not {value!r}.",
+                       expected=VERSION, value=version)
     document_meta(doc)
     for name in ("players", "rules", "starting_chips", "actions"):
         if name not in doc:
@@ -115,20 +119,21 @@ def read_game_document(doc: Any) -> tuple[Event, list[dict[str, Any]]]:
         raise _invalid("players", "must be a list of names in seat order, like [\"Ana\", \"Ben\"].")
     rules = doc["rules"]
     if not isinstance(rules, (str, Mapping)):
-        raise _invalid("rules", "must be a profile name or an object {\"profile\": …, overrides…}.")
+        raise _invalid("rules", "must be a profile name or an object {{\"profile\": …, overrides…}}.")
     chips = doc["starting_chips"]
     if not _is_int(chips):
-        raise _invalid("starting_chips", f"must be a whole number of chips, not {chips!r}.")
+        raise _invalid("starting_chips", "must be a whole number of chips, not {value!r}.", value=chips)
     dealer = doc.get("dealer")
     if dealer is not None and (not _is_int(dealer) or not 0 <= dealer < len(players)):
-        raise _invalid("dealer", f"must be a seat between 0 and {len(players) - 1}, not {dealer!r}.")
+        raise _invalid("dealer", "must be a seat between 0 and {last}, not {value!r}.",
+                       last=len(players) - 1, value=dealer)
     actions = doc["actions"]
     if not isinstance(actions, list):
         raise _invalid("actions", "must be a list of table actions.")
     for index, action in enumerate(actions):
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise _invalid(
-                f"actions[{index}]", "must be an object with a \"type\", like {\"type\": \"deal\"}.",
+                f"actions[{index}]", "must be an object with a \"type\", like {{\"type\": \"deal\"}}.",
                 index=index,
             )
     if "events" in doc and not isinstance(doc["events"], list):
@@ -137,7 +142,8 @@ def read_game_document(doc: Any) -> tuple[Event, list[dict[str, Any]]]:
         started = new_game(players, rules, chips, dealer)
     except LedgerError as refusal:
         field = _FIELD_OF_CODE.get(refusal.code, "players")
-        raise _invalid(field, refusal.message, cause=refusal.code) from None
+        params = {name: value for name, value in refusal.params.items() if name != "field"}
+        raise _invalid(field, refusal.template, cause=refusal.code, **params) from None
     return started, [dict(action) for action in actions]
 
 
@@ -171,7 +177,7 @@ def write_game_document(
     meta = dict(meta or {})
     unknown = sorted(str(name) for name in meta if name not in META_FIELDS)
     if unknown:
-        raise _invalid(unknown[0], f"is not a document detail; they are: {', '.join(META_FIELDS)}.")
+        raise _invalid(unknown[0], "is not a document detail; they are: {fields}.", fields=", ".join(META_FIELDS))
     if not records:
         raise _invalid("events", "a game's log has at least its game_started event.")
     events = [event_from_dict(record) for record in records]

@@ -216,13 +216,14 @@ OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name != "profile")
 
 def _bad(option: str, value: Any, expected: str) -> InvalidInput:
     return InvalidInput(
-        "invalid-rules", f"Rule option {option!r} cannot be {value!r}: expected {expected}.", option=option
+        "invalid-rules", "Rule option {option!r} cannot be {value!r}: expected {expected}.",
+        option=option, value=value, expected=expected,
     )
 
 
 def _int(option: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise _bad(option, value, f"a whole number of at least {minimum}")
+        raise _bad(option, value, "a whole number of at least " + str(minimum))
     return value
 
 
@@ -269,7 +270,7 @@ def _deal_table(value: Any) -> dict[int, tuple[int, int]]:
             raise _bad("deal_table", split, "[cards per player, cards in the talon]")
         hand, talon = _int("deal_table", split[0], 1), _int("deal_table", split[1], 0)
         if hand * n + talon != 52:
-            raise _bad("deal_table", split, f"{n} hands and a talon that use the 52 cards exactly")
+            raise _bad("deal_table", split, "hands and a talon that use the 52 cards exactly")
         table[n] = (hand, talon)
     return table
 
@@ -330,7 +331,7 @@ def _option(name: str, value: Any, base: Rules) -> Any:
             return parse_card(value)
         except InvalidInput:
             raise _bad(name, value, "a card like 7D, or null") from None
-    raise InvalidInput("invalid-rules", f"Unknown rule option {name!r}.", option=name)
+    raise InvalidInput("invalid-rules", "Unknown rule option {option!r}.", option=name)
 
 
 def _apply_overrides(base: Rules, overrides: Mapping[str, Any]) -> Rules:
@@ -339,7 +340,8 @@ def _apply_overrides(base: Rules, overrides: Mapping[str, Any]) -> Rules:
         if name not in OPTION_NAMES:
             raise InvalidInput(
                 "invalid-rules",
-                f"Unknown rule option {name!r}; the options are: {', '.join(OPTION_NAMES)}.",
+                "Unknown rule option {option!r}; the options are: {options}.",
+                options=", ".join(OPTION_NAMES),
                 option=name,
             )
         values[name] = _option(name, value, base)
@@ -348,7 +350,8 @@ def _apply_overrides(base: Rules, overrides: Mapping[str, Any]) -> Rules:
     if missing:
         raise InvalidInput(
             "invalid-rules",
-            f"The deal table has no line for {', '.join(map(str, missing))} players.",
+            "The deal table has no line for {counts} players.",
+            counts=", ".join(map(str, missing)),
             option="deal_table",
         )
     return rules
@@ -373,7 +376,8 @@ def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None) -> Rules:
     if name not in PROFILES:
         raise InvalidInput(
             "invalid-rules",
-            f"Unknown rule profile {name!r}; the profiles are: {', '.join(PROFILES)}.",
+            "Unknown rule profile {profile!r}; the profiles are: {profiles}.",
+            profile=name, profiles=", ".join(PROFILES),
             option="profile",
         )
     base = _apply_overrides(Rules(profile=name), PROFILES[name])
