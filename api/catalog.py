@@ -6,7 +6,9 @@ templates) and the refusal templates of the core, then lists the messages still
 waiting for their French. The refusal templates are the literal string
 arguments of the calls named in :data:`ERROR_KEYWORDS`, at the position given
 there (``pybabel extract -k RuleViolation:2`` counts from 1; these from 0), and
-the ``template=`` keyword argument of those calls.
+the ``template=`` keyword argument of those calls. The phrases a rule option
+expects (``_bad``'s third argument) are gathered too: :func:`api.i18n.translate_error`
+translates a parameter that is one of the catalog's phrases.
 """
 
 from __future__ import annotations

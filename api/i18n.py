@@ -22,6 +22,7 @@ up in the catalog and fills it in. The catalog is brought up to date by
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +62,11 @@ def translate_error(error: LedgerError) -> str:
     """The refusal's sentence in the language of the request.
 
     The English ``template`` is looked up in the catalog and filled in with
-    ``params`` (an error without a template is looked up by its ``message``);
-    without a translation, or when a placeholder is missing, the error's own
-    English ``message`` is the answer.
+    ``params`` (an error without a template is looked up by its ``message``; a
+    document's refusal, ``"{field}: " + sentence``, by its sentence). Parameters
+    that are phrases of the catalog, and the seats named "Ana (seat 0)", are
+    translated too. Without a translation, or when a placeholder is missing, the
+    error's own English ``message`` is the answer.
     """
     language = current_language()
     if has_request_context():
@@ -75,11 +78,13 @@ def translate_error(error: LedgerError) -> str:
         return gettext(error.message)  # a sentence without placeholders is its own template
     prefix = ""
     if template.startswith(FIELD_PREFIX):  # a document's refusal: "{field}: " + the sentence
-        prefix, template = FIELD_PREFIX, template[len(FIELD_PREFIX):]
+        prefix, template = gettext("{field}: "), template[len(FIELD_PREFIX):]
     translated = gettext(template)
     if translated == template:
         return error.message
     translated = prefix + translated
+    if not error.params:
+        return translated  # written out as it stands, like the core's own sentence
     params = {name: _fragment(value) for name, value in error.params.items()}
     try:
         return translated.format_map(params)
@@ -88,11 +93,18 @@ def translate_error(error: LedgerError) -> str:
         return error.message
 
 
+SEAT = re.compile(r"\(seat (\d+)\)")  # how the core names a seat: "Ana (seat 0)"
+
+
 def _fragment(value: Any) -> Any:
-    """A parameter that is itself an English phrase of the catalog ("five different cards") is translated too."""
-    if isinstance(value, str) and " " in value:
-        return gettext(value)
-    return value
+    """A parameter that is one of the catalog's phrases ("five different cards") is translated too,
+    and so are the seats named in it."""
+    if not isinstance(value, str) or " " not in value:
+        return value
+    translated = gettext(value)
+    if translated != value:
+        return translated
+    return SEAT.sub(lambda seat: gettext("(seat {seat})").format(seat=seat.group(1)), value)
 
 
 def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:

@@ -22,39 +22,29 @@ def french_catalog() -> dict[str, str]:
         return {str(m.id): str(m.string) for m in read_po(source, locale="fr") if m.id}
 
 
-def refusal(code: str, message: str, template: str | None = None, **params: object) -> RuleViolation:
-    error = RuleViolation(code, message, **params)
-    if template is not None:
-        error.template = template  # type: ignore[attr-defined]
-    return error
-
-
 def test_a_template_is_translated_and_filled_in(app: Flask) -> None:
-    template = "Nothing has been played in this deal yet: there is nothing to undo."
+    error = RuleViolation("not-your-turn", "It is {turn_player}'s turn, not {player}'s.",
+                          turn_player="Ana (seat 0)", player="Chloé (seat 2)")
     with app.test_request_context(headers={"Accept-Language": "fr"}):
-        assert translate_error(refusal("nothing-to-undo", template, template)) == (
-            "Rien n'a encore été joué dans cette donne : il n'y a rien à annuler.")
+        assert translate_error(error) == "C’est à Ana (place 0) de jouer, pas à Chloé (place 2)."
     with app.test_request_context(headers={"Accept-Language": "en"}):
-        assert translate_error(refusal("nothing-to-undo", template, template)) == template
+        assert translate_error(error) == "It is Ana (seat 0)'s turn, not Chloé (seat 2)'s."
 
 
-def test_params_fill_the_french_sentence_and_known_phrases_are_translated(app: Flask, monkeypatch) -> None:
-    sentence = "Rule option {option!r} cannot be {value!r}: expected {expected}."
-    french = "L'option {option!r} ne peut pas valoir {value!r} : il faut {expected}."
-    monkeypatch.setattr("api.i18n.gettext", lambda text: {sentence: french, "five different cards":
-                                                          "cinq cartes différentes"}.get(text, text))
-    error = InvalidInput("invalid-rules", "Rule option 'board' cannot be 'JC': expected five different cards.",
+def test_a_phrase_given_as_a_parameter_is_translated_too(app: Flask) -> None:
+    error = InvalidInput("invalid-rules", "Rule option {option!r} cannot be {value!r}: expected {expected}.",
                          option="board", value="JC", expected="five different cards")
-    error.template = sentence  # type: ignore[attr-defined]
     with app.test_request_context(headers={"Accept-Language": "fr"}):
-        assert translate_error(error) == "L'option 'board' ne peut pas valoir 'JC' : il faut cinq cartes différentes."
+        assert translate_error(error) == (
+            "L’option de règle 'board' ne peut pas valoir 'JC' : il faut cinq cartes différentes.")
 
 
 def test_without_a_translation_or_a_parameter_the_english_sentence_stays(app: Flask) -> None:
     with app.test_request_context(headers={"Accept-Language": "fr"}):
-        assert translate_error(refusal("x", "Something new happened.")) == "Something new happened."
-        missing_param = refusal("not-your-turn", "It is Ana's turn.", "It is {turn}'s turn.")
-        assert translate_error(missing_param) == "It is Ana's turn."
+        assert translate_error(RuleViolation("x", "Something new happened.")) == "Something new happened."
+        assert translate_error(RuleViolation("x", "Something new: {what}.", what="a")) == "Something new: a."
+        missing = RuleViolation("not-your-turn", "It is {turn_player}'s turn, not {player}'s.", turn_player="Ana")
+        assert translate_error(missing) == missing.message  # the French needs {player}, which is not given
 
 
 def test_a_refusal_of_the_api_speaks_the_callers_language(table: Table) -> None:
@@ -70,6 +60,28 @@ def test_a_refusal_of_the_api_speaks_the_callers_language(table: Table) -> None:
     assert english.headers["Content-Language"] == "en"
     state = table.client.get(f"/api/v1/games/{table.game}", headers=table.headers)
     assert "Content-Language" not in state.headers  # data, not sentences
+
+
+def french_detail(table: Table, method: str, url: str, body: object) -> str:
+    answer = table.client.open(url, method=method, json=body, headers={**table.headers, "Accept-Language": "fr"})
+    assert answer.status_code == 422, answer.get_json()
+    return str(answer.get_json()["detail"])
+
+
+def test_refusals_with_parameters_in_french(table: Table) -> None:
+    actions = f"/api/v1/games/{table.game}/actions"
+    assert french_detail(table, "POST", actions, {"actions": [{"type": "pass", "seat": 2}]}) == (
+        "C’est à Ana (place 0) de jouer, pas à Chloé (place 2).")
+    assert french_detail(table, "POST", actions, {"actions": [{"type": "play", "seat": 0, "cards": ["ZZ"]}]}) == (
+        "'ZZ' n’est pas une carte : écrivez la valeur et la couleur, comme 10D, JC, QS, KH ou 7D.")
+    games = f"/api/v1/clubs/{table.club}/games"
+    assert french_detail(table, "POST", games, {"players": ["Ana", "Ben"], "starting_chips": 60,
+                                                "rules": {"profile": "classic", "may_stop": "yes"}}) == (
+        "L’option de règle 'may_stop' ne peut pas valoir 'yes' : il faut true ou false.")
+    document = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben"], "rules": "classic",
+                "starting_chips": 60, "actions": [], "date": "18/01/2026"}
+    assert french_detail(table, "POST", f"/api/v1/clubs/{table.club}/imports", document) == (
+        "date : doit être un jour écrit AAAA-MM-JJ, comme 2026-03-01, pas '18/01/2026'.")
 
 
 def test_every_refusal_template_of_the_core_has_its_french() -> None:
