@@ -239,7 +239,7 @@ class Scoreboard(MethodView):
     @blp.arguments(ScoreboardQuerySchema, location="query")
     @blp.response(200, ScoreboardSchema)
     @blp.alt_response(200, content_type="text/csv", schema={"type": "string"},
-                      description="With format=csv: a header row, then the rows.")
+                      description="The scoreboard as JSON; with format=csv, its rows as CSV under a header row.")
     @blp.alt_response(422, schema=None, description="A bad parameter (invalid-request, invalid-period, "
                                                     "unknown-season).")
     def get(self, query: dict[str, Any], club: str) -> Response:

@@ -9,6 +9,7 @@ uses the sizes of SPEC §9 (a store and an import of 1,000,000 events).
 from __future__ import annotations
 
 import gc
+import inspect
 import json
 import os
 import secrets
@@ -63,6 +64,14 @@ def run(sizes: Sizes, *, quick: bool, json_path: Path | None = None, echo: Echo 
         echo(f"… {label}")
         result = work()
         rows.extend(result if isinstance(result, list) else [result])
+        write({"partial": True})  # a long run that is stopped keeps what it measured
+
+    def write(extra: dict[str, Any]) -> dict[str, Any]:
+        report = {"machine": machine(server), "quick": quick, "sizes": sizes.__dict__, **extra, "workloads": rows}
+        if json_path is not None:
+            json_path.parent.mkdir(parents=True, exist_ok=True)
+            json_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        return report
 
     games = simulated_deals(sizes.bulk_deals)
     gc.freeze()  # the simulated games stay put: the collector need not walk them during every workload
@@ -93,17 +102,13 @@ def run(sizes: Sizes, *, quick: bool, json_path: Path | None = None, echo: Echo 
         step("replay endpoint", lambda: replay.endpoint(url, club.id, token.secret, game_id, deals,
                                                         sizes.replay_requests, events))
     if sizes.scoreboard:
-        step("scoreboard", lambda: scoreboard_rows(quick))
+        step("scoreboard", lambda: scoreboard_rows(quick, echo))
     else:
         rows.append(skipped("scoreboard", "ms", "left out of this run (--size scoreboard=0)"))
-    report = {"machine": machine(server), "quick": quick, "sizes": sizes.__dict__, "workloads": rows}
-    if json_path is not None:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return report
+    return write({})
 
 
-def scoreboard_rows(quick: bool) -> list[dict[str, Any]]:
+def scoreboard_rows(quick: bool, echo: Echo | None = None) -> list[dict[str, Any]]:
     """The scoreboard workload of ``benchmarks/scoreboard.py`` (a ``workload(quick=...)`` function), if present."""
     try:
         from . import scoreboard  # type: ignore[attr-defined]
@@ -112,7 +117,8 @@ def scoreboard_rows(quick: bool) -> list[dict[str, Any]]:
     work = getattr(scoreboard, "workload", None) or getattr(scoreboard, "run", None)
     if work is None:
         return [skipped("scoreboard", "ms", "benchmarks/scoreboard.py has no workload(quick=...) function")]
-    result = work(quick=quick)
+    takes_echo = "echo" in inspect.signature(work).parameters
+    result = work(quick=quick, echo=echo) if takes_echo else work(quick=quick)
     lines = result if isinstance(result, list) else [result]
     keys = ("name", "unit", "ours", "peer", "raw", "ratio_peer", "ratio_raw", "target", "met")
     return [{key: line.get(key) for key in keys} | {k: v for k, v in line.items() if k not in keys}

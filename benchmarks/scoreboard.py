@@ -67,7 +67,7 @@ def roster(size: int = ROSTER) -> list[str]:
 def club_games(count: int, seed: int = 0, per_day: int = GAMES_PER_DAY) -> Iterator[BulkGame]:
     """``count`` ended games, ``per_day`` a day from :data:`FIRST_DAY`, each recorded a minute after the last."""
     rng = random.Random(seed)
-    pool = [simulate(seed + number, "classic", players=3 + number % 3, deals=1) for number in range(POOL)]
+    pool = [simulate(seed + number, "classic", players=3 + number % 3, deals=1) for number in range(min(POOL, count))]
     members = roster()
     for number in range(count):
         game = pool[rng.randrange(len(pool))]

@@ -42,7 +42,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .events import event_from_dict
+from .events import SCHEMA_VERSION, event_from_dict
 
 WIN_UNITS = 840  # lcm(1, …, 8): a win shared by any number of tied seats is a whole number of units
 RATING_MODEL = PlackettLuce()
@@ -82,9 +82,16 @@ class GameFigures:
     seats: tuple[SeatFigures, ...]
 
 
+_SEATS: dict[str, int | None] = {}
+
+
 def _seat_of(account: str) -> int | None:
-    kind, _, key = account.partition(":")
-    return int(key) if kind == "seat" else None
+    """The seat of a ``seat:N`` account (None for a box), remembered: a log names the same few accounts."""
+    seat = _SEATS.get(account, -1)
+    if seat == -1:
+        kind, _, key = account.partition(":")
+        seat = _SEATS[account] = int(key) if kind == "seat" else None
+    return seat
 
 
 def game_figures(records: Iterable[Mapping[str, Any]]) -> GameFigures | None:
@@ -103,8 +110,9 @@ def game_figures(records: Iterable[Mapping[str, Any]]) -> GameFigures | None:
     deals = 0
     ended: dict[str, Any] | None = None
     for record in records:
-        event = event_from_dict(record)
-        seq, kind, data = record["seq"], event.type, event.data
+        seq, kind, data = record["seq"], record["type"], record["data"]
+        if record.get("v", SCHEMA_VERSION) != SCHEMA_VERSION:  # an old record: read it as today's
+            data = event_from_dict(record).data
         if kind == "transfer":
             amount = data["amount"]
             source, target = _seat_of(data["from"]), _seat_of(data["to"])

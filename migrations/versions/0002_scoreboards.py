@@ -1,7 +1,9 @@
 """Scoreboards: ended games' results per game and seat, day and month rollups per player, seasons.
 
-The results are derived from the log: on a database that already holds ended
-games, fill them with ``nj-ledger projections rebuild``.
+The results are derived from the log: games that ended before this revision are
+counted as it runs, from their logs, by the rebuild (``nj-ledger projections
+rebuild`` does the same at any time). That uses today's models of these tables:
+a later revision that changes them takes this filling over.
 
 Revision ID: 0002
 Revises: 0001
@@ -94,6 +96,21 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_seasons")),
         sa.UniqueConstraint("club_id", "name_key", name=op.f("uq_seasons_club_id_name_key")),
     )
+    _count_games_already_ended()
+
+
+def _count_games_already_ended() -> None:
+    bind = op.get_bind()
+    if bind.execute(sa.text("SELECT 1 FROM games WHERE status = 'ended' LIMIT 1")).first() is None:
+        return
+    from sqlalchemy.orm import Session
+
+    from nj_ledger.store.projections.rebuild import rebuild_in
+
+    with Session(bind=bind) as session:  # joins the migration's transaction
+        for _ in rebuild_in(session):
+            pass
+        session.flush()
 
 
 def downgrade() -> None:

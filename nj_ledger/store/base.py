@@ -14,8 +14,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .cache import StateCache
-from .dealstarts import DealStarts
 from .database import WRITE, default_database_url, make_engine
+from .dealstarts import DealStarts
 from .errors import StoreBusy
 from .values import TokenInfo
 

@@ -33,7 +33,7 @@ from typing import Any
 from sqlalchemy import ForeignKey, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..audit import audit
+from ..audit import CheckpointCheck, audit
 from ..chain import checkpoint_valid, sign_checkpoint
 from .base import StoreBase, iso, utcnow
 from .database import instance_path
@@ -160,7 +160,7 @@ def checkpoints(store: StoreBase, club_id: str, game_id: str) -> list[dict[str, 
         return _stored(session, game_id)
 
 
-def checker(key: bytes, game_id: str, records: Iterable[Record]) -> Any:
+def checker(key: bytes, game_id: str, records: Iterable[Record]) -> CheckpointCheck:
     """The check the audit applies to each checkpoint: the log's hash at its seq, signed with ``key``."""
     hashes = {r["seq"]: r.get("hash") for r in records}
 

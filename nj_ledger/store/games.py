@@ -16,9 +16,9 @@ import hmac
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..decide import execute
@@ -27,24 +27,25 @@ from ..reducer import fold, replay
 from ..state import GameState
 from .base import LostRace, new_id, utcnow
 from .checkpoints import sign_checkpoints
-from .rows import insert_events
 from .clubs import ClubsMixin, name_key
 from .errors import IdempotencyMismatch, NotFound, VersionConflict
 from .log import GENESIS, chain_records, event_of, record_of, records_query
 from .models import Club, EventRecord, Game, GamePlayer, IdempotencyRecord, Player
 from .projections import project_records
+from .rows import insert_events
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
 
 Respond = Callable[[GameInfo, GameState, list[Record]], tuple[int, dict[str, Any]]]
 
 
 # The append path's statements, built once: building a statement per request costs more than running it.
-_GAMES = Game.__table__.c
+_GAME_TABLE = cast(Table, Game.__table__)
+_GAMES = _GAME_TABLE.c
 _LOCK_GAME = (
     select(*_GAMES).where(_GAMES.id == bindparam("game_id"), _GAMES.club_id == bindparam("club_id")).with_for_update()
 )
 _BUMP_GAME = (
-    update(Game.__table__).where(_GAMES.id == bindparam("game_id"), _GAMES.version == bindparam("read"))
+    update(_GAME_TABLE).where(_GAMES.id == bindparam("game_id"), _GAMES.version == bindparam("read"))
     .values({name: bindparam(name) for name in ("version", "head_hash", "status", "deals_played", "updated_at")})
 )
 
@@ -140,7 +141,7 @@ class GamesMixin(ClubsMixin):
                         return StoredResponse(stored.status, dict(stored.body))
                 if expected_version is not None and game.version != expected_version:
                     raise VersionConflict(expected_version, game.version)
-                info = GameInfo.of(game)
+                info = GameInfo.of(cast(Game, game))  # the row has the model's columns
                 state, events = execute(self._state_of(session, info), actions)
                 records = chain_records(game.head_hash, game.version, events, utcnow())
                 if records:
@@ -233,7 +234,8 @@ class GamesMixin(ClubsMixin):
             game = self._game(session, club_id, game_id)
             first, last = session.execute(
                 select(func.min(EventRecord.seq), func.max(EventRecord.seq))
-                .where(EventRecord.game_id == game_id, EventRecord.deal == deal, EventRecord.seq <= game.version)
+                # "seq + 0": SQLite would otherwise answer from the (game_id, seq) key, walking the whole log
+                .where(EventRecord.game_id == game_id, EventRecord.deal == deal, EventRecord.seq + 0 <= game.version)
             ).one()
             if first is None or deal < 1:
                 return None

@@ -28,9 +28,11 @@ def next_month(start: date) -> date:
 def month_end(start: date) -> date:
     """The last day of ``start``'s month.
 
-    >>> month_end(date(2028, 2, 1))
-    datetime.date(2028, 2, 29)
+    >>> month_end(date(2028, 2, 1)), month_end(date(9999, 12, 5))
+    (datetime.date(2028, 2, 29), datetime.date(9999, 12, 31))
     """
+    if (start.year, start.month) == (date.max.year, 12):
+        return date.max  # the calendar's last month has no next one
     return next_month(start) - ONE_DAY
 
 
@@ -40,7 +42,16 @@ def grain_starts(day: date) -> tuple[tuple[str, date], tuple[str, date]]:
 
 
 def spans(start: date | None, end: date | None) -> list[Span]:
-    """The rollup rows whose sums make up the days from ``start`` to ``end`` (both included; None: open)."""
+    """The rollup rows whose sums make up the days from ``start`` to ``end`` (both included; None: open).
+
+    A range inside the calendar's first or last month has no whole month on that side: it is read by days.
+
+    >>> spans(date(1, 1, 1), date(1, 1, 5)), spans(date(9999, 12, 5), None)
+    ([('day', datetime.date(1, 1, 1), datetime.date(1, 1, 5))], [('day', datetime.date(9999, 12, 5), None)])
+    """
+    if (start is not None and start.day != 1 and (start.year, start.month) == (date.max.year, 12)) or (
+            end is not None and end != month_end(end) and (end.year, end.month) == (date.min.year, 1)):
+        return [("day", start, end)]
     first_month = None if start is None else (start if start.day == 1 else next_month(start))
     last_month = None
     if end is not None:

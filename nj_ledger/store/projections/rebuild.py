@@ -49,34 +49,39 @@ def rebuild_steps(store: StoreBase, club_id: str | None = None) -> Iterator[tupl
     ``events`` is the length of the ended games' logs (the records read are the
     part of them that counts, :data:`~nj_ledger.scoring.COUNTED_TYPES`).
 
-    The first step, ``(0, total, 0)``, comes once the old rows are gone and the
-    games to count are known; the work commits when the generator is exhausted.
+    The first step, ``(0, total, events)``, comes once the old rows are gone and
+    the games to count are known; the work commits when the generator is exhausted.
     """
     with store.writing() as session:
-        clubs = [club_id] if club_id is not None else list(session.scalars(select(Club.id).order_by(Club.id)))
-        lock_clubs(session, clubs)
-        for table in (ScoreRollup, SeatResult, GameResult):
-            query = delete(table)
-            session.execute(query if club_id is None else query.where(table.club_id == club_id))
-        ended = select(Game.id).where(Game.status == "ended")
-        if club_id is not None:
-            ended = ended.where(Game.club_id == club_id)
-        total, events = session.execute(select(func.count(), func.coalesce(func.sum(Game.version), 0))
-                                        .where(Game.id.in_(ended))).one()
-        yield 0, total, events
-        games = _read_ended_games(session, club_id)
-        by_club: dict[str, list[EndedGame]] = {}
-        for game in games:
-            by_club.setdefault(game.club_id, []).append(game)
-        done = 0
-        for club, club_games in sorted(by_club.items()):
-            club_games.sort(key=lambda g: g.end_key)
-            ratings: dict[int, Rating] = {}
-            for first in range(0, len(club_games), BATCH):
-                chunk = club_games[first:first + BATCH]
-                record_results(session, club, chunk, ratings)
-                done += len(chunk)
-                yield done, total, events
+        yield from rebuild_in(session, club_id)
+
+
+def rebuild_in(session: Session, club_id: str | None = None) -> Iterator[tuple[int, int, int]]:
+    """:func:`rebuild_steps` in the caller's session and transaction (a migration's, for one)."""
+    clubs = [club_id] if club_id is not None else list(session.scalars(select(Club.id).order_by(Club.id)))
+    lock_clubs(session, clubs)
+    for table in (ScoreRollup, SeatResult, GameResult):
+        query = delete(table)
+        session.execute(query if club_id is None else query.where(table.club_id == club_id))
+    ended = select(Game.id).where(Game.status == "ended")
+    if club_id is not None:
+        ended = ended.where(Game.club_id == club_id)
+    total, events = session.execute(select(func.count(), func.coalesce(func.sum(Game.version), 0))
+                                    .where(Game.id.in_(ended))).one()
+    yield 0, total, events
+    games = _read_ended_games(session, club_id)
+    by_club: dict[str, list[EndedGame]] = {}
+    for game in games:
+        by_club.setdefault(game.club_id, []).append(game)
+    done = 0
+    for club, club_games in sorted(by_club.items()):
+        club_games.sort(key=lambda g: g.end_key)
+        ratings: dict[int, Rating] = {}
+        for first in range(0, len(club_games), BATCH):
+            chunk = club_games[first:first + BATCH]
+            record_results(session, club, chunk, ratings)
+            done += len(chunk)
+            yield done, total, events
 
 
 def rebuild(store: StoreBase, club_id: str | None = None) -> Rebuilt:
@@ -115,7 +120,8 @@ def _read_ended_games(session: Session, club_id: str | None) -> list[EndedGame]:
             if game is not None:
                 found.append(game)
 
-    rows = session.execute(records_query, execution_options={"yield_per": 5000})
+    # through the connection, not the ORM: millions of plain rows, read in a stream
+    rows = session.connection().execute(records_query.execution_options(yield_per=5000))
     for row in rows:
         if row[0] != current:
             finish()

@@ -180,10 +180,10 @@ def player_stats(store: StoreBase, club_id: str, who: str, start: date | None = 
         member = find_member(session, club_id, who)
         lines = score_lines(session, club_id, start, end, player_id=member.id)
         query = (
-            select(SeatResult.game_id, SeatResult.played_on, Game.player_names, SeatResult.seat, SeatResult.rank,
-                   SeatResult.chips, SeatResult.net, SeatResult.win_units, SeatResult.deals_played,
-                   SeatResult.deals_won, GameResult.reason, SeatResult.chips_by_deal, SeatResult.rating_mu,
-                   SeatResult.rating_sigma)
+            select(SeatResult.game_id, SeatResult.played_on, Game.player_names.label("players"), SeatResult.seat,
+                   SeatResult.rank, SeatResult.chips, SeatResult.net, SeatResult.win_units,
+                   SeatResult.deals_played.label("deals"), SeatResult.deals_won, GameResult.reason,
+                   SeatResult.chips_by_deal, SeatResult.rating_mu, SeatResult.rating_sigma)
             .join(GameResult, GameResult.game_id == SeatResult.game_id)
             .join(Game, Game.id == SeatResult.game_id)
             .where(SeatResult.player_id == member.id)
@@ -195,5 +195,5 @@ def player_stats(store: StoreBase, club_id: str, who: str, start: date | None = 
         rows = session.execute(
             query.order_by(SeatResult.played_on.desc(), SeatResult.end_key.desc()).limit(limit + 1).offset(offset)
         ).all()
-        history = [GameLine(*row) for row in rows[:limit]]
+        history = [GameLine(**row._mapping) for row in rows[:limit]]
         return PlayerStats(member.id, member.name, lines[0] if lines else None, history, len(rows) > limit)
