@@ -164,10 +164,12 @@ def demo(folder: Path) -> None:
 @main.command("import")
 @click.argument("file", type=click.File("rb"))
 @click.option("--club", "club_id", help=f"Club id (default: the club {LOCAL_CLUB!r}, created if missing).")
-def import_(file: Any, club_id: str | None) -> None:
-    """Import a JSON game document (FILE, or - for standard input) into a club.
+@click.option("--format", "fmt", type=click.Choice(["auto", "json", "njn"]), default="auto", show_default=True,
+              help="auto: NJN for a .njn file, JSON otherwise.")
+def import_(file: Any, club_id: str | None, fmt: str) -> None:
+    """Import a game (FILE, or - for standard input) into a club: a JSON game document or an NJN record.
 
-    A file is read as it is imported, so a game of any length fits in memory.
+    A JSON file is read as it is imported, so a game of any length fits in memory.
     """
     from .store import NotFound, StoreError
     from .store.documents import import_document
@@ -183,8 +185,12 @@ def import_(file: Any, club_id: str | None) -> None:
         except NotFound as missing:
             raise click.ClickException(missing.message) from None
     try:
-        if file.seekable():
-            created: Any = import_file(store, club.id, file)
+        if fmt == "njn" or (fmt == "auto" and str(file.name).lower().endswith(".njn")):
+            from .notation import parse_njn
+
+            created: Any = import_document(store, club.id, parse_njn(file.read().decode("utf-8")))
+        elif file.seekable():
+            created = import_file(store, club.id, file)
         else:  # standard input: read whole
             created = import_document(store, club.id, json.load(file))
     except (json.JSONDecodeError, JSONError, UnicodeDecodeError) as error:
@@ -205,13 +211,17 @@ def export(game: str, fmt: str, output: Any) -> None:
     """Export a game as a document."""
     from .store.documents import export_document
 
-    if fmt != "json":
-        raise click.ClickException(f"Writing {fmt} records is not available yet; use --format json.")
     store = _store()
     club_id = store.owner(game)
     if club_id is None:
         raise click.ClickException(f"There is no game {game!r}.")
-    json.dump(export_document(store, club_id, game), output, ensure_ascii=False, indent=2)
+    document = export_document(store, club_id, game)
+    if fmt == "njn":
+        from .notation import write_njn
+
+        output.write(write_njn(document, {"club": store.club(club_id).name}))
+        return
+    json.dump(document, output, ensure_ascii=False, indent=2)
     output.write("\n")
 
 

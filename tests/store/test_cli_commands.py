@@ -83,8 +83,28 @@ def test_import_and_export_refusals_are_clear(run, store: Store, tmp_path: Path)
     assert store.list_games(club.id) == []
     assert "There is no club" in run("import", str(bad), "--club", "nope", expect=1).output
     assert "There is no game" in run("export", "nope", expect=1).output
-    game = store.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40)).game.id
-    assert "not available yet" in run("export", game, "--format", "njn", expect=1).output
+    broken = tmp_path / "broken.njn"
+    broken.write_text('[Players "Ana; Ben"]\n[StartingChips "40"]\nDeal 1 dealer 1\n0: 5H 5H\n', encoding="utf-8")
+    result = run("import", str(broken), "--club", club.id, expect=1)
+    assert "Line 4, column 7" in result.output and store.list_games(club.id) == []
+
+
+def test_a_demo_game_exported_as_njn_is_readable_and_imports_as_the_same_game(
+        run, store: Store, tmp_path: Path) -> None:
+    run("demo")
+    demo = store.find_club("Demo")
+    assert demo is not None
+    for game in store.list_games(demo.id, limit=100):
+        text = run("export", game.id, "--format", "njn").output
+        assert text.startswith('[Club "Demo"]') and "[Players " in text and "Deal 1 dealer" in text
+        assert "J'arrête" in text  # the calls are written as comments a person can follow
+        record = tmp_path / f"{game.id}.njn"
+        record.write_text(text, encoding="utf-8")
+        club = store.create_club(f"Relecture {game.id}")[0]
+        run("import", str(record), "--club", club.id)
+        (again,) = store.list_games(club.id)
+        original = [(r["type"], r["deal"], r["data"]) for r in store.records(demo.id, game.id)]
+        assert [(r["type"], r["deal"], r["data"]) for r in store.records(club.id, again.id)] == original
 
 
 def test_simulate_stores_legal_games_through_the_append_path(run, store: Store) -> None:
