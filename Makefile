@@ -11,7 +11,7 @@ ADMIN_TOKEN_FILE := instance/admin-token
 CHROMIUM := /usr/bin/chromium
 CATALOG  := api/translations/fr/LC_MESSAGES/messages
 
-.PHONY: run test test-slow install clean translations
+.PHONY: run test test-slow test-reliability-slow install clean translations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,8 +51,13 @@ run: install
 test: install $(CHROMIUM)
 	$(BIN)/python -m pytest
 
+# The long variants. The reliability suite's long runs (8 x 1,000 concurrent appends, 20 kills, the large
+# schemathesis run) are run on their own with `make test-reliability-slow` until they fit CI's budget.
 test-slow: install
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest -m slow --ignore=tests/reliability
+
+test-reliability-slow: install
+	$(BIN)/python -m pytest -m slow tests/reliability
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis

@@ -1,0 +1,94 @@
+"""Reliability tests: the store and the API on SQLite and PostgreSQL, under load, faults, bad input and intruders.
+
+A session database per back end serves the API tests; tests that tamper with
+tables, kill processes or count every row get a fresh database of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app
+from nj_ledger.store import Store
+from nj_ledger.store.checkpoints import CHECKPOINT_KEY_ENV
+from nj_ledger.store.scratch import (
+    BACKENDS,
+    REQUIRE_POSTGRES_ENV,
+    migrated_database,
+    postgres_required,
+    postgres_unreachable,
+    postgres_url,
+)
+
+from .helpers import ADMIN_TOKEN, CHECKPOINT_KEY, Calls, Club
+from .workers import ProcessClients
+
+
+@pytest.fixture(autouse=True)
+def _checkpoint_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test signs and checks checkpoints with one known key (never the instance folder's)."""
+    monkeypatch.setenv(CHECKPOINT_KEY_ENV, CHECKPOINT_KEY)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    if request.param == "postgresql":
+        reason = postgres_unreachable(postgres_url())
+        if reason is not None:
+            if postgres_required():
+                pytest.fail(f"{reason} ({REQUIRE_POSTGRES_ENV}=1 makes this a failure)")
+            pytest.skip(reason)
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def database_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with migrated_database(backend, tmp_path_factory.mktemp(backend)) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def store(database_url: str) -> Iterator[Store]:
+    store = Store(database_url)
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def app(store: Store) -> Flask:
+    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def calls(client: FlaskClient) -> Calls:
+    return Calls(client)
+
+
+@pytest.fixture
+def club(calls: Calls) -> Club:
+    return calls.club()
+
+
+@pytest.fixture
+def fresh_url(backend: str, tmp_path: Path) -> Iterator[str]:
+    """A database of this test's own, at the latest schema."""
+    with migrated_database(backend, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def process_clients() -> Iterator[ProcessClients]:
+    """Client processes for the races, started once per session."""
+    clients = ProcessClients()
+    yield clients
+    clients.close()

@@ -1,0 +1,80 @@
+"""Concurrent writers on one game, in threads and in separate processes, on SQLite (a WAL file) and PostgreSQL.
+
+With ``If-Match`` every success gets its own seqs and the log has no gap; every
+loser is told 409 ``version-conflict``. Without it the appends queue up and
+none is lost. Either way the game's state is a replay of its log.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import Calls, check_store, replayed_view, serving
+from .workers import Outcome, ProcessClients, in_threads
+
+
+def race(url: str, runner: ProcessClients | None, clients: int, attempts: int, if_match: bool) -> None:
+    """``clients`` writers (threads, or the processes of ``runner``) on one new game, then every check."""
+    with serving(url) as app:
+        calls = Calls(app.test_client())
+        club = calls.club()
+        game = calls.game(club)["id"]
+        if runner is None:
+            outcomes = in_threads(app, club.token, game, clients, attempts, if_match)
+        else:
+            outcomes = runner.race(url, club.token, game, clients, attempts, if_match)
+    assert len(outcomes) == clients
+    check_outcomes(outcomes, clients * attempts, if_match)
+
+    with serving(url) as app:  # nothing cached: the log decides
+        fresh = Calls(app.test_client())
+        events = fresh.events(club, game)
+        state = fresh.state(club, game)
+        audit = fresh.audit(club, game)
+    appended = sorted(seq for outcome in outcomes for batch in outcome.appended for seq in batch)
+    assert appended == list(range(2, len(events) + 1)), "a seq was given twice, or a success is missing"
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    successes = sum(len(outcome.appended) for outcome in outcomes)
+    assert [e["type"] for e in events].count("adjust") == successes
+    assert {k: v for k, v in state.items() if k not in ("id", "club")} == replayed_view(events)
+    assert state["version"] == len(events)
+    chips = [seat["chips"] for seat in state["players"]]
+    if if_match:  # the chip went out and came back, one success after the other
+        assert chips == [60 - successes % 2, 60 + successes % 2, 60]
+    else:  # every client sent its chip out and back the same number of times
+        assert chips == [60, 60, 60] and successes == clients * attempts
+    assert audit["ok"] and audit["chain"]["checked"] == len(events), audit["findings"][:3]
+    check_store(url)
+
+
+def check_outcomes(outcomes: list[Outcome], attempts: int, if_match: bool) -> None:
+    others = [other for outcome in outcomes for other in outcome.others]
+    assert others == [], others[:3]
+    successes = sum(len(outcome.appended) for outcome in outcomes)
+    conflicts = sum(outcome.conflicts for outcome in outcomes)
+    assert successes + conflicts == attempts
+    assert all(len(batch) == 2 for outcome in outcomes for batch in outcome.appended)
+    if not if_match:
+        assert conflicts == 0
+
+
+def runner(mode: str, request: pytest.FixtureRequest) -> ProcessClients | None:
+    return request.getfixturevalue("process_clients") if mode == "processes" else None
+
+
+@pytest.mark.parametrize("if_match", [True, False], ids=["if-match", "no-if-match"])
+@pytest.mark.parametrize("mode", ["threads", "processes"])
+def test_concurrent_writers_lose_and_duplicate_nothing(fresh_url, mode, if_match, request) -> None:
+    race(fresh_url, runner(mode, request), clients=4, attempts=50, if_match=if_match)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["threads", "processes"])
+def test_eight_writers_a_thousand_attempts_each_with_if_match(fresh_url, mode, request) -> None:
+    race(fresh_url, runner(mode, request), clients=8, attempts=1000, if_match=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["threads", "processes"])
+def test_eight_writers_without_if_match_queue_up(fresh_url, mode, request) -> None:
+    race(fresh_url, runner(mode, request), clients=8, attempts=100, if_match=False)
