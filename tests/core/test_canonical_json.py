@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nj_ledger.cards import parse_card
-from nj_ledger.chain import GENESIS, canonical_bytes, canonical_json, event_hash
+from nj_ledger.chain import GENESIS, canonical_bytes, canonical_json, event_hash, verify_chain
+from nj_ledger.events import EVENT_TYPES
 from nj_ledger.simulator import simulate
 
 
@@ -80,3 +81,44 @@ def test_event_hashes_are_taken_over_the_reference_text(data: dict[str, Any], se
     except UnicodeEncodeError:
         return
     assert event_hash(GENESIS, record) == expected
+
+
+kinds = st.sampled_from(EVENT_TYPES) | texts
+stamps = st.sampled_from(["2026-11-22T07:00:35.123456Z", "2026-01-01T00:00:00+01:00"]) | texts
+numbers = st.integers(0, 3) | st.integers(-(2**70), 2**70) | st.booleans() | st.floats(allow_nan=False)
+records = st.lists(st.tuples(st.dictionaries(texts, values, max_size=3), numbers, kinds, stamps, numbers),
+                   min_size=1, max_size=6)
+
+
+def reference_chain(fields: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    chain, previous = [], GENESIS
+    for seq, (data, deal, kind, recorded_at, v) in enumerate(fields, start=1):
+        record = {"seq": seq, "deal": deal, "type": kind, "data": data, "v": v, "recorded_at": recorded_at}
+        try:
+            record["hash"] = previous = hashlib.sha256((previous + reference(record)).encode()).hexdigest()
+        except UnicodeEncodeError:  # a lone surrogate: no UTF-8 text to hash
+            return chain
+        chain.append(record)
+    return chain
+
+
+@settings(max_examples=400)
+@given(records, st.data())
+def test_verification_agrees_with_the_reference_hash_whatever_the_fields(fields: list[tuple[Any, ...]],
+                                                                         data: st.DataObject) -> None:
+    """The quick path of verify_chain never decides alone: floats, bools, odd types and stamps verify
+    exactly as the reference text says, and any change of one field is caught at its seq."""
+    chain = reference_chain(fields)
+    assert verify_chain(chain) == {"ok": True, "first_bad_seq": None, "checked": len(chain)}
+    if not chain:
+        return
+    position = data.draw(st.integers(0, len(chain) - 1))
+    name = data.draw(st.sampled_from(["data", "deal", "type", "recorded_at", "v"]))
+    replacement = data.draw({"data": st.dictionaries(texts, values, max_size=3), "deal": numbers, "type": kinds,
+                             "recorded_at": stamps, "v": numbers}[name])
+    changed = [dict(record) for record in chain]
+    changed[position][name] = replacement
+    if reference(changed[position]) == reference(chain[position]):
+        return  # the same text (1 and 1.0 are not, True and 1 are not): nothing was changed
+    verdict = verify_chain(changed)
+    assert verdict == {"ok": False, "first_bad_seq": position + 1, "checked": position}
