@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import string
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -43,9 +44,19 @@ def iso(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+ID_ALPHABET = string.ascii_letters + string.digits
+
+
 def new_id() -> str:
-    """A short, url-safe, unguessable id (12 characters)."""
-    return secrets.token_urlsafe(9)
+    """A short, unguessable id: 12 letters and digits (71 bits).
+
+    Never a "-" or "_": an id typed after a command (``nj-ledger export ID``)
+    must not be taken for an option.
+
+    >>> len(new_id()), new_id().isalnum()
+    (12, True)
+    """
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(12))
 
 
 def _transient(error: DBAPIError) -> bool:
