@@ -21,12 +21,11 @@ from . import clubs, docs, exchange, games, health, i18n, pages, replay, scorebo
 from .auth import guard
 from .config import Config, from_environment
 from .context import EXTENSION
-from .inputs import reject_unreadable_input
-from .problems import PROBLEM_JSON, Problem, register_error_handlers
+from .inputs import reject_unreadable_input, require_json_body
+from .problems import PROBLEM_JSON, register_error_handlers
 from .schemas import ProblemSchema
 
 API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
-BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
 class LedgerApi(Api):
@@ -69,28 +68,29 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     register_error_handlers(app)
     app.before_request(guard)
-    app.before_request(_require_json_body)
+    app.before_request(require_json_body)
     app.before_request(reject_unreadable_input)
     app.after_request(_security_headers)
     return app
 
 
-def _require_json_body() -> None:
-    """A body sent to the API must be JSON (415 otherwise)."""
-    has_body = bool(request.content_length or request.headers.get("Transfer-Encoding"))
-    if request.method in BODY_METHODS and has_body and not request.is_json:
-        raise Problem(415, "unsupported-media-type",
-                          f"Send the body as JSON (Content-Type: application/json), not {request.mimetype or 'no type'}.")
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", API_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "no-referrer"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
+)
+NO_CACHE = (("Cache-Control", "no-cache"),)
 
 
 def _security_headers(response: Response) -> Response:
+    """The security headers every answer carries (unless a view set its own), in one pass over the headers."""
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", API_POLICY)
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("X-Frame-Options", "DENY")
-    headers.setdefault("Referrer-Policy", "no-referrer")
-    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-    headers.setdefault("Cross-Origin-Resource-Policy", "same-origin")
+    present = {name.lower() for name, _ in headers.items()}
+    wanted = SECURITY_HEADERS
     if request.path.startswith("/api/v1") and not request.path.startswith("/api/v1/docs"):
-        headers.setdefault("Cache-Control", "no-cache")
+        wanted += NO_CACHE
+    headers.extend([(name, value) for name, value in wanted if name.lower() not in present])
     return response

@@ -1,29 +1,50 @@
-"""Exchange: a game as a JSON game document, out (export) and in (import)."""
+"""Exchange: a game out (export) and in (import), as a JSON game document or as an NJN record (SPEC §8).
+
+An NJN export is the canonical text ``nj-ledger export --format njn`` writes,
+served as ``text/x-njn; charset=utf-8``. An NJN import is sent as the body with
+``Content-Type: text/x-njn`` (or ``text/plain``) in UTF-8; a record with errors
+is refused with 422 and every error's ``line`` and ``column`` in ``errors``.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from flask import url_for
+from flask import Response, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from nj_ledger.errors import InvalidInput
 from nj_ledger.exchange import FORMAT, VERSION
+from nj_ledger.notation import NotationError, parse_njn, write_njn
+from nj_ledger.notation.syntax import NOTATION_ERROR, Scanner
 from nj_ledger.store.documents import export_document, import_document
 
 from .auth import own_club, reader, writer
 from .context import etag, game_view, store
-from .problems import Problem
-from .schemas import GameStateSchema, RecordSchema
+from .inputs import refuse_unstorable
+from .problems import PROBLEM_JSON, json_response, refusal_body
+from .schemas import GameStateSchema, ProblemSchema, RecordSchema
 
 blp = Blueprint("exchange", __name__, url_prefix="/api/v1", description="Export and import whole games.")
 
 FORMATS = ("json", "njn")
+NJN = "text/x-njn"
+NJN_TYPES = (NJN, "text/plain")  # what an NJN import may be sent as
+NJN_CONTENT_TYPE = f"{NJN}; charset=utf-8"
+MAX_LISTED_ERRORS = 1000  # a refused record lists its first errors; the detail says how many there are
+# Characters no record may hold: bytes that are not UTF-8 (decoded as lone surrogates) and NUL.
+_UNREADABLE = re.compile("[\udc80-\udcff]+|\x00+")
+VERSION_HEADER = {"ETag": {"description": "The game's version.", "schema": {"type": "string"}}}
+NJN_EXAMPLE = ('[Players "Ana; Ben; Chloé"]\n[StartingChips "60"]\n[Rules "classic"]\n\n'
+               "Deal 1 dealer 2\n0: 5H 6H 7C\n")
 
 
 class ExportQuerySchema(Schema):
-    format = fields.String(load_default="json", validate=validate.OneOf(FORMATS))
+    format = fields.String(load_default="json", validate=validate.OneOf(FORMATS), metadata={
+        "description": "json: the game document; njn: the canonical NJN record."})
 
 
 class GameDocumentSchema(Schema):
@@ -43,27 +64,112 @@ class GameDocumentSchema(Schema):
     events = fields.List(fields.Nested(RecordSchema), metadata={"description": "Stored records; ignored on import."})
 
 
+IMPORT_BODY = {
+    "required": True,
+    "description": "A JSON game document, or an NJN record (docs/NJN.md) in UTF-8.",
+    "content": {
+        "application/json": {"schema": GameDocumentSchema},
+        NJN: {"schema": {"type": "string"}, "example": NJN_EXAMPLE},
+        "text/plain": {"schema": {"type": "string"}, "example": NJN_EXAMPLE},
+    },
+}
+
+
 @blp.route("/games/<game>/export")
 class Export(MethodView):
     @blp.arguments(ExportQuerySchema, location="query")
-    @blp.response(200, GameDocumentSchema)
-    def get(self, query: dict[str, Any], game: str) -> dict[str, Any]:
-        """The game as a document: its table actions in order, and its stored records."""
+    @blp.response(200, GameDocumentSchema, headers=VERSION_HEADER)
+    @blp.alt_response(200, content_type=NJN, schema={"type": "string"},
+                      description="The game document; with format=njn, the game's canonical NJN record.")
+    @blp.alt_response(304, description="Not modified (If-None-Match names the current version).")
+    def get(self, query: dict[str, Any], game: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
+        """The game as a document (its table actions in order, and its stored records) or as an NJN record.
+
+        The NJN record is the text `nj-ledger export --format njn` writes. The
+        `ETag` is the game's version.
+        """
         token = reader()
-        store().game(token.club_id, game)  # 404 before 422: the game must be the caller's
-        if query["format"] != "json":
-            raise Problem(422, "unsupported-format",
-                          f"This server does not write {query['format']} records yet; use format=json.")
-        return export_document(store(), token.club_id, game)
+        info = store().game(token.club_id, game)  # 404 before anything else: the game must be the caller's
+        if request.headers.get("If-None-Match", "").strip() == etag(info.version)["ETag"]:
+            return Response(status=304, headers=etag(info.version))
+        document = export_document(store(), token.club_id, game)
+        tag = etag(document["events"][-1]["seq"])
+        if query["format"] == "njn":
+            text = write_njn(document, {"club": store().club(token.club_id).name})
+            return Response(text, status=200, headers=tag, content_type=NJN_CONTENT_TYPE)
+        return document, 200, tag
 
 
 @blp.route("/clubs/<club>/imports")
 class Imports(MethodView):
-    @blp.arguments(GameDocumentSchema(unknown="raise"))
-    @blp.response(201, GameStateSchema)
-    def post(self, document: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Import a game document: its actions are executed anew (validated and hash-chained) into a new game."""
+    text_types = NJN_TYPES  # let through the JSON-only gate of api.inputs
+
+    @blp.doc(requestBody=IMPORT_BODY)
+    @blp.response(201, GameStateSchema, headers={**VERSION_HEADER, "Location": {
+        "description": "The new game.", "schema": {"type": "string"}}})
+    @blp.alt_response(422, schema=ProblemSchema, content_type=PROBLEM_JSON, description=(
+        "A refused document or record: nothing is stored. An NJN record's errors are listed in `errors`, "
+        "each `{line, column, message, code}`."))
+    def post(self, club: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
+        """Import a game document or an NJN record: its actions are executed anew into a new game.
+
+        The actions are validated and hash-chained as they are recorded; a
+        refused one stores nothing. An NJN record is sent with
+        `Content-Type: text/x-njn` (or `text/plain`) in UTF-8. A record with
+        errors answers 422 with every error (the first 1,000) in `errors`, each
+        with its `line`, `column`, `message` and `code`.
+        """
         own_club(writer(), club)
+        if request.mimetype in NJN_TYPES:
+            try:
+                document = read_record(request.get_data(cache=True))
+            except NotationError as error:
+                return refused_record(error)
+        else:
+            document = blp.ARGUMENTS_PARSER.parse(GameDocumentSchema(unknown="raise"), location="json")
         created = import_document(store(), club, document)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
         return game_view(created.game, created.state), 201, headers
+
+
+def read_record(raw: bytes) -> dict[str, Any]:
+    """The game document an NJN body records; :class:`NotationError` lists what is wrong with it and where.
+
+    Bytes that are not UTF-8 and NUL characters are errors at their place; the
+    rest of the text is read all the same, so that every error is listed at once.
+    """
+    text = raw.decode("utf-8", errors="surrogateescape")
+    errors = unreadable_places(text)
+    if errors:  # read on with a replacement character for each one, so that the columns stay where they are
+        text = _UNREADABLE.sub(lambda match: "\ufffd" * len(match.group()), text)
+    try:
+        document = parse_njn(text)
+    except NotationError as error:
+        errors.extend(error.errors)
+    except RecursionError:  # a tag's JSON value nested hundreds deep
+        if not errors:
+            raise InvalidInput(NOTATION_ERROR, "A tag's value nests too deep to be read.") from None
+    if errors:
+        raise NotationError(sorted(errors, key=lambda error: (error["line"], error["column"])))
+    refuse_unstorable(document)  # a JSON value may still spell a NUL or half a surrogate pair: "\\u0000"
+    return document
+
+
+def unreadable_places(text: str) -> list[dict[str, Any]]:
+    """Where ``text`` holds bytes that were not UTF-8 or NUL characters, as NJN errors."""
+    if not _UNREADABLE.search(text):
+        return []
+    scanner = Scanner(text)  # places counted as the reader counts them
+    errors = []
+    for match in _UNREADABLE.finditer(scanner.text):
+        line, column = scanner.place(match.start())
+        message = ("A record may not hold NUL characters." if match.group().startswith("\x00")
+                   else "These bytes are not UTF-8: send the record as UTF-8 text.")
+        errors.append({"line": line, "column": column, "message": message, "code": NOTATION_ERROR})
+    return errors
+
+
+def refused_record(error: NotationError) -> Response:
+    """422: the refusal as any refusal of the core is written, with the record's errors (the first 1,000)."""
+    body = {**refusal_body(error), "errors": error.errors[:MAX_LISTED_ERRORS]}
+    return json_response(body, 422, mimetype=PROBLEM_JSON)

@@ -1,5 +1,8 @@
 """Input no view should ever see is refused at the door, before any view runs.
 
+- A body is JSON (415 ``unsupported-media-type`` otherwise), except on a route
+  whose view class names the text types it also takes (``text_types``, the NJN
+  import's ``text/x-njn`` and ``text/plain``), sent as UTF-8.
 - A JSON body is read strictly once here: not JSON (``NaN``, a number of
   thousands of digits, bytes that are not text) is 400 ``invalid-json``, and so
   is a body nested deeper than :data:`MAX_DEPTH` (a game document nests six deep).
@@ -19,13 +22,31 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import request
+from flask import current_app, request
 
+from .i18n import N_, validation_templates
 from .problems import Problem
 
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+UTF_8 = frozenset({"utf-8", "utf8"})
 MAX_DEPTH = 32
-UNSTORABLE = "text may not contain NUL characters or unpaired surrogates"
-TOO_DEEP = f"the body may not nest more than {MAX_DEPTH} levels deep"
+UNSTORABLE = N_("text may not contain NUL characters or unpaired surrogates")
+TOO_DEEP_TEMPLATE = N_("the body may not nest more than {depth} levels deep")
+TOO_DEEP = TOO_DEEP_TEMPLATE.format(depth=MAX_DEPTH)
+validation_templates(TOO_DEEP_TEMPLATE)  # as a field's message, it is translated like marshmallow's
+# The detail of a refused body, by what :func:`first_problem` found.
+REFUSED = {
+    UNSTORABLE: N_("{field}: text may not contain NUL characters or unpaired surrogates."),
+    TOO_DEEP: N_("{field}: the body may not nest more than {depth} levels deep."),
+}
+# The detail of a body that is not JSON, by whether the route also takes text and whether the body had a type.
+NOT_JSON = {
+    (False, True): N_("Send the body as JSON (Content-Type: application/json), not {mimetype}."),
+    (False, False): N_("Send the body as JSON, with the header Content-Type: application/json."),
+    (True, True): N_("Send the body as JSON (Content-Type: application/json) or as text ({types}), not {mimetype}."),
+    (True, False): N_("Send the body as JSON (Content-Type: application/json) or as text ({types}), "
+                      "with its Content-Type."),
+}
 
 
 def unstorable(text: str) -> bool:
@@ -63,6 +84,38 @@ def first_problem(value: Any) -> tuple[str, str] | None:
     return None
 
 
+def text_types() -> tuple[str, ...]:
+    """The text media types the requested route takes besides JSON: its view class's ``text_types``."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    return tuple(getattr(getattr(view, "view_class", None), "text_types", ()))
+
+
+def require_json_body() -> None:
+    """A ``before_request`` hook: a body sent to the API is JSON, or UTF-8 text where the route takes it (415)."""
+    has_body = bool(request.content_length or request.headers.get("Transfer-Encoding"))
+    if request.method not in BODY_METHODS or not has_body or request.is_json:
+        return
+    accepted = text_types()
+    if request.mimetype in accepted:
+        charset = request.mimetype_params.get("charset", "utf-8")
+        if charset.lower() in UTF_8:
+            return
+        raise Problem(415, "unsupported-media-type",
+                      "Send the text as UTF-8 ({mimetype}; charset=utf-8), not {charset}.",
+                      params={"mimetype": request.mimetype, "charset": charset})
+    raise Problem(415, "unsupported-media-type", NOT_JSON[bool(accepted), bool(request.mimetype)],
+                  params={"types": ", ".join(accepted), "mimetype": request.mimetype})
+
+
+def refuse_unstorable(value: Any) -> None:
+    """422 ``invalid-request`` when :func:`first_problem` finds one in ``value``."""
+    found = first_problem(value)
+    if found is not None:
+        where, reason = found
+        raise Problem(422, "invalid-request", REFUSED[reason], params={"field": where, "depth": MAX_DEPTH},
+                      errors={where: [reason]})
+
+
 def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
@@ -73,7 +126,8 @@ def reject_unreadable_input() -> None:
         raise Problem(404, "not-found", "Nothing here: check the path.")
     for name, value in request.args.items(multi=True):
         if unstorable(name) or unstorable(value):
-            raise Problem(422, "invalid-request", f"{name!r}: {UNSTORABLE}.", errors={name: [UNSTORABLE]})
+            raise Problem(422, "invalid-request", "{field!r}: text may not contain NUL characters or unpaired "
+                          "surrogates.", params={"field": name}, errors={name: [UNSTORABLE]})
     if not request.is_json:
         return
     raw = request.get_data(cache=True)
@@ -82,10 +136,8 @@ def reject_unreadable_input() -> None:
     try:
         body = json.loads(raw, parse_constant=_not_json)
     except RecursionError:
-        raise Problem(400, "invalid-json", f"The body could not be read as JSON: {TOO_DEEP}.") from None
+        raise Problem(400, "invalid-json", "The body could not be read as JSON: the body may not nest more than "
+                                           "{depth} levels deep.", params={"depth": MAX_DEPTH}) from None
     except ValueError:
         raise Problem(400, "invalid-json", "The body could not be read as JSON.") from None
-    found = first_problem(body)
-    if found is not None:
-        where, reason = found
-        raise Problem(422, "invalid-request", f"{where}: {reason}.", errors={where: [reason]})
+    refuse_unstorable(body)

@@ -93,9 +93,8 @@ def test_export_then_import_gives_the_same_table_actions(client, calls, club) ->
     assert imported.json == {**original_state, "id": copy}
 
 
-def test_export_in_notation_is_not_available_yet(client, calls, club, problem) -> None:
+def test_an_unknown_export_format_is_refused(client, calls, club, problem) -> None:
     game = calls.game(club)["id"]
-    problem(client.get(f"/api/v1/games/{game}/export?format=njn", headers=club.auth), 422, "unsupported-format")
     problem(client.get(f"/api/v1/games/{game}/export?format=xml", headers=club.auth), 422, "invalid-request")
 
 
