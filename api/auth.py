@@ -74,7 +74,7 @@ def writer() -> TokenInfo:
 def own_club(token: TokenInfo, club_id: str) -> None:
     """404 unless ``club_id`` is the token's club."""
     if not hmac.compare_digest(token.club_id.encode(), club_id.encode()):
-        raise Problem(404, "not-found", f"There is no club {club_id!r}.")
+        raise Problem(404, "not-found", "There is no club {club!r}.", params={"club": club_id})
 
 
 def guard() -> None:

@@ -2,13 +2,18 @@
 
 It does what ``pybabel extract`` and ``pybabel update`` would, in one step: the
 pages' strings (``_``, ``gettext``, ``_l``, ``lazy_gettext`` in ``api/`` and its
-templates) and the refusal templates of the core, then lists the messages still
-waiting for their French. The refusal templates are the literal string
-arguments of the calls named in :data:`ERROR_KEYWORDS`, at the position given
-there (``pybabel extract -k RuleViolation:2`` counts from 1; these from 0), and
-the ``template=`` keyword argument of those calls. The phrases a rule option
-expects (``_bad``'s third argument) are gathered too: :func:`api.i18n.translate_error`
-translates a parameter that is one of the catalog's phrases.
+templates) and the sentences marked ``N_`` there (problem titles, HTTP errors,
+validation messages), the refusal templates of the core, the API's problem
+details, the store's refusals and the audit's findings; then it lists the
+messages still waiting for their French.
+
+Templates are the literal string arguments of the calls named in each of
+:data:`TEMPLATE_SOURCES`, at the position given there (``pybabel extract -k
+RuleViolation:2`` counts from 1; these from 0), either branch of a conditional
+in that place, and the ``template=`` (or ``detail=``) keyword argument of those
+calls. The phrases a rule option expects (``_bad``'s third argument) are
+gathered too: :func:`api.i18n.translate_error` translates a parameter that is
+one of the catalog's phrases.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_python
 from babel.messages.pofile import read_po, write_po
 
 from .i18n import TRANSLATIONS
@@ -36,8 +41,30 @@ ERROR_KEYWORDS: Mapping[str, int] = {
     "_bad": 2,  # rules.py: (option, value, expected): its own template is in _bad's body
 }
 
+
+def store_errors(root: Path = CORE / "store") -> tuple[str, ...]:
+    """The names of :class:`~nj_ledger.store.StoreError` and every class of the store derived from it."""
+    classes = [node for path in sorted(root.glob("**/*.py"))
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ClassDef)]
+    names = {"StoreError"}
+    while True:
+        more = {c.name for c in classes if any(isinstance(b, ast.Name) and b.id in names for b in c.bases)} - names
+        if not more:
+            return tuple(sorted(names))
+        names |= more
+
+
+# Every place sentences are written as templates: (files, under the project, and the calls that take one).
+TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
+    *((f"nj_ledger/{name}", ERROR_KEYWORDS) for name in CORE_MODULES),  # the core's refusals
+    ("api/*.py", {"Problem": 2}),  # Problem(status, code, detail, params=…)
+    ("nj_ledger/store/**/*.py", {**dict.fromkeys(store_errors(), 0), "__init__": 0}),  # a refusal of the store
+    ("nj_ledger/audit.py", {"_finding": 3, "_sentence": 0}),  # the audit's findings and differences
+)
+TEMPLATE_KEYWORDS = ("template", "detail")
+
 PAGE_SOURCES = [("api/**.py", "python"), ("api/templates/pages/**.html", "jinja2")]
-PAGE_KEYWORDS = {"_": None, "gettext": None, "_l": None, "lazy_gettext": None}
+PAGE_KEYWORDS = {"_": None, "gettext": None, "_l": None, "lazy_gettext": None, "N_": None}
 
 
 def _callee(node: ast.Call) -> str | None:
@@ -48,7 +75,31 @@ def _callee(node: ast.Call) -> str | None:
     return None
 
 
-def error_templates(modules: tuple[str, ...] = CORE_MODULES, root: Path = CORE) -> Iterator[tuple[str, str, int]]:
+def _template_arguments(path: Path, keywords: Mapping[str, int]) -> Iterator[tuple[ast.expr, int]]:
+    """The argument in template position of every call named in ``keywords``, with its line."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        callee = _callee(node) if isinstance(node, ast.Call) else None
+        if callee is None or callee not in keywords:
+            continue
+        assert isinstance(node, ast.Call)
+        position = keywords[callee]
+        for candidate in node.args[position:position + 1] + [
+                kw.value for kw in node.keywords if kw.arg in TEMPLATE_KEYWORDS]:
+            yield candidate, node.lineno
+
+
+def _literals(node: ast.expr) -> Iterator[str]:
+    """The sentences an argument can be: a literal string, or either branch of a conditional."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(ch.isalpha() for ch in node.value):
+        yield node.value
+    elif isinstance(node, ast.IfExp):
+        yield from _literals(node.body)
+        yield from _literals(node.orelse)
+
+
+def error_templates(modules: tuple[str, ...] = CORE_MODULES, root: Path = CORE,
+                    keywords: Mapping[str, int] = ERROR_KEYWORDS) -> Iterator[tuple[str, str, int]]:
     """``(template, module, line)`` for every literal refusal template in the core's modules.
 
     Templates are the literal string arguments of the calls in
@@ -56,19 +107,50 @@ def error_templates(modules: tuple[str, ...] = CORE_MODULES, root: Path = CORE) 
     A sentence built with an f-string has no template to translate and is skipped.
     """
     for name in modules:
-        path = root / name
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in ast.walk(tree):
-            callee = _callee(node) if isinstance(node, ast.Call) else None
-            if callee is None or callee not in ERROR_KEYWORDS:
-                continue
-            assert isinstance(node, ast.Call)
-            position = ERROR_KEYWORDS[callee]
-            candidates = node.args[position:position + 1] + [kw.value for kw in node.keywords if kw.arg == "template"]
-            for candidate in candidates:
-                if isinstance(candidate, ast.Constant) and isinstance(candidate.value, str) and any(
-                        ch.isalpha() for ch in candidate.value):
-                    yield candidate.value, name, node.lineno
+        for candidate, line in _template_arguments(root / name, keywords):
+            for text in _literals(candidate):
+                yield text, name, line
+
+
+def _files(pattern: str, project: Path = PROJECT) -> list[Path]:
+    return sorted(project.glob(pattern))
+
+
+def templates(project: Path = PROJECT) -> Iterator[tuple[str, str, int]]:
+    """``(template, path, line)`` for every template of :data:`TEMPLATE_SOURCES`: refusals, problems, findings."""
+    for pattern, keywords in TEMPLATE_SOURCES:
+        for path in _files(pattern, project):
+            for candidate, line in _template_arguments(path, keywords):
+                for text in _literals(candidate):
+                    yield text, str(path.relative_to(project)), line
+
+
+def written_out(project: Path = PROJECT) -> list[str]:
+    """``path:line`` of every template of :data:`TEMPLATE_SOURCES` written out as an f-string (or with ``format``
+    or ``%``): such a sentence cannot be found in the catalog, so it is never translated."""
+    found = []
+    for pattern, keywords in TEMPLATE_SOURCES:
+        for path in _files(pattern, project):
+            for candidate, line in _template_arguments(path, keywords):
+                branches = [candidate]
+                while branches:
+                    node = branches.pop()
+                    if isinstance(node, ast.IfExp):
+                        branches += [node.body, node.orelse]
+                    elif isinstance(node, ast.JoinedStr) or (isinstance(node, ast.BinOp) and isinstance(
+                            node.op, ast.Mod)) or (isinstance(node, ast.Call) and _callee(node) == "format"):
+                        found.append(f"{path.relative_to(project)}:{line}")
+    return found
+
+
+def marked(paths: tuple[str, ...] = ("api/*.py",), project: Path = PROJECT) -> Iterator[tuple[str, str, int]]:
+    """``(sentence, path, line)`` for the sentences marked ``N_`` (translated where they are shown)."""
+    for pattern in paths:
+        for path in _files(pattern, project):
+            with path.open("rb") as source:
+                for line, _, message, _ in extract_python(source, ["N_"], [], {}):
+                    if isinstance(message, str):
+                        yield message, str(path.relative_to(project)), line
 
 
 def placeholders(template: str) -> set[str]:
@@ -81,15 +163,15 @@ def placeholders(template: str) -> set[str]:
 
 
 def current_template(project: Path = PROJECT) -> Catalog:
-    """Every message to translate: the pages' strings and templates, and the core's refusal templates."""
+    """Every message to translate: the pages' strings, the sentences marked ``N_``, and every template."""
     template = Catalog(project="Nain Jaune Ledger", fuzzy=False)
     for filename, lineno, message, comments, context in extract_from_dir(
         str(project), method_map=PAGE_SOURCES, keywords=PAGE_KEYWORDS,
         options_map={"api/templates/pages/**.html": {"extensions": "jinja2.ext.i18n"}},
     ):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
-    for text, module, line in error_templates():
-        template.add(text, None, [(f"nj_ledger/{module}", line)], flags=["python-brace-format"])
+    for text, path, line in templates(project):
+        template.add(text, None, [(path, line)], flags=["python-brace-format"] if placeholders(text) else [])
     return template
 
 

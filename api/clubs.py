@@ -12,11 +12,12 @@ from nj_ledger.store import ROLES, PlayerInfo, iso
 
 from .auth import own_club, reader, require_admin, writer
 from .context import next_page, store
+from .i18n import N_
 from .schemas import PageQuerySchema, PageSchema
 
 blp = Blueprint("clubs", __name__, url_prefix="/api/v1", description="Clubs, tokens and members.")
 
-NOT_BLANK = validate.Regexp(r"[\s\S]*\S", error="Must not be blank.")
+NOT_BLANK = validate.Regexp(r"[\s\S]*\S", error=N_("Must not be blank."))
 NAME = [validate.Length(min=1, max=120), NOT_BLANK]
 NO_STORE = {"Cache-Control": "no-store"}  # answers that carry a token secret
 

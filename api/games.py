@@ -93,7 +93,8 @@ def expected_version() -> int | None:
         return None
     match = VERSION_TAG.fullmatch(header.strip())
     if match is None:
-        raise Problem(400, "invalid-header", f'If-Match must be a game version in quotes, like "12", not {header!r}.')
+        raise Problem(400, "invalid-header", 'If-Match must be a game version in quotes, like "12", not {header!r}.',
+                      params={"header": header})
     return int(match.group(1))
 
 

@@ -9,10 +9,14 @@ The catalogs are kept as ``translations/<lang>/LC_MESSAGES/messages.po`` and
 compiled to ``.mo`` when the app starts (and by ``make install``), whenever a
 ``.po`` is newer than its ``.mo``.
 
-Refusals of the core carry ``template`` (the English sentence with
-``{placeholders}``) and ``params``; :func:`translate_error` looks the template
-up in the catalog and fills it in. The catalog is brought up to date by
-``make translations`` (:mod:`api.catalog`)::
+Sentences are written as English templates with named ``{placeholders}`` and
+their ``params``: the refusals of the core (:func:`translate_error`), the API's
+own problems and the store's refusals (:mod:`api.problems`), the audit's
+findings (:func:`translate_audit`). :func:`translate` looks a template up in the
+catalog and fills it in; English, the default, is the sentence as written.
+marshmallow's messages for a field that is not valid are recognised by their
+template (:func:`sentence_of`) and translated the same way. The catalog is
+brought up to date by ``make translations`` (:mod:`api.catalog`)::
 
     >>> from nj_ledger.errors import RuleViolation
     >>> translate_error(RuleViolation("nothing-to-undo", "Nothing to undo."))  # no request: the English sentence
@@ -23,6 +27,8 @@ from __future__ import annotations
 
 import logging
 import re
+import string
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +64,77 @@ def current_language() -> str:
     return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT_LANGUAGE
 
 
+def N_(text: str) -> str:
+    """Marks a sentence for the catalog without translating it (``gettext_noop``): it is translated where shown."""
+    return text
+
+
+def _english(value: Any) -> Any:
+    """A parameter as the English sentence shows it (a nested sentence by its ``message``)."""
+    if isinstance(value, Mapping) and isinstance(value.get("template"), str):
+        return value.get("message") or fill(value["template"], value.get("params"))
+    return value
+
+
+def fill(template: str, params: Mapping[str, Any] | None = None) -> str:
+    """The English sentence: ``template`` filled in with ``params``.
+
+    A template without parameters is written out as it stands (braces and all),
+    like the core's own sentences; a parameter may itself be a sentence
+    (``{"template", "params", "message"}``), shown by its ``message``.
+
+    >>> fill("There is no club {club!r}.", {"club": "x"})
+    "There is no club 'x'."
+    """
+    if not params:
+        return template
+    try:
+        return template.format_map({name: _english(value) for name, value in params.items()})
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return template
+
+
+def translate(template: str, params: Mapping[str, Any] | None = None, english: str | None = None, *,
+              phrases: bool = False) -> str:
+    """A sentence in the language of the request: ``template`` looked up in the catalog, filled in with ``params``.
+
+    ``english`` is the sentence as written (by default ``template`` filled in);
+    it is the answer in English, outside a request, without a translation, or
+    when the French does not fit the parameters. A template that starts with
+    ``"{field}: "`` and is not in the catalog as a whole is looked up without it
+    (a document's refusal, a field's validation message). A parameter that is a
+    sentence (``{template, params, message}``) is translated too; with
+    ``phrases``, so are parameters that are phrases of the catalog and the seats
+    named "Ana (seat 0)" (the core's refusals name them so; names a club chose
+    are never translated).
+    """
+    if english is None:
+        english = fill(template, params)
+    language = current_language()
+    if has_request_context():
+        g.content_language = language
+    if language == DEFAULT_LANGUAGE:
+        return english
+    translated = gettext(template)
+    if translated == template and template.startswith(FIELD_PREFIX):  # "{field}: " + a sentence of the catalog
+        rest = template[len(FIELD_PREFIX):]
+        translated = gettext(rest)
+        if translated != rest:
+            translated = gettext("{field}: ") + translated
+        else:
+            translated = template
+    if translated == template:
+        return english
+    if not params:
+        return translated  # written out as it stands, like the English
+    values = {name: _fragment(value, phrases) for name, value in params.items()}
+    try:
+        return translated.format_map(values)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        log.warning("The French of %r does not fit its parameters", template)
+        return english
+
+
 def translate_error(error: LedgerError) -> str:
     """The refusal's sentence in the language of the request.
 
@@ -68,43 +145,169 @@ def translate_error(error: LedgerError) -> str:
     translated too. Without a translation, or when a placeholder is missing, the
     error's own English ``message`` is the answer.
     """
-    language = current_language()
-    if has_request_context():
-        g.content_language = language
-    if language == DEFAULT_LANGUAGE:
-        return error.message
     template = getattr(error, "template", None)
     if not isinstance(template, str) or not template:
-        return gettext(error.message)  # a sentence without placeholders is its own template
-    prefix = ""
-    if template.startswith(FIELD_PREFIX):  # a document's refusal: "{field}: " + the sentence
-        prefix, template = gettext("{field}: "), template[len(FIELD_PREFIX):]
-    translated = gettext(template)
-    if translated == template:
-        return error.message
-    translated = prefix + translated
-    if not error.params:
-        return translated  # written out as it stands, like the core's own sentence
-    params = {name: _fragment(value) for name, value in error.params.items()}
-    try:
-        return translated.format_map(params)
-    except (KeyError, IndexError, ValueError, AttributeError):
-        log.warning("The French sentence of %r does not fit its parameters", error.code)
-        return error.message
+        return translate(error.message, None, error.message)  # a sentence without placeholders is its own template
+    return translate(template, error.params, error.message, phrases=True)
 
 
 SEAT = re.compile(r"\(seat (\d+)\)")  # how the core names a seat: "Ana (seat 0)"
 
 
-def _fragment(value: Any) -> Any:
-    """A parameter that is one of the catalog's phrases ("five different cards") is translated too,
-    and so are the seats named in it."""
-    if not isinstance(value, str) or " " not in value:
+def _fragment(value: Any, phrases: bool) -> Any:
+    """A parameter as the translated sentence shows it: a nested sentence (a refusal of the core) translated,
+    and with ``phrases`` one of the catalog's phrases ("five different cards") and the seats named in it too."""
+    if isinstance(value, Mapping) and isinstance(value.get("template"), str):
+        return translate(value["template"], value.get("params"), value.get("message"), phrases=True)
+    if not phrases or not isinstance(value, str) or " " not in value:
         return value
     translated = gettext(value)
     if translated != value:
         return translated
     return SEAT.sub(lambda seat: gettext("(seat {seat})").format(seat=seat.group(1)), value)
+
+
+# --- validation messages ------------------------------------------------------------------------
+# What marshmallow (and the app's own schemas and input checks) say of a field that is not valid, as
+# written once filled in: the field's errors and the detail of an ``invalid-request`` are translated by
+# matching them against these (tests/api/test_i18n_problems.py checks every field of the app's schemas
+# says nothing else).
+VALIDATION_MESSAGES = (
+    N_("Missing data for required field."),
+    N_("Field may not be null."),
+    N_("Invalid value."),
+    N_("Unknown field."),
+    N_("Invalid input type."),
+    N_("Invalid input."),
+    N_("Invalid type."),
+    N_("Not a valid string."),
+    N_("Not a valid utf-8 string."),
+    N_("Not a valid integer."),
+    N_("Not a valid number."),
+    N_("Number too large."),
+    N_("Special numeric values (nan or infinity) are not permitted."),
+    N_("Not a valid boolean."),
+    N_("Not a valid list."),
+    N_("Not a valid tuple."),
+    N_("Not a valid mapping type."),
+    N_("Not a valid date."),
+    N_("\"{input}\" cannot be formatted as a date."),
+    N_("Must be one of: {choices}."),
+    N_("Must be equal to {other}."),
+    N_("String does not match expected pattern."),
+    N_("Shorter than minimum length {min}."),
+    N_("Longer than maximum length {max}."),
+    N_("Length must be between {min} and {max}."),
+    N_("Length must be {equal}."),
+    N_("Must be greater than or equal to {min}."),
+    N_("Must be greater than {min}."),
+    N_("Must be less than or equal to {max}."),
+    N_("Must be less than {max}."),
+    N_("Must be greater than or equal to {min} and less than or equal to {max}."),
+    N_("Must be greater than {min} and less than {max}."),
+    N_("Must not be blank."),
+)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """A filled-in ``template`` as a pattern whose groups are its placeholders."""
+    parts = []
+    for literal, field, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field:
+            parts.append(f"(?P<{field}>.*?)")
+    return re.compile("".join(parts), re.DOTALL)
+
+
+def _specific_first(patterns: list[tuple[str, re.Pattern[str]]]) -> list[tuple[str, re.Pattern[str]]]:
+    """The templates with the most text of their own first: "Must be … {min} and … {max}." before "Must be … {min}."."""
+    return sorted(patterns, key=lambda item: -len(re.sub(r"\{[^}]*\}", "", item[0])))
+
+
+_REGISTERED: list[str] = []  # the app's own field messages, added by validation_templates()
+_PATTERNS = _specific_first([(template, _pattern(template)) for template in VALIDATION_MESSAGES if "{" in template])
+
+
+def validation_templates(*templates: str) -> None:
+    """Adds field messages of the app's own to those :func:`sentence_of` recognises."""
+    global _PATTERNS
+    added = [template for template in templates if template not in validation_messages()]
+    _REGISTERED.extend(added)
+    _PATTERNS = _specific_first([*_PATTERNS, *((t, _pattern(t)) for t in added if "{" in t)])
+
+
+def validation_messages() -> tuple[str, ...]:
+    """Every field message translated in a validation error: marshmallow's and the app's own."""
+    return (*VALIDATION_MESSAGES, *_REGISTERED)
+
+
+def sentence_of(message: str) -> dict[str, Any]:
+    """A field's message as ``{template, params, message}``: the template it was filled in from, if known.
+
+    >>> sentence_of("Longer than maximum length 80.")["params"]
+    {'max': '80'}
+    """
+    for template, pattern in _PATTERNS:
+        match = pattern.fullmatch(message)
+        if match is not None:
+            return {"template": template, "params": match.groupdict(), "message": message}
+    return {"template": message, "params": {}, "message": message}
+
+
+def translate_messages(messages: Any) -> Any:
+    """A validation error's messages (``{field: [message…]}``, nested) in the language of the request."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return messages
+    if isinstance(messages, Mapping):
+        return {key: translate_messages(value) for key, value in messages.items()}
+    if isinstance(messages, list | tuple):
+        return [translate_messages(value) for value in messages]
+    if isinstance(messages, str):
+        sentence = sentence_of(messages)
+        return translate(sentence["template"], sentence["params"], messages)
+    return messages
+
+
+# --- the audit's findings -----------------------------------------------------------------------
+def _transfer_reason(reason: Any) -> Any:
+    """A transfer's reason ("ante", "payment"…) as the pages name it, in the language of the request."""
+    from .page_text import MESSAGES  # the pages' own names of the reasons
+
+    phrase = MESSAGES.get(f"reason.transfer.{reason}")
+    return str(phrase) if phrase is not None else reason
+
+
+def translate_finding(finding: Mapping[str, Any]) -> dict[str, Any]:
+    """A finding of the audit (``{severity, seq, code, message}``) with its message in the language of the request.
+
+    The core gives each finding its ``template`` and ``params`` beside the
+    English ``message``; the answer keeps the four fields the API documents.
+    """
+    message = str(finding.get("message", ""))
+    template = finding.get("template")
+    params = dict(finding.get("params") or {})
+    if "transfer_reason" in params and current_language() != DEFAULT_LANGUAGE:
+        params["transfer_reason"] = _transfer_reason(params["transfer_reason"])
+    text = translate(template, params, message) if isinstance(template, str) else translate(message, None, message)
+    return {"severity": finding.get("severity"), "seq": finding.get("seq"), "code": finding.get("code"),
+            "message": text}
+
+
+def translate_audit(report: Mapping[str, Any]) -> dict[str, Any]:
+    """An audit report (:func:`nj_ledger.audit.audit`) with its findings and differences in the request's language.
+
+    The report is copied, never changed: it may be shared.
+    """
+    recomputation = dict(report.get("recomputation") or {})
+    if "differences" in recomputation:
+        recomputation["differences"] = [
+            {"seq": difference.get("seq"),
+             "message": translate(difference["template"], difference.get("params"), difference["message"])
+             if isinstance(difference.get("template"), str) else difference.get("message")}
+            for difference in recomputation["differences"]
+        ]
+    return {**report, "recomputation": recomputation,
+            "findings": [translate_finding(finding) for finding in report.get("findings", [])]}
 
 
 def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:

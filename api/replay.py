@@ -16,6 +16,7 @@ from nj_ledger.store.log import event_of
 
 from .auth import reader
 from .context import store
+from .i18n import translate_audit
 from .problems import Problem, json_response
 from .schemas import MAX_INT, GameStateSchema, RecordSchema
 
@@ -72,13 +73,14 @@ class Replay(MethodView):
         token = reader()
         segment = store().deal_segment(token.club_id, game, number)
         if segment is None:
-            raise Problem(404, "not-found", f"Game {game!r} has no deal {number}.")
+            raise Problem(404, "not-found", "Game {game!r} has no deal {number}.",
+                          params={"game": game, "number": number})
         state, records = segment
         at = query.get("at")
         first_seq = records[0]["seq"] - 1
         if at is not None and not first_seq <= at <= records[-1]["seq"]:
-            raise Problem(404, "not-found", f"Deal {number} runs from event {first_seq} to {records[-1]['seq']}, "
-                                            f"not {at}.")
+            raise Problem(404, "not-found", "Deal {number} runs from event {first} to {last}, not {at}.",
+                          params={"number": number, "first": first_seq, "last": records[-1]["seq"], "at": at})
         view = {"id": game, "club": token.club_id}
         steps = []
         if at is None or at == first_seq:
@@ -97,4 +99,4 @@ class Audit(MethodView):
     def get(self, game: str) -> dict[str, Any]:
         """Transfers, totals, conservation, hash chain, signed checkpoints, re-computation and findings."""
         token = reader()
-        return audit_game(store(), token.club_id, game)
+        return translate_audit(audit_game(store(), token.club_id, game))

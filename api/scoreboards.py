@@ -27,7 +27,6 @@ from nj_ledger.store.checkpoints import audit_game
 from nj_ledger.store.projections import (
     GameLine,
     ScoreLine,
-    SeasonExists,
     SeasonInfo,
     create_season,
     find_season,
@@ -38,6 +37,7 @@ from nj_ledger.store.projections import (
 
 from .auth import own_club, reader, writer
 from .context import next_page, store
+from .i18n import N_, translate_finding
 from .problems import Problem, json_response
 from .schemas import PageQuerySchema, PageSchema
 
@@ -48,7 +48,7 @@ ROW_FIELDS = ("rank", "name", "games", "wins", "deals_played", "deals_won", "net
               "honours_taken", "honour_chips", "betes_paid", "ruins", "rating")
 SORTS = tuple(prefix + name for name in ROW_FIELDS for prefix in ("", "-"))
 DEFAULT_SORT = "-net"
-NOT_BLANK = validate.Regexp(r"[\s\S]*\S", error="Must not be blank.")
+NOT_BLANK = validate.Regexp(r"[\s\S]*\S", error=N_("Must not be blank."))
 FIRST_FINDINGS = 3
 
 
@@ -172,12 +172,12 @@ def period(club: str, query: dict[str, Any]) -> tuple[date | None, date | None]:
     """The days a query asks for: ``from``/``to``, within ``season`` if one is named."""
     start, end = query.get("from_"), query.get("to")
     if start is not None and end is not None and start > end:
-        raise Problem(422, "invalid-period", f"from ({start}) is after to ({end}).")
+        raise Problem(422, "invalid-period", "from ({start}) is after to ({end}).", params={"start": start, "end": end})
     name = query.get("season")
     if name is not None:
         season = find_season(store(), club, name)
         if season is None:
-            raise Problem(422, "unknown-season", f"The club has no season called {name!r}.")
+            raise Problem(422, "unknown-season", "The club has no season called {name!r}.", params={"name": name})
         start = season.starts_on if start is None else max(start, season.starts_on)
         end = season.ends_on if end is None else min(end, season.ends_on)
     return start, end
@@ -311,11 +311,9 @@ class Seasons(MethodView):
         """Name a date range of the club (scorer token); its name is then usable as `season=`."""
         own_club(writer(), club)
         if payload["from_"] > payload["to"]:
-            raise Problem(422, "invalid-period", f"from ({payload['from_']}) is after to ({payload['to']}).")
-        try:
-            season = create_season(store(), club, payload["name"], payload["from_"], payload["to"])
-        except SeasonExists as taken:
-            raise Problem(409, taken.code, taken.message) from None
+            raise Problem(422, "invalid-period", "from ({start}) is after to ({end}).",
+                          params={"start": payload["from_"], "end": payload["to"]})
+        season = create_season(store(), club, payload["name"], payload["from_"], payload["to"])  # 409 season-exists
         return _season(season), 201
 
 
@@ -326,7 +324,7 @@ def game_audit(game_id: str, played_on: date, status: str, version: int, report:
     order = {"error": 0, "warning": 1, "info": 2}
     first = sorted(findings, key=lambda f: order.get(f["severity"], 3))[:FIRST_FINDINGS]
     return {"game": game_id, "date": played_on.isoformat(), "status": status, "version": version, "ok": report["ok"],
-            "counts": counts, "findings": first}
+            "counts": counts, "findings": [translate_finding(finding) for finding in first]}
 
 
 @blp.route("/clubs/<club>/audit")

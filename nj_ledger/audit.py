@@ -4,6 +4,16 @@ Pure: it reads stored records (``{seq, deal, type, data, v, recorded_at, hash}``
 and returns the report the API serves (SPEC §5, §7)::
 
     {ok, transfers, totals, conservation, chain, checkpoints, recomputation, corrections, findings}
+
+Each finding is ``{severity, seq, code, message, template, params}``: the
+English ``message`` is its ``template`` filled in with ``params``, so that other
+layers can translate the template and fill it in again (a parameter may itself
+be such a sentence: ``{template, params, message}``). The differences of the
+re-computation are written the same way::
+
+    >>> _sentence("After event {seq} the chips add up to {total}, not {expected}.", seq=4, total=99, expected=100)
+    {'template': 'After event {seq} the chips add up to {total}, not {expected}.', \
+'params': {'seq': 4, 'total': 99, 'expected': 100}, 'message': 'After event 4 the chips add up to 99, not 100.'}
 """
 
 from __future__ import annotations
@@ -27,8 +37,20 @@ def action_of(event: Event) -> dict[str, Any]:
     return {"type": event.type, **event.data}
 
 
-def _finding(severity: str, seq: int | None, message: str, code: str) -> dict[str, Any]:
-    return {"severity": severity, "seq": seq, "code": code, "message": message}
+def _sentence(template: str, /, **params: Any) -> dict[str, Any]:
+    """A sentence as ``{template, params, message}``; a parameter that is a sentence is shown by its message."""
+    shown = {name: value["message"] if isinstance(value, dict) and "template" in value else value
+             for name, value in params.items()}
+    return {"template": template, "params": params, "message": template.format_map(shown)}
+
+
+def _finding(severity: str, seq: int | None, code: str, template: str, /, **params: Any) -> dict[str, Any]:
+    return {"severity": severity, "seq": seq, "code": code, **_sentence(template, **params)}
+
+
+def _refusal(refusal: LedgerError) -> dict[str, Any]:
+    """A refusal of the core as a sentence (its own template and parameters)."""
+    return {"template": refusal.template, "params": dict(refusal.params), "message": refusal.message}
 
 
 def audit(
@@ -40,9 +62,9 @@ def audit(
     chain = verify_chain(records)
     if not chain["ok"]:
         findings.append(_finding(
-            "error", chain["first_bad_seq"],
-            f"The hash chain breaks at event {chain['first_bad_seq']}: an event was edited, deleted or reordered.",
-            "chain-broken",
+            "error", chain["first_bad_seq"], "chain-broken",
+            "The hash chain breaks at event {seq}: an event was edited, deleted or reordered.",
+            seq=chain["first_bad_seq"],
         ))
 
     events: list[Event] = []
@@ -50,7 +72,8 @@ def audit(
         try:
             events.append(event_from_dict(record))
         except (KeyError, TypeError, ValueError) as broken:
-            findings.append(_finding("error", record.get("seq"), f"Event cannot be read: {broken}.", "unreadable"))
+            findings.append(_finding("error", record.get("seq"), "unreadable", "Event cannot be read: {error}.",
+                                     error=str(broken)))
             break
 
     transfers: list[dict[str, Any]] = []
@@ -63,9 +86,8 @@ def audit(
         try:
             state = fold(state, event)
         except Exception as broken:  # a stored event the engine cannot fold: report, never crash
-            findings.append(_finding(
-                "error", seq, f"Event {seq} ({event.type}) cannot be replayed: {broken!r}.", "unreplayable"
-            ))
+            findings.append(_finding("error", seq, "unreplayable", "Event {seq} ({type}) cannot be replayed: {error}.",
+                                     seq=seq, type=event.type, error=repr(broken)))
             replayed = False
             break
         if event.type == "transfer":
@@ -78,40 +100,44 @@ def audit(
                 row["net"] += sign * d["amount"]
         elif event.type == "undo":
             corrections.append({"seq": seq, "deal": event.deal, "type": "undo", "reason": event.data.get("reason", "")})
-            findings.append(_finding(
-                "info", seq, f"Deal {event.deal}: an action was withdrawn ({event.data.get('reason') or 'no reason given'}).",
-                "undo",
-            ))
+            reason = event.data.get("reason")
+            findings.append(
+                _finding("info", seq, "undo", "Deal {deal}: an action was withdrawn ({reason}).", deal=event.deal,
+                         reason=reason) if reason else
+                _finding("info", seq, "undo", "Deal {deal}: an action was withdrawn (no reason given).", deal=event.deal)
+            )
         elif event.type == "adjust":
             d = event.data
             corrections.append({"seq": seq, "deal": event.deal, "type": "adjust", "from": d["from"], "to": d["to"],
                                 "amount": d["amount"], "reason": d.get("reason", "")})
-            findings.append(_finding(
-                "warning", seq,
-                f"{d['amount']} chips moved by agreement from {d['from']} to {d['to']} "
-                f"({d.get('reason') or 'no reason given'}).",
-                "adjustment",
-            ))
+            moved = {"amount": d["amount"], "source": d["from"], "target": d["to"]}
+            findings.append(
+                _finding("warning", seq, "adjustment", "{amount} chips moved by agreement from {source} to {target} "
+                         "({reason}).", **moved, reason=d["reason"]) if d.get("reason") else
+                _finding("warning", seq, "adjustment", "{amount} chips moved by agreement from {source} to {target} "
+                         "(no reason given).", **moved)
+            )
         elif event.type == "deal_ended":
             for shortfall in event.data.get("shortfalls", []):
                 findings.append(_finding(
-                    "warning", seq,
-                    f"Deal {event.data['number']}: seat {shortfall['seat']} owed {shortfall['owed']} chips "
-                    f"({shortfall['reason']}) and could pay only {shortfall['paid']}.",
-                    "shortfall",
+                    "warning", seq, "shortfall",
+                    "Deal {deal}: seat {seat} owed {owed} chips ({transfer_reason}) and could pay only {paid}.",
+                    deal=event.data["number"], seat=shortfall["seat"], owed=shortfall["owed"],
+                    transfer_reason=shortfall["reason"], paid=shortfall["paid"],
                 ))
         elif event.type == "play":
             rules = state.rules
             forgotten = [c for c in parse_cards(event.data["cards"])
                          if rules.announceable(c) and c not in event.data.get("announced", [])]
-            for uncalled in forgotten:
-                lost = [
-                    *(["its box stays on the board"] if uncalled in rules.board else []),
-                    *(["no hoc chips were paid"] if rules.is_hoc(uncalled) else []),
-                ]
+            for uncalled in forgotten:  # what was lost depends on what the card is: an honour, a hoc, or both
+                boxed, hoc = uncalled in rules.board, rules.is_hoc(uncalled)
                 findings.append(_finding(
-                    "info", seq, f"{uncalled} was played without being announced: {' and '.join(lost)}.",
-                    "not-announced",
+                    "info", seq, "not-announced",
+                    "{card} was played without being announced: its box stays on the board and no hoc chips were "
+                    "paid." if boxed and hoc else
+                    "{card} was played without being announced: its box stays on the board." if boxed else
+                    "{card} was played without being announced: no hoc chips were paid.",
+                    card=uncalled,
                 ))
         total = sum(state.balances) + sum(state.boxes)
         conservation["checked"] += 1
@@ -119,8 +145,8 @@ def audit(
         if total != state.total_chips and conservation["ok"]:
             conservation.update(ok=False, first_bad_seq=seq)
             findings.append(_finding(
-                "error", seq, f"After event {seq} the chips add up to {total}, not {state.total_chips}.",
-                "not-conserved",
+                "error", seq, "not-conserved", "After event {seq} the chips add up to {total}, not {expected}.",
+                seq=seq, total=total, expected=state.total_chips,
             ))
     if state is not None and replayed:
         for seat, chips in enumerate(state.balances):
@@ -131,7 +157,8 @@ def audit(
 
     recomputation = recompute(events) if replayed else {"ok": False, "differences": [], "checked": 0}
     for difference in recomputation["differences"][:20]:
-        findings.append(_finding("error", difference["seq"], difference["message"], "recomputation-differs"))
+        findings.append(_finding("error", difference["seq"], "recomputation-differs", difference["template"],
+                                 **difference["params"]))
 
     checkpoint_report: dict[str, Any] = {"ok": True, "count": len(checkpoints), "first_bad_seq": None}
     if checkpoint_valid is not None:
@@ -139,10 +166,9 @@ def audit(
             if not checkpoint_valid(checkpoint):
                 checkpoint_report.update(ok=False, first_bad_seq=checkpoint["seq"])
                 findings.append(_finding(
-                    "error", checkpoint["seq"],
-                    f"The signed checkpoint at event {checkpoint['seq']} does not match the log: "
-                    "the log was rewritten after it was signed.",
-                    "checkpoint-mismatch",
+                    "error", checkpoint["seq"], "checkpoint-mismatch",
+                    "The signed checkpoint at event {seq} does not match the log: the log was rewritten after it "
+                    "was signed.", seq=checkpoint["seq"],
                 ))
                 break
 
@@ -166,36 +192,34 @@ def recompute(events: Sequence[Event]) -> dict[str, Any]:
     differences: list[dict[str, Any]] = []
     if not events or events[0].type != "game_started":
         return {"ok": False, "checked": 0, "differences": [
-            {"seq": 1, "message": "The log does not start with game_started."}]}
+            {"seq": 1, **_sentence("The log does not start with game_started.")}]}
     state = fold(None, events[0])
     position = 1
     while position < len(events) and not differences:
         action_at = next((i for i in range(position, len(events)) if events[i].is_table_action), None)
         if action_at is None:
-            differences.append({
-                "seq": position + 1,
-                "message": f"Event {position + 1} ({events[position].type}) was recorded "
-                           "but no table action produces it.",
-            })
+            differences.append({"seq": position + 1, **_sentence(
+                "Event {seq} ({type}) was recorded but no table action produces it.",
+                seq=position + 1, type=events[position].type)})
             break
         try:
             expected = decide(state, action_of(events[action_at]))
         except LedgerError as refusal:
-            differences.append({
-                "seq": action_at + 1,
-                "message": f"Today's engine refuses the table action at event {action_at + 1}: {refusal.message}",
-            })
+            differences.append({"seq": action_at + 1, **_sentence(
+                "Today's engine refuses the table action at event {seq}: {refusal}",
+                seq=action_at + 1, refusal=_refusal(refusal))})
             break
         recorded = events[position:position + len(expected)]
         for offset, want in enumerate(expected):
             got = recorded[offset] if offset < len(recorded) else None
             if got is None or (want.type, dict(want.data)) != (got.type, dict(got.data)):
                 seq = position + offset + 1
-                shown = f"{got.type} {dict(got.data)}" if got is not None else "nothing"
-                differences.append({
-                    "seq": seq,
-                    "message": f"Event {seq}: recorded {shown}, today's engine gives {want.type} {dict(want.data)}.",
-                })
+                gives = f"{want.type} {dict(want.data)}"
+                differences.append({"seq": seq, **(
+                    _sentence("Event {seq}: recorded {recorded}, today's engine gives {expected}.", seq=seq,
+                              recorded=f"{got.type} {dict(got.data)}", expected=gives) if got is not None else
+                    _sentence("Event {seq}: recorded nothing, today's engine gives {expected}.", seq=seq,
+                              expected=gives))})
                 break
         for event in expected:
             state = fold(state, event)

@@ -140,7 +140,7 @@ def sign_checkpoints(session: Session, game_id: str, records: list[Record]) -> N
 def _game_version(session: Session, club_id: str, game_id: str) -> int:
     version = session.scalar(select(Game.version).where(Game.id == game_id, Game.club_id == club_id))
     if version is None:
-        raise NotFound(f"There is no game {game_id!r} in this club.")
+        raise NotFound("There is no game {game!r} in this club.", game=game_id)
     return version
 
 

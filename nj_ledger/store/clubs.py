@@ -61,7 +61,7 @@ class ClubsMixin(StoreBase):
         with self.reading() as session:
             row = session.get(Club, club_id)
             if row is None:
-                raise NotFound(f"There is no club {club_id!r}.")
+                raise NotFound("There is no club {club!r}.", club=club_id)
             return ClubInfo.of(row)
 
     def club_counts(self, club_id: str) -> dict[str, int]:
@@ -92,7 +92,7 @@ class ClubsMixin(StoreBase):
     def create_token(self, club_id: str, role: str = "scorer", label: str = "") -> NewToken:
         with self.writing() as session:
             if session.get(Club, club_id) is None:
-                raise NotFound(f"There is no club {club_id!r}.")
+                raise NotFound("There is no club {club!r}.", club=club_id)
             return self._add_token(session, club_id, role, label)
 
     def authenticate(self, secret: str) -> TokenInfo | None:
@@ -124,7 +124,7 @@ class ClubsMixin(StoreBase):
     def add_player(self, club_id: str, name: str) -> PlayerInfo:
         with self.writing() as session:
             if session.get(Club, club_id) is None:
-                raise NotFound(f"There is no club {club_id!r}.")
+                raise NotFound("There is no club {club!r}.", club=club_id)
             existing = session.scalars(
                 select(Player).where(Player.club_id == club_id, Player.name_key == name_key(name))
             ).first()

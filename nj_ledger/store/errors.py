@@ -1,4 +1,12 @@
-"""Refusals of the store. Like the core's, each has a stable ``code`` and a sentence."""
+"""Refusals of the store. Like the core's, each has a stable ``code`` and a sentence.
+
+The sentence is written as an English ``template`` with ``{placeholders}``
+filled from ``params``, so the API can answer in the caller's language::
+
+    >>> missing = NotFound("There is no club {club!r}.", club="x")
+    >>> missing.message, missing.template, missing.params
+    ("There is no club 'x'.", 'There is no club {club!r}.', {'club': 'x'})
+"""
 
 from __future__ import annotations
 
@@ -8,8 +16,13 @@ from typing import Any
 class StoreError(Exception):
     code = "store-error"
 
-    def __init__(self, message: str, **params: Any) -> None:
+    def __init__(self, template: str, **params: Any) -> None:
+        try:
+            message = template.format_map(params) if params else template
+        except (KeyError, IndexError, ValueError):  # a sentence already written out, braces and all
+            message = template
         super().__init__(message)
+        self.template = template
         self.message = message
         self.params = params
 
@@ -26,10 +39,8 @@ class VersionConflict(StoreError):
     code = "version-conflict"
 
     def __init__(self, expected: int, current: int) -> None:
-        super().__init__(
-            f"The game is at version {current}, not {expected}: reload it and try again.",
-            expected=expected, current=current,
-        )
+        super().__init__("The game is at version {current}, not {expected}: reload it and try again.",
+                         expected=expected, current=current)
 
 
 class IdempotencyMismatch(StoreError):
@@ -38,16 +49,15 @@ class IdempotencyMismatch(StoreError):
     code = "idempotency-mismatch"
 
     def __init__(self, key: str) -> None:
-        super().__init__(
-            f"The Idempotency-Key {key!r} was already used for a different request: use a new key.", key=key
-        )
+        super().__init__("The Idempotency-Key {key!r} was already used for a different request: use a new key.",
+                         key=key)
 
 
 class PlayerExists(StoreError):
     code = "player-exists"
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"The club already has a member called {name!r}.", name=name)
+        super().__init__("The club already has a member called {name!r}.", name=name)
 
 
 class StoreBusy(StoreError):

@@ -159,7 +159,7 @@ def import_stream(
     state = replay([started])
     with store.writing() as session:
         if session.get(Club, club_id) is None:
-            raise NotFound(f"There is no club {club_id!r}.")
+            raise NotFound("There is no club {club!r}.", club=club_id)
         now = utcnow()
         first = chain_records(GENESIS, 0, [started], now)
         game = Game(

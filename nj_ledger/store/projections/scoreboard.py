@@ -160,7 +160,7 @@ def find_member(session: Session, club_id: str, who: str) -> Player:
     if member is None and who.isdigit():
         member = session.scalars(select(Player).where(Player.club_id == club_id, Player.id == int(who))).first()
     if member is None:
-        raise NotFound(f"There is no player {who!r} in this club.")
+        raise NotFound("There is no player {player!r} in this club.", player=who)
     return member
 
 

@@ -29,7 +29,7 @@ class SeasonExists(StoreError):
     code = "season-exists"
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"The club already has a season called {name!r}.", name=name)
+        super().__init__("The club already has a season called {name!r}.", name=name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ def create_season(store: StoreBase, club_id: str, name: str, starts_on: date, en
         raise ValueError("a season ends on or after the day it starts")
     with store.writing() as session:
         if session.get(Club, club_id) is None:
-            raise NotFound(f"There is no club {club_id!r}.")
+            raise NotFound("There is no club {club!r}.", club=club_id)
         if session.scalars(select(Season.id).where(Season.club_id == club_id,
                                                    Season.name_key == name_key(name))).first() is not None:
             raise SeasonExists(name.strip())
