@@ -145,6 +145,14 @@ class Rules:
             return self.max_deals.get(players)
         return self.max_deals
 
+    def view(self) -> Mapping[str, Any]:
+        """:meth:`to_dict`, written once per rules and shared by every state view: read it, never change it."""
+        written = self.__dict__.get("_view")
+        if written is None:
+            written = self.to_dict()
+            object.__setattr__(self, "_view", written)
+        return written
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form stored in ``game_started``."""
         return {

@@ -9,6 +9,7 @@ while deciding).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .cards import Card, rank_label
@@ -182,7 +183,7 @@ def state_view(state: GameState) -> dict[str, Any]:
             "expected": expected_label(deal) if open_deal and deal.winner is None else None,
             "run": list(deal.run),
             "hand_sizes": list(deal.hand_sizes),
-            "hands": [sorted(h, key=_card_order) for h in deal.hands] if deal.hands is not None else None,
+            "hands": [list(_sorted_hand(h)) for h in deal.hands] if deal.hands is not None else None,
             "passed": list(deal.passers),
             "winner": deal.winner,
             "grand_opera": deal.grand_opera,
@@ -192,7 +193,7 @@ def state_view(state: GameState) -> dict[str, Any]:
     return {
         "version": state.version,
         "status": state.status,
-        "rules": state.rules.to_dict(),
+        "rules": state.rules.view(),
         "starting_chips": state.starting_chips,
         "players": [
             {"seat": seat, "name": name, "chips": chips}
@@ -208,3 +209,9 @@ def state_view(state: GameState) -> dict[str, Any]:
 
 def _card_order(card: Card) -> tuple[int, str]:
     return (card.rank, card.suit)
+
+
+@lru_cache(maxsize=4096)
+def _sorted_hand(hand: frozenset[Card]) -> tuple[Card, ...]:
+    """A hand in rank then suit order (a deal's steps show the same hands again and again)."""
+    return tuple(sorted(hand, key=_card_order))

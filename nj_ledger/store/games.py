@@ -32,7 +32,7 @@ from .errors import IdempotencyMismatch, NotFound, VersionConflict
 from .log import GENESIS, chain_records, event_of, record_of, records_query
 from .models import Club, EventRecord, Game, GamePlayer, IdempotencyRecord, Player
 from .projections import project_records
-from .rows import insert_events
+from .rows import deal_records, game_owner_and_version, insert_events
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
 
 Respond = Callable[[GameInfo, GameState, list[Record]], tuple[int, dict[str, Any]]]
@@ -51,7 +51,7 @@ _BUMP_GAME = (
 
 
 def _missing_game(game_id: str) -> NotFound:
-    return NotFound(f"There is no game {game_id!r} in this club.")
+    return NotFound("There is no game {game!r} in this club.", game=game_id)
 
 
 class GamesMixin(ClubsMixin):
@@ -84,7 +84,7 @@ class GamesMixin(ClubsMixin):
         def attempt() -> Appended:
             with self.writing() as session:
                 if session.get(Club, club_id) is None:
-                    raise NotFound(f"There is no club {club_id!r}.")
+                    raise NotFound("There is no club {club!r}.", club=club_id)
                 now = utcnow()
                 records = chain_records(GENESIS, 0, [started, *events], now)
                 played_on = date.fromisoformat(meta["date"]) if meta.get("date") else now.date()
@@ -130,7 +130,7 @@ class GamesMixin(ClubsMixin):
 
         def attempt() -> Appended | StoredResponse:
             with self.writing() as session:
-                game = session.execute(_LOCK_GAME, {"game_id": game_id, "club_id": club_id}).first()
+                game = session.connection().execute(_LOCK_GAME, {"game_id": game_id, "club_id": club_id}).first()
                 if game is None:
                     raise _missing_game(game_id)
                 if idempotency is not None:
@@ -174,7 +174,7 @@ class GamesMixin(ClubsMixin):
         now = utcnow()
         values = {"version": state.version, "head_hash": records[-1]["hash"], "status": state.status,
                   "deals_played": state.deals_played, "updated_at": now}
-        bumped = session.execute(_BUMP_GAME, {"game_id": game.id, "read": game.version, **values})
+        bumped = session.connection().execute(_BUMP_GAME, {"game_id": game.id, "read": game.version, **values})
         if bumped.rowcount != 1:  # type: ignore[attr-defined]
             raise LostRace
         self._insert_records(session, game.id, records)
@@ -231,20 +231,23 @@ class GamesMixin(ClubsMixin):
     def deal_segment(self, club_id: str, game_id: str, deal: int) -> tuple[GameState, list[Record]] | None:
         """The state at the start of ``deal`` and the deal's records, or None if it was never dealt."""
         with self.reading() as session:
-            game = self._game(session, club_id, game_id)
-            first, last = session.execute(
-                select(func.min(EventRecord.seq), func.max(EventRecord.seq))
-                # "seq + 0": SQLite would otherwise answer from the (game_id, seq) key, walking the whole log
-                .where(EventRecord.game_id == game_id, EventRecord.deal == deal, EventRecord.seq + 0 <= game.version)
-            ).one()
-            if first is None or deal < 1:
+            owner = game_owner_and_version(session, game_id)
+            if owner is None or owner[0] != club_id:
+                raise _missing_game(game_id)
+            version = owner[1]
+            if deal < 1:
+                return None
+            segment = deal_records(session, game_id, deal, version)
+            if not segment:
                 return None
 
             def read(after: int, upto: int) -> Iterator[Record]:
                 return (record_of(row) for row in session.execute(records_query(game_id, after, upto)))
 
-            state = self.deal_starts.before(game_id, deal, game.version, read)
-            segment = list(read(first - 1, last))
+            first, last = segment[0]["seq"], segment[-1]["seq"]
+            if last - first + 1 != len(segment):  # a deal is one stretch of the log; read it as one if not
+                segment = list(read(first - 1, last))
+            state = self.deal_starts.before(game_id, deal, version, read)
             return state, segment
 
     def list_games(

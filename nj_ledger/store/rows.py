@@ -75,3 +75,38 @@ def insert_events(session: Session, game_id: str, records: Sequence[Record]) -> 
                 copy.write_row(row)
         return
     connection.exec_driver_sql(_INSERT[dialect.paramstyle], rows)
+
+
+# Reading rows straight from the driver, for the replay of a deal (two small queries, many times a second).
+_GAME_VERSION_SQL = "SELECT club_id, version FROM games WHERE id = {mark}"
+# "seq + 0": SQLite would otherwise walk the whole log by the (game_id, seq) key to filter or sort it, instead
+# of reading the deal from the (game_id, deal) index.
+_DEAL_SQL = ("SELECT seq, deal, type, data, v, recorded_at, hash FROM events "
+             "WHERE game_id = {mark} AND deal = {mark} AND seq + 0 <= {mark} ORDER BY seq + 0")
+
+
+def _fetch(session: Session, sql: str, parameters: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    connection = session.connection()
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(sql.format(mark=mark), parameters)
+        return list(cursor.fetchall())
+    finally:
+        cursor.close()
+
+
+def game_owner_and_version(session: Session, game_id: str) -> tuple[str, int] | None:
+    """``(club_id, version)`` of a game, or None if there is no such game."""
+    rows = _fetch(session, _GAME_VERSION_SQL, (game_id,))
+    return (rows[0][0], int(rows[0][1])) if rows else None
+
+
+def deal_records(session: Session, game_id: str, deal: int, upto: int) -> list[Record]:
+    """The records of deal ``deal`` with seq <= ``upto``, in order."""
+    return [
+        {"seq": seq, "deal": number, "type": kind,
+         "data": json_value(data) if isinstance(data, (str, bytes)) else data,
+         "v": v, "recorded_at": recorded_at, "hash": digest}
+        for seq, number, kind, data, v, recorded_at, digest in _fetch(session, _DEAL_SQL, (game_id, deal, upto))
+    ]
