@@ -17,6 +17,7 @@ import hmac
 import json
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -25,7 +26,10 @@ from .events import EVENT_TYPES
 
 GENESIS = "0" * 64
 HASHED_FIELDS = ("seq", "deal", "type", "data", "v", "recorded_at")
-_EVENT_TYPES = frozenset(EVENT_TYPES)
+_KIND_BYTES = {kind: kind.encode() for kind in EVENT_TYPES}
+# A record's canonical JSON written around its data's: keys in order, types and timestamps that JSON writes as is.
+_QUICK = b'%s{"data":%s,"deal":%d,"recorded_at":"%s","seq":%d,"type":"%s","v":%d}'
+_TIMESTAMP = re.compile(r"[0-9T:.Z+-]*")
 
 
 _ORJSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
@@ -74,10 +78,50 @@ def canonical_json(value: Any) -> str:
     return _json_text(value) if body is None else body.decode()
 
 
-def event_hash(previous: str, record: Mapping[str, Any]) -> str:
-    """The hash of ``record`` chained after ``previous``."""
+def event_hash(previous: str, record: Mapping[str, Any], data_bytes: bytes | None = None) -> str:
+    """The hash of ``record`` chained after ``previous``.
+
+    ``data_bytes``, when given, is ``canonical_bytes(record["data"])`` already
+    written (see :func:`plain_data`): the record is then written around it.
+    """
+    if data_bytes is not None:
+        kind, stamp, deal, seq, version = (record["type"], record["recorded_at"], record["deal"], record["seq"],
+                                           record["v"])
+        kind_bytes = _KIND_BYTES.get(kind) if type(kind) is str else None
+        stamp_bytes = _written_stamp(stamp) if type(stamp) is str else None
+        if (kind_bytes is not None and stamp_bytes is not None and type(deal) is int and type(seq) is int
+                and type(version) is int):
+            return hashlib.sha256(_QUICK % (previous.encode(), data_bytes, deal, stamp_bytes, seq, kind_bytes,
+                                            version)).hexdigest()
     body = _record_bytes({name: record[name] for name in HASHED_FIELDS})
     return hashlib.sha256(previous.encode() + body).hexdigest()
+
+
+@lru_cache(maxsize=256)
+def _written_stamp(stamp: str) -> bytes | None:
+    """A timestamp as the quick path writes it; None when JSON would escape any of its characters.
+    (An append's records share one timestamp: it is checked once.)"""
+    return stamp.encode() if _TIMESTAMP.fullmatch(stamp) else None
+
+
+def plain_data(value: Any) -> tuple[Any, bytes | None]:
+    """``value`` as the plain JSON values a store reads back (lists for tuples, str for str subclasses), and
+    their canonical bytes when orjson wrote them as the json module would (None otherwise).
+
+    >>> plain_data({"seat": 1, "cards": ("10D",)})
+    ({'cards': ['10D'], 'seat': 1}, b'{"cards":["10D"],"seat":1}')
+    >>> plain_data({"x": 0.5})
+    ({'x': 0.5}, None)
+    """
+    try:
+        text = orjson.dumps(value, option=_ORJSON_OPTIONS)
+    except TypeError:  # integers past 64 bits, keys that are not text
+        return json.loads(_json_text(value)), None
+    plain = orjson.loads(text)
+    for mark in _FLOAT_MARKS:
+        if mark in text:
+            return plain, None
+    return plain, text
 
 
 def _record_bytes(fields: Mapping[str, Any]) -> bytes:
@@ -104,8 +148,6 @@ def verify_chain(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """
     previous = GENESIS
     checked = 0
-    kinds: dict[str, bytes] = {}
-    stamps: dict[str, bytes] = {}
     dumps, sha256 = orjson.dumps, hashlib.sha256
     for position, record in enumerate(records, start=1):
         try:
@@ -115,8 +157,8 @@ def verify_chain(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             else:
                 try:
                     kind, stamp, deal, version = record["type"], record["recorded_at"], record["deal"], record["v"]
-                    kind_bytes = kinds.get(kind) or _kind_bytes(kinds, kind)
-                    stamp_bytes = stamps.get(stamp) or _stamp_bytes(stamps, stamp)
+                    kind_bytes = _KIND_BYTES.get(kind)
+                    stamp_bytes = _written_stamp(stamp) if type(stamp) is str else None
                     quick = (kind_bytes is not None and stamp_bytes is not None and type(deal) is int
                              and type(version) is int and sha256(
                                  _QUICK % (previous.encode(), dumps(record["data"], option=_ORJSON_OPTIONS), deal,
@@ -132,26 +174,6 @@ def verify_chain(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         previous = stored
         checked += 1
     return {"ok": True, "first_bad_seq": None, "checked": checked}
-
-
-_QUICK = b'%s{"data":%s,"deal":%d,"recorded_at":"%s","seq":%d,"type":"%s","v":%d}'
-_TIMESTAMP = re.compile(r"[0-9T:.Z+-]*")
-
-
-def _kind_bytes(kinds: dict[str, bytes], kind: Any) -> bytes | None:
-    """An event type as the quick hash writes it; None for a type the chain does not know."""
-    if kind not in _EVENT_TYPES:
-        return None
-    kinds[kind] = written = kind.encode()
-    return written
-
-
-def _stamp_bytes(stamps: dict[str, bytes], stamp: Any) -> bytes | None:
-    """A timestamp as the quick hash writes it; None when JSON would escape any of its characters."""
-    if not isinstance(stamp, str) or not _TIMESTAMP.fullmatch(stamp):
-        return None
-    stamps[stamp] = written = stamp.encode()
-    return written
 
 
 def sign_checkpoint(key: bytes, game_id: str, seq: int, head_hash: str) -> str:

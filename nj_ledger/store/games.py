@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..decide import execute
@@ -30,7 +30,7 @@ from .checkpoints import sign_checkpoints
 from .clubs import ClubsMixin, name_key
 from .errors import IdempotencyMismatch, NotFound, VersionConflict
 from .log import GENESIS, chain_records, event_of, record_of, records_query
-from .models import Club, EventRecord, Game, GamePlayer, IdempotencyRecord, Player
+from .models import Club, Game, GamePlayer, IdempotencyRecord, Player
 from .projections import project_records
 from .rows import deal_records, game_owner_and_version, insert_events
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse

@@ -10,15 +10,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-import orjson
 from sqlalchemy import Select, select
 
-from ..chain import GENESIS, event_hash, verify_chain
+from ..chain import GENESIS, event_hash, plain_data, verify_chain
 from ..events import Event, event_from_dict
 from .base import iso
 from .models import EventRecord
@@ -37,31 +35,20 @@ def chain_records(previous_hash: str, version: int, events: Iterable[Event], mom
     recorded_at = iso(moment)
     records: list[Record] = []
     for seq, event in enumerate(events, start=version + 1):
+        # Plain JSON values (no tuples, no str subclasses): the record handed back now is the one a replay
+        # reads from the table. Their canonical text, written once, goes into the hash as it is.
+        data, data_bytes = plain_data(event.data)
         record: Record = {
             "seq": seq,
             "deal": event.deal,
             "type": event.type,
-            # Plain JSON values (no tuples, no str subclasses), keys in their order: the record
-            # handed back now is the one a replay reads from the table.
-            "data": plain_json(event.data),
+            "data": data,
             "v": event.v,
             "recorded_at": recorded_at,
         }
-        record["hash"] = previous_hash = event_hash(previous_hash, record)
+        record["hash"] = previous_hash = event_hash(previous_hash, record, data_bytes)
         records.append(record)
     return records
-
-
-def plain_json(value: Any) -> Any:
-    """``value`` as the JSON types it is read back as (lists for tuples, str for str subclasses).
-
-    >>> plain_json({"cards": ("10D",), "seat": 1})
-    {'cards': ['10D'], 'seat': 1}
-    """
-    try:
-        return orjson.loads(orjson.dumps(value))
-    except TypeError:  # integers past 64 bits, keys that are not text
-        return json.loads(json.dumps(value, ensure_ascii=False))
 
 
 def record_of(row: Sequence[Any]) -> Record:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nj_ledger.cards import parse_card
-from nj_ledger.chain import GENESIS, canonical_bytes, canonical_json, event_hash, verify_chain
+from nj_ledger.chain import GENESIS, canonical_bytes, canonical_json, event_hash, plain_data, verify_chain
 from nj_ledger.events import EVENT_TYPES
 from nj_ledger.simulator import simulate
 
@@ -122,3 +122,20 @@ def test_verification_agrees_with_the_reference_hash_whatever_the_fields(fields:
         return  # the same text (1 and 1.0 are not, True and 1 are not): nothing was changed
     verdict = verify_chain(changed)
     assert verdict == {"ok": False, "first_bad_seq": position + 1, "checked": position}
+
+
+@settings(max_examples=300)
+@given(st.dictionaries(texts | cards, values, max_size=4), st.integers(0, 40), st.sampled_from(EVENT_TYPES),
+       stamps, st.integers(1, 3))
+def test_hashing_around_written_data_gives_the_reference_hash(data: dict[str, Any], deal: int, kind: str,
+                                                              recorded_at: str, v: int) -> None:
+    """What the append path does: data made plain and written once, the record's hash written around it."""
+    plain, written = plain_data(data)
+    if written is not None:
+        assert written == canonical_bytes(plain)
+    record = {"seq": 7, "deal": deal, "type": kind, "data": plain, "v": v, "recorded_at": recorded_at}
+    try:
+        expected = hashlib.sha256((GENESIS + reference(record)).encode()).hexdigest()
+    except UnicodeEncodeError:
+        return
+    assert event_hash(GENESIS, record, written) == expected
