@@ -1,6 +1,7 @@
 """(c) Live appends through HTTP: four clients, one table action per request, several games each.
 
-Each client thread has its own keep-alive connection and plays its games'
+The server is ``nj-ledger serve --workers N`` with a worker per core (at most
+one per client). Each client thread has its own keep-alive connection and plays its games'
 actions in turn (one action of one game, then one of the next game…), as
 scorers at several tables would. The figures are the actions stored per
 second over the whole run and each request's latency.
@@ -8,6 +9,7 @@ second over the whole run and each request's latency.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import threading
 import time
@@ -21,6 +23,7 @@ from .results import percentile, row
 from .server import Client, new_club, serving
 
 CLIENTS = 4
+WORKERS = max(1, min(CLIENTS, os.cpu_count() or 1))  # `nj-ledger serve --workers`: one per core
 
 
 def _play(port: int, token: str, games: list[tuple[str, list[dict[str, Any]]]], latencies: list[float],
@@ -49,7 +52,7 @@ def live_appends(games: list[SimulatedGame]) -> list[dict[str, Any]]:
     """Rows for actions/s, p50 and p99 of appending ``games`` (split among the clients) on SQLite."""
     with tempfile.TemporaryDirectory(prefix="nj-bench-") as folder:
         url = f"sqlite:///{Path(folder) / 'live.sqlite'}"
-        with serving(url) as server:
+        with serving(url, workers=WORKERS) as server:
             club, token = new_club(server)
             setup = Client(server.port, token)
             plans: list[list[tuple[str, list[dict[str, Any]]]]] = [[] for _ in range(CLIENTS)]
@@ -75,7 +78,7 @@ def live_appends(games: list[SimulatedGame]) -> list[dict[str, Any]]:
     if errors:
         raise RuntimeError(f"a live append was refused: {errors[0]}")
     samples = [latency * 1000 for client in latencies for latency in client]
-    label = f"{len(samples)} actions, {len(games)} games, {CLIENTS} clients"
+    label = f"{len(samples)} actions, {len(games)} games, {CLIENTS} clients, {WORKERS} server workers"
     return [
         row(f"live appends, HTTP, SQLite ({label})", "actions/s", len(samples) / seconds, at_least=1000),
         row("live appends, latency p50", "ms", percentile(samples, 50)),

@@ -71,12 +71,13 @@ def main() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64), help="Worker threads.")
-def serve(host: str, port: int, threads: int) -> None:
-    """Serve the API with waitress (an embedded SQLite database is migrated on start)."""
-    import waitress
-
-    from api import create_app
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
+              help="Threads (in each worker).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Processes: 1 serves with waitress, more with gunicorn's threaded workers (one per core).")
+def serve(host: str, port: int, threads: int, workers: int) -> None:
+    """Serve the API and the pages (an embedded SQLite database is migrated on start)."""
+    from api.serving import serve as serve_app
 
     from .store import default_database_url, is_sqlite
     from .store.migrate import is_current, upgrade
@@ -86,10 +87,9 @@ def serve(host: str, port: int, threads: int) -> None:
         upgrade(url)
     elif not is_current(url):
         raise click.ClickException(f"The database {_shown_url(url)} is not up to date: run `nj-ledger db upgrade`.")
-    app = create_app({"DATABASE_URL": url})
     click.echo(f"Nain Jaune Ledger on http://{host}:{port}/  (API docs: http://{host}:{port}/api/v1/docs)")
-    click.echo(f"Database: {_shown_url(url)}")
-    waitress.serve(app, host=host, port=port, threads=threads, ident="nj-ledger")
+    click.echo(f"Database: {_shown_url(url)}" + (f", {workers} workers" if workers > 1 else ""))
+    serve_app({"DATABASE_URL": url}, host, port, threads, workers)
 
 
 @main.group()

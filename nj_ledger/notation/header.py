@@ -11,13 +11,12 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 from typing import Any
 
 from ..errors import InvalidInput
 from ..exchange import document_meta
 from ..rules import PROFILES, resolve_rules
-from .syntax import GAME_TAGS, OPTION_TAGS, TAG_NAMES, Place, Scanner, Tag, option_tag, split_players, tag_key
+from .syntax import MAX_DEPTH, OPTION_TAGS, Place, Scanner, Tag, clip, nesting, option_tag, shown, split_players, unstorable
 
 META_TAGS = {"Title": "title", "Date": "date", "Table": "table", "Notes": "notes"}
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
@@ -52,30 +51,26 @@ def read_seat(scanner: Scanner, value: Any, place: Place, players: list[str] | N
         folded = [name.casefold() for name in players]
         if value.strip().casefold() in folded:
             return folded.index(value.strip().casefold())
-    if seat is None:
-        names = f": {', '.join(f'{n} {name}' for n, name in enumerate(players))}" if players else ""
-        scanner.error(place, f"{value!r} is not a seat; the seats are numbered from 0{names}.")
+    written = clip(value) if isinstance(value, str) else shown(value)
+    if seat is None and players:
+        scanner.error(place, "{value!r} is not a seat; the seats are numbered from 0: {seats}.", value=written,
+                      seats=", ".join(f"{n} {name}" for n, name in enumerate(players)))
+    elif seat is None:
+        scanner.error(place, "{value!r} is not a seat; the seats are numbered from 0.", value=written)
     elif players is not None and seat >= len(players):
-        scanner.error(place, f"There is no seat {seat}: this table has seats 0 to {len(players) - 1}.")
+        scanner.error(place, "There is no seat {seat}: this table has seats 0 to {last}.", seat=seat,
+                      last=len(players) - 1)
         return None
     return seat
 
 
 def read_header(scanner: Scanner) -> Header:
+    """The tags of a text (scanned up to its first statement), read into the game they describe."""
+    scanner.read_tags()
     header = Header()
-    given: dict[str, Tag] = {}
-    for tag in scanner.tags:
-        name = TAG_NAMES.get(tag_key(tag.name))
-        if name is None:
-            near = get_close_matches(tag.name, list(TAG_NAMES.values()), n=1)
-            hint = f"Did you mean [{near[0]}]?" if near else f"The tags are {', '.join(GAME_TAGS)} and the rule options."
-            scanner.error(tag.place, f"Unknown tag [{tag.name}]. {hint}")
-        elif name in given:
-            scanner.error(tag.place, f"[{name}] is given twice (first on line {given[name].place[0]}).")
-        else:
-            given[name] = tag
-            header.places[name] = tag.value_place
+    given = dict(scanner.given)  # the tags of the header: one given after the deals comes too late to count
     for name, tag in given.items():
+        header.places[name] = tag.value_place
         if name in OPTION_TAGS:
             header.option_places[OPTION_TAGS[name]] = tag.value_place
         elif name in META_TAGS or name == "Club":
@@ -89,14 +84,15 @@ def read_header(scanner: Scanner) -> Header:
         elif name == "StartingChips":
             header.chips = whole_number(tag.value)
             if header.chips is None:
-                scanner.error(tag.value_place, f"[StartingChips] is a whole number of chips, not {tag.value!r}.")
+                scanner.error(tag.value_place, "[StartingChips] is a whole number of chips, not {value}.",
+                              value=shown(tag.value))
         elif name == "Rules":
             header.rules = tag.value
     if "Dealer" in given:
         header.dealer = read_seat(scanner, given["Dealer"].value, given["Dealer"].value_place, header.players)
     for required in ("Players", "StartingChips"):
         if required not in given:
-            scanner.error((1, 1), f"The [{required}] tag is missing.")
+            scanner.error((1, 1), "The [{tag}] tag is missing.", tag=required)
     header.rules = _rules(scanner, header, given)
     return header
 
@@ -104,7 +100,7 @@ def read_header(scanner: Scanner) -> Header:
 def _read_detail(scanner: Scanner, header: Header, name: str, tag: Tag) -> None:
     value = str(tag.value) if whole_number(tag.value) is not None else tag.value  # [Table 4]
     if not isinstance(value, str):
-        scanner.error(tag.value_place, f"[{name}] holds a text in quotes.")
+        scanner.error(tag.value_place, "[{tag}] holds a text in quotes.", tag=name)
     elif name == "Club":
         header.club = value
     elif name == "Date" and _UNKNOWN_DATE.fullmatch(value):
@@ -116,9 +112,12 @@ def _read_detail(scanner: Scanner, header: Header, name: str, tag: Tag) -> None:
         try:
             header.meta.update(document_meta({META_TAGS[name]: value}))
         except InvalidInput:
-            problem = (f'a day written "YYYY.MM.DD", like "2026.11.22", not {tag.value!r}' if name == "Date"
-                       else f"too long ({len(value)} characters)")
-            scanner.error(tag.value_place, f"[{name}] is {problem}.")
+            if name == "Date":
+                scanner.error(tag.value_place, '[Date] is a day written "YYYY.MM.DD", like "2026.11.22", not {value}.',
+                              value=shown(tag.value))
+            else:
+                scanner.error(tag.value_place, "[{tag}] is too long ({length} characters).", tag=name,
+                              length=len(value))
 
 
 def _rules(scanner: Scanner, header: Header, given: dict[str, Tag]) -> Any:
@@ -127,22 +126,49 @@ def _rules(scanner: Scanner, header: Header, given: dict[str, Tag]) -> Any:
     profile = spec if isinstance(spec, str) else spec.get("profile", "classic") if isinstance(spec, Mapping) else None
     place = header.places.get("Rules", (1, 1))
     if not isinstance(profile, str) or profile not in PROFILES:
-        scanner.error(place, f"[Rules] names a profile ({', '.join(PROFILES)}), not {spec!r}.")
+        scanner.error(place, "[Rules] names a profile ({profiles}), not {value}.", profiles=", ".join(PROFILES),
+                      value=shown(spec))
         return spec
     if header.option_places:
         base = resolve_rules(profile).to_dict()
         spec = dict(spec) if isinstance(spec, Mapping) else {"profile": profile}
-        for option in header.option_places:
+        for option, option_place in header.option_places.items():
             value = given[option_tag(option)].value
             if isinstance(value, str) and not isinstance(base.get(option), str):
-                try:  # [MaxDeals "5"], quoted the PGN way
-                    value = json.loads(value)
-                except ValueError:
-                    pass
+                value = _unquoted(scanner, option_place, value)
+                if value is _REFUSED:
+                    return spec
             spec[option] = value
     try:
         resolve_rules(spec)
     except InvalidInput as refusal:
         option = str(refusal.params.get("option", "")).split(".")[0]
-        scanner.error(header.option_places.get(option, place), refusal.message, refusal.code)
+        scanner.error(header.option_places.get(option, place), refusal.template, refusal.code, **refusal.params)
     return spec
+
+
+_REFUSED = object()
+
+
+def _unquoted(scanner: Scanner, place: Place, text: str) -> Any:
+    """An option quoted the PGN way (``[MaxDeals "5"]``): its JSON value, else the text itself.
+
+    :data:`_REFUSED` (the problem reported) when that value nests too deep, or
+    holds a NUL or half of a surrogate pair (written ``"\\\\u0000"`` in quotes).
+    """
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    except RecursionError:  # nested thousands deep
+        value, depth = None, MAX_DEPTH + 1
+    else:
+        depth = nesting(value)
+    if depth > MAX_DEPTH:
+        scanner.error(place, "This tag's value nests more than {depth} levels deep.", depth=MAX_DEPTH)
+        return _REFUSED
+    if unstorable(value):
+        scanner.error(place, "This tag's value holds a NUL character or half of a surrogate pair, "
+                             "which a record may not hold.")
+        return _REFUSED
+    return value

@@ -13,9 +13,9 @@ from typing import Any
 from ..cards import parse_card
 from ..errors import InvalidInput
 from .header import read_seat
-from .syntax import Place, Scanner, Token
+from .syntax import Place, Scanner, Token, clip
 
-KEYWORDS = ("deal", "hand", "talon", "reveal", "undo", "adjust", "end")
+KEYWORDS = frozenset({"deal", "hand", "talon", "reveal", "undo", "adjust", "end"})
 PASS_WORDS = ("pass", "passe")
 
 
@@ -32,7 +32,7 @@ class Movetext:
 
     def __init__(self, scanner: Scanner, players: list[str] | None) -> None:
         self.scanner = scanner
-        self.tokens = scanner.tokens
+        self.tokens = scanner.tokens  # scanned as far as they are asked for
         self.players = players
         self.i = 0
         self.actions: list[dict[str, Any]] = []
@@ -44,7 +44,7 @@ class Movetext:
     # --- the token stream ---------------------------------------------------------------------
     def peek(self, offset: int = 0) -> Token | None:
         index = self.i + offset
-        return self.tokens[index] if index < len(self.tokens) else None
+        return self.tokens[index] if index < len(self.tokens) else self.scanner.token(index)
 
     def take(self) -> Token | None:
         token = self.peek()
@@ -62,19 +62,30 @@ class Movetext:
     def at_statement(self) -> bool:
         """A keyword, or a seat followed by a colon."""
         token = self.peek()
-        if token is None:
+        if token is None or token.kind == "colon":
             return False
-        return self.at_word(*KEYWORDS) or (token.kind != "colon" and self.at_colon(1))
+        if token.kind == "word" and token.text.casefold() in KEYWORDS:
+            return True
+        following = self.peek(1)
+        return following is not None and following.kind == "colon"
 
     def here(self) -> Place:
         token = self.peek()
         return token.place if token is not None else self.scanner.place(len(self.scanner.text))
 
-    def fail(self, place: Place, message: str) -> None:
+    def fail(self, place: Place, template: str, **params: Any) -> None:
         """Report a problem and move on to the next statement."""
-        self.scanner.error(place, message)
-        while self.peek() is not None and not self.at_statement():
-            self.i += 1
+        self.scanner.error(place, template, **params)
+        tokens, token_at, i = self.tokens, self.scanner.token, self.i
+        while (token := tokens[i] if i < len(tokens) else token_at(i)) is not None:  # at_statement(), unrolled
+            if token.kind == "word" and token.text.casefold() in KEYWORDS:
+                break
+            if token.kind != "colon":
+                following = tokens[i + 1] if i + 1 < len(tokens) else token_at(i + 1)
+                if following is not None and following.kind == "colon":
+                    break
+            i += 1
+        self.i = i
 
     # --- the statements -----------------------------------------------------------------------
     def read(self) -> list[dict[str, Any]]:
@@ -89,8 +100,8 @@ class Movetext:
                 self.read_turn(token)
             else:
                 self.i += 1
-                self.fail(token.place, f"{token.text!r} starts no statement: expected a deal, a turn like "
-                                       '"0: 5H 6H", a reveal, an undo, an adjustment or the end.')
+                self.fail(token.place, '{text!r} starts no statement: expected a deal, a turn like "0: 5H 6H", '
+                                       "a reveal, an undo, an adjustment or the end.", text=clip(token.text))
         self.close_deal()
         return self.actions
 
@@ -98,11 +109,11 @@ class Movetext:
         self.actions.append(action)
         self.statements.append(Statement(token.place, cards or {}))
 
-    def finish(self, what: str) -> None:
-        """Nothing but the next statement may follow a statement."""
+    def finish(self, template: str) -> None:
+        """Nothing but the next statement may follow a statement: ``template`` names it, ``{text}`` is what does."""
         extra = self.peek()
         if extra is not None and not self.at_statement():
-            self.fail(extra.place, f"{extra.text!r} does not belong to this {what}.")
+            self.fail(extra.place, template, text=clip(extra.text))
 
     def seat(self) -> int | None:
         """A seat number, or a player's name (a word or a text in quotes)."""
@@ -132,8 +143,8 @@ class Movetext:
             try:
                 card = parse_card(text)
             except InvalidInput:
-                self.scanner.error(token.place, f"{token.text!r} is not a card: write rank and suit, "
-                                                "like 10D, JC, QS, KH or 7D.")
+                self.scanner.error(token.place, "{text!r} is not a card: write rank and suit, like 10D, JC, QS, KH "
+                                                "or 7D.", text=clip(token.text))
                 cards = None
                 continue
             if marked and announced is None:
@@ -154,7 +165,8 @@ class Movetext:
         if number is not None and number.kind == "word" and number.text.isdigit() and not self.at_statement():
             self.i += 1
             if int(number.text) != self.deals:
-                self.scanner.error(number.place, f"This is deal {self.deals} of the game, not deal {number.text}.")
+                self.scanner.error(number.place, "This is deal {deal} of the game, not deal {written}.",
+                                   deal=self.deals, written=clip(number.text))
         if self.at_word("dealer"):
             self.i += 1
             if self.at_colon():
@@ -164,7 +176,7 @@ class Movetext:
                 action["dealer"] = dealer
         self.add(action, token)
         self.dealing, self.hands = len(self.actions) - 1, {}
-        self.finish("Deal line")
+        self.finish("{text!r} does not belong to this Deal line.")
 
     def read_hand(self, token: Token) -> None:
         seat = self.seat_and_colon()
@@ -173,7 +185,7 @@ class Movetext:
         if self.dealing is None:
             self.scanner.error(token.place, "A Hand line comes right after its Deal line.")
         elif seat in self.hands:
-            self.scanner.error(token.place, f"Seat {seat}'s hand is given twice in this deal.")
+            self.scanner.error(token.place, "Seat {seat}'s hand is given twice in this deal.", seat=seat)
         elif seat is not None and cards is not None:
             self.hands[seat] = cards
             self.statements[self.dealing].cards.update(places)
@@ -200,8 +212,8 @@ class Movetext:
             seats = range(len(self.players) if self.players else max(self.hands) + 1)
             missing = [str(seat) for seat in seats if seat not in self.hands]
             if missing:
-                self.scanner.error(statement.place, f"This deal gives no hand for seat {', '.join(missing)}: "
-                                                    "give every hand, or none.")
+                self.scanner.error(statement.place, "This deal gives no hand for seat {seats}: give every hand, "
+                                                    "or none.", seats=", ".join(missing))
             else:
                 action["hands"] = [self.hands[seat] for seat in seats]
                 if "talon" in action:  # hands, then the talon, as a deal is written
@@ -214,7 +226,7 @@ class Movetext:
             self.i += 1
             if seat is not None:
                 self.add({"type": "pass", "seat": seat}, token)
-            self.finish("pass")
+            self.finish("{text!r} does not belong to this pass.")
             return
         places: dict[str, Place] = {}
         announced: list[str] = []
@@ -240,11 +252,11 @@ class Movetext:
 
     def read_undo(self, token: Token) -> None:
         self.add({"type": "undo", "reason": self.reason()}, token)
-        self.finish("Undo line")
+        self.finish("{text!r} does not belong to this Undo line.")
 
     def read_end(self, token: Token) -> None:
         self.add({"type": "end", "reason": self.reason()}, token)
-        self.finish("End line")
+        self.finish("{text!r} does not belong to this End line.")
 
     def read_adjust(self, token: Token) -> None:
         """``Adjust 2 from seat:0 to box:QS "reason"``."""
@@ -256,14 +268,14 @@ class Movetext:
         accounts = []
         for word in ("from", "to"):
             if not self.at_word(word):
-                self.fail(self.here(), f'"{word}" and an account (seat:0, box:QS…) are expected here.')
+                self.fail(self.here(), '"{word}" and an account (seat:0, box:QS…) are expected here.', word=word)
                 return
             self.i += 1
             accounts.append(self.account())
         if None not in accounts:
             self.add({"type": "adjust", "from": accounts[0], "to": accounts[1], "amount": int(amount.text),
                       "reason": self.reason()}, token)
-        self.finish("adjustment")
+        self.finish("{text!r} does not belong to this adjustment.")
 
     def account(self) -> str | None:
         """``seat:N`` (or a seat alone) or ``box:CARD``."""

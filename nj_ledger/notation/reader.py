@@ -8,9 +8,10 @@ from ..errors import LedgerError
 from ..exchange import FORMAT, VERSION, load_game
 from .header import Header, read_header
 from .movetext import Movetext
-from .syntax import NotationError, Scanner
+from .syntax import NotationError, Scanner, TooManyErrors, problem, sentence
 
 # Which tag a refusal of the game's players, rules, chips or dealer is about.
+FIELD = "{field}: "  # how a refusal of a game document names its field
 _TAG_OF_FIELD = {"players": "Players", "rules": "Rules", "starting_chips": "StartingChips", "dealer": "Dealer"}
 
 
@@ -22,7 +23,8 @@ def parse_njn(text: str) -> dict[str, Any]:
     problem of form is reported at once, then the actions are executed and the
     first one the rules refuse is reported with the engine's sentence and code;
     both raise :class:`NotationError`, whose ``errors`` list each
-    ``{line, column, message, code}``.
+    ``{line, column, message, code}`` (the first 1,000: reading stops there,
+    and a last note says there are more).
 
     >>> doc = parse_njn('[Players "Ana; Ben; Chloé"] [StartingChips "60"]\\n'
     ...                 'deal 1 dealer 2 {Chloé deals}\\n0: 5♥ 6h 7♣ {sans 8}\\n')
@@ -35,12 +37,14 @@ def parse_njn(text: str) -> dict[str, Any]:
     4 4 '9Z' is not a card: write rank and suit, like 10D, JC, QS, KH or 7D.
     """
     scanner = Scanner(text)
-    scanner.scan()
-    header = read_header(scanner)
-    movetext = Movetext(scanner, header.players)
-    actions = movetext.read()
+    try:
+        header = read_header(scanner)
+        movetext = Movetext(scanner, header.players)
+        actions = movetext.read()
+    except TooManyErrors:
+        raise NotationError(scanner.errors, more=True) from None
     if scanner.errors:
-        raise NotationError(sorted(scanner.errors, key=lambda error: (error["line"], error["column"])))
+        raise NotationError(scanner.errors)
     dealer = header.dealer
     if dealer is None:  # a first deal that names its dealer names the game's first dealer
         dealer = next((action.get("dealer") for action in actions if action["type"] == "deal"), None)
@@ -62,11 +66,13 @@ def _judge(document: dict[str, Any], header: Header, movetext: Movetext) -> None
         if refusal.code != "invalid-document" and index is not None:
             statement = movetext.statements[index]
             place = statement.cards.get(str(refusal.params.get("card")), statement.place)
-            code, message = refusal.code, refusal.message
-        else:
+            found = problem(place, refusal.template, refusal.code, **refusal.params)
+        else:  # the table the tags describe: "[Players] …", the engine's sentence without its field
             field = str(refusal.params.get("field"))
             tag = _TAG_OF_FIELD.get(field, "Players")
             place = header.places.get(tag, (1, 1))
-            code = refusal.params.get("cause", refusal.code)
-            message = f"[{tag}] {refusal.message.removeprefix(f'{field}: ')}"
-        raise NotationError([{"line": place[0], "column": place[1], "message": message, "code": code}]) from None
+            params = {name: value for name, value in refusal.params.items() if name not in ("field", "cause")}
+            said = (sentence(refusal.template.removeprefix(FIELD), **params) if refusal.template.startswith(FIELD)
+                    else sentence(refusal.template, **refusal.params))
+            found = problem(place, "[{tag}] {error}", refusal.params.get("cause", refusal.code), tag=tag, error=said)
+        raise NotationError([found]) from None

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -77,7 +77,8 @@ class StoreBase:
         self.url = url or default_database_url()
         self.engine = engine or make_engine(self.url)
         self._read = sessionmaker(self.engine, expire_on_commit=False)
-        self._write = sessionmaker(self.engine.execution_options(**{WRITE: True}), expire_on_commit=False)
+        self._write_engine = self.engine.execution_options(**{WRITE: True})
+        self._write = sessionmaker(self._write_engine, expire_on_commit=False)
         self.cache = StateCache(cache_size)
         self.deal_starts = DealStarts()
         self.tokens: dict[str, tuple[TokenInfo, float]] = {}  # digest -> (token, until)
@@ -95,6 +96,12 @@ class StoreBase:
     def writing(self) -> Iterator[Session]:
         with self._write() as session, session.begin():
             yield session
+
+    @contextmanager
+    def writing_connection(self) -> Iterator[Connection]:
+        """A write transaction on a Core connection: the append path, which has no use for the ORM's session."""
+        with self._write_engine.begin() as connection:
+            yield connection
 
     def retrying(self, attempt: Callable[[], T]) -> T:
         """Run a write transaction again when it lost a race to another writer (never a 500 on a race)."""

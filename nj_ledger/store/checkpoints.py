@@ -30,7 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import ForeignKey, Integer, String, insert, select
+from sqlalchemy import Connection, ForeignKey, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..audit import CheckpointCheck, audit
@@ -129,11 +129,11 @@ def checkpoint_rows(
     ]
 
 
-def sign_checkpoints(session: Session, game_id: str, records: list[Record]) -> None:
-    """Add the checkpoints of newly inserted records, in the session (the append's transaction)."""
+def sign_checkpoints(connection: Connection, game_id: str, records: list[Record]) -> None:
+    """Add the checkpoints of newly inserted records, in the connection's transaction (the append's)."""
     if not any(r["seq"] == 1 or r["type"] in SIGNED_TYPES for r in records):
         return
-    session.execute(insert(Checkpoint), checkpoint_rows(checkpoint_key(), game_id, records, utcnow()))
+    connection.execute(insert(Checkpoint), checkpoint_rows(checkpoint_key(), game_id, records, utcnow()))
 
 
 # --- reading and checking ----------------------------------------------------------------------

@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..decide import execute
@@ -31,7 +31,7 @@ from .clubs import ClubsMixin, name_key
 from .errors import IdempotencyMismatch, NotFound, VersionConflict
 from .log import GENESIS, chain_records, event_of, record_of, records_query
 from .models import Club, Game, GamePlayer, IdempotencyRecord, Player
-from .projections import project_records
+from .projections import ends_game, project_records
 from .rows import deal_records, game_owner_and_version, insert_events
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
 
@@ -48,6 +48,11 @@ _BUMP_GAME = (
     update(_GAME_TABLE).where(_GAMES.id == bindparam("game_id"), _GAMES.version == bindparam("read"))
     .values({name: bindparam(name) for name in ("version", "head_hash", "status", "deals_played", "updated_at")})
 )
+
+_KEYS = cast(Table, IdempotencyRecord.__table__)
+_KEPT_RESPONSE = select(_KEYS.c.fingerprint, _KEYS.c.status, _KEYS.c.body).where(
+    _KEYS.c.club_id == bindparam("club_id"), _KEYS.c.key == bindparam("key"))
+_KEEP_RESPONSE = insert(_KEYS)
 
 
 def _missing_game(game_id: str) -> NotFound:
@@ -129,12 +134,12 @@ class GamesMixin(ClubsMixin):
         """
 
         def attempt() -> Appended | StoredResponse:
-            with self.writing() as session:
-                game = session.connection().execute(_LOCK_GAME, {"game_id": game_id, "club_id": club_id}).first()
+            with self.writing_connection() as connection:
+                game = connection.execute(_LOCK_GAME, {"game_id": game_id, "club_id": club_id}).first()
                 if game is None:
                     raise _missing_game(game_id)
                 if idempotency is not None:
-                    stored = session.get(IdempotencyRecord, (club_id, idempotency.key))
+                    stored = connection.execute(_KEPT_RESPONSE, {"club_id": club_id, "key": idempotency.key}).first()
                     if stored is not None:
                         if not hmac.compare_digest(stored.fingerprint, idempotency.fingerprint):
                             raise IdempotencyMismatch(idempotency.key)
@@ -142,16 +147,16 @@ class GamesMixin(ClubsMixin):
                 if expected_version is not None and game.version != expected_version:
                     raise VersionConflict(expected_version, game.version)
                 info = GameInfo.of(cast(Game, game))  # the row has the model's columns
-                state, events = execute(self._state_of(session, info), actions)
+                state, events = execute(self._state_on(connection, info), actions)
                 records = chain_records(game.head_hash, game.version, events, utcnow())
                 if records:
-                    info = self._advance(session, game, state, records)
+                    info = self._advance(connection, game, state, records)
                 if idempotency is not None and respond is not None:
                     status, body = respond(info, state, records)
-                    session.add(IdempotencyRecord(
-                        club_id=club_id, key=idempotency.key, fingerprint=idempotency.fingerprint,
-                        status=status, body=body, created_at=utcnow(),
-                    ))
+                    connection.execute(_KEEP_RESPONSE, {
+                        "club_id": club_id, "key": idempotency.key, "fingerprint": idempotency.fingerprint,
+                        "status": status, "body": body, "created_at": utcnow(),
+                    })
             self.cache.put(game_id, state)
             return Appended(info, state, records)
 
@@ -170,24 +175,33 @@ class GamesMixin(ClubsMixin):
 
         self.retrying(attempt)
 
-    def _advance(self, session: Session, game: Any, state: GameState, records: list[Record]) -> GameInfo:
+    def _advance(self, connection: Connection, game: Any, state: GameState, records: list[Record]) -> GameInfo:
         now = utcnow()
         values = {"version": state.version, "head_hash": records[-1]["hash"], "status": state.status,
                   "deals_played": state.deals_played, "updated_at": now}
-        bumped = session.connection().execute(_BUMP_GAME, {"game_id": game.id, "read": game.version, **values})
-        if bumped.rowcount != 1:  # type: ignore[attr-defined]
+        bumped = connection.execute(_BUMP_GAME, {"game_id": game.id, "read": game.version, **values})
+        if bumped.rowcount != 1:
             raise LostRace
-        self._insert_records(session, game.id, records)
+        self._insert_records(connection, game.id, records)
         return replace(GameInfo.of(game), **{k: v for k, v in values.items() if k != "head_hash"})
 
     @staticmethod
-    def _insert_records(session: Session, game_id: str, records: list[Record]) -> None:
-        insert_events(session, game_id, records)
-        sign_checkpoints(session, game_id, records)  # signed head hashes, in the same transaction
-        project_records(session, game_id, records)  # the scoreboard's tables, in the same transaction
+    def _insert_records(target: Session | Connection, game_id: str, records: list[Record]) -> None:
+        """Insert new records, with their checkpoints and scoreboard rows, in the caller's transaction."""
+        connection = target.connection() if isinstance(target, Session) else target
+        insert_events(connection, game_id, records)
+        sign_checkpoints(connection, game_id, records)  # signed head hashes, in the same transaction
+        if isinstance(target, Session):
+            project_records(target, game_id, records)  # the scoreboard's tables, in the same transaction
+        elif ends_game(records):
+            with Session(bind=connection) as session:  # joins the connection's transaction, commits nothing
+                project_records(session, game_id, records)
 
     # --- reading ---------------------------------------------------------------------------------
     def _state_of(self, session: Session, game: GameInfo) -> GameState:
+        return self._state_on(session.connection(), game)
+
+    def _state_on(self, connection: Connection, game: GameInfo) -> GameState:
         """The state at the game's version: the cached one, brought up to date from the log if need be."""
         cached = self.cache.get(game.id)
         if cached is not None and cached.version == game.version:
@@ -196,7 +210,7 @@ class GamesMixin(ClubsMixin):
         after = 0
         if cached is not None and cached.version < game.version:
             state, after = cached.copy(), cached.version
-        for row in session.execute(records_query(game.id, after, game.version)):
+        for row in connection.execute(records_query(game.id, after, game.version)):
             state = fold(state, event_of(record_of(row)))
         if state is None or state.version != game.version:
             raise RuntimeError(f"the log of game {game.id} does not reach version {game.version}")

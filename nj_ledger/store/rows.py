@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import orjson
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from .values import Record
@@ -61,11 +62,10 @@ def event_rows(game_id: str, records: Sequence[Record]) -> list[tuple[Any, ...]]
     ]
 
 
-def insert_events(session: Session, game_id: str, records: Sequence[Record]) -> None:
-    """Insert a game's new records in the session's transaction."""
+def insert_events(connection: Connection, game_id: str, records: Sequence[Record]) -> None:
+    """Insert a game's new records in the connection's transaction."""
     if not records:
         return
-    connection = session.connection()
     rows = event_rows(game_id, records)
     dialect = connection.dialect
     if dialect.name == "postgresql" and len(rows) >= COPY_FROM:

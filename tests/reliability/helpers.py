@@ -6,6 +6,8 @@ fixtures live in ``conftest.py`` and the plain functions here.
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import socket
 import subprocess
@@ -216,11 +218,13 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(url: str, folder: Path, log: IO[bytes]) -> tuple[subprocess.Popen[bytes], int]:
-    """``nj-ledger serve`` (waitress) on a free port of 127.0.0.1, once it answers; its output goes to ``log``."""
+def start_server(url: str, folder: Path, log: IO[bytes], workers: int = 1) -> tuple[subprocess.Popen[bytes], int]:
+    """``nj-ledger serve`` (waitress; gunicorn with several workers) on a free port of 127.0.0.1, once it
+    answers; its output goes to ``log``."""
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "nj_ledger.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--threads", "4"],
+        [sys.executable, "-m", "nj_ledger.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--threads", "4",
+         "--workers", str(workers)],
         env=environment(url), cwd=folder, stdout=log, stderr=subprocess.STDOUT,
     )
     started = time.monotonic()
@@ -233,3 +237,44 @@ def start_server(url: str, folder: Path, log: IO[bytes]) -> tuple[subprocess.Pop
                 server.kill()
                 raise RuntimeError(f"the server did not start (see {log.name})") from None
             time.sleep(0.05)
+
+
+class HttpAnswer:
+    """An HTTP answer with the parts of a Flask test response the tests read."""
+
+    def __init__(self, status: int, body: bytes) -> None:
+        self.status_code = status
+        self.json = json.loads(body) if body else None
+
+    def get_json(self) -> Any:
+        return self.json
+
+
+class HttpClient:
+    """A keep-alive client to a real server, answering as Flask's test client does (``post(path, json=…)``)."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def open(self, method: str, path: str, json_body: Any = None, headers: Mapping[str, str] | None = None) -> HttpAnswer:
+        body = None if json_body is None else json.dumps(json_body).encode()
+        sent = {**(headers or {}), **({"Content-Type": "application/json"} if body is not None else {})}
+        self.connection.request(method, path, body=body, headers=sent)
+        answer = self.connection.getresponse()
+        return HttpAnswer(answer.status, answer.read())
+
+    def get(self, path: str, headers: Mapping[str, str] | None = None) -> HttpAnswer:
+        return self.open("GET", path, headers=headers)
+
+    def post(self, path: str, json: Any = None, headers: Mapping[str, str] | None = None) -> HttpAnswer:
+        return self.open("POST", path, json, headers)
+
+
+class HttpApp:
+    """A real server seen as an app: each ``test_client()`` is a connection of its own."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def test_client(self) -> HttpClient:
+        return HttpClient(self.port)

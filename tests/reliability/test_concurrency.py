@@ -7,9 +7,12 @@ none is lost. Either way the game's state is a replay of its log.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from .helpers import Calls, check_store, replayed_view, serving
+from .helpers import Calls, Club, HttpApp, check_store, replayed_view, serving, start_server
 from .workers import Outcome, ProcessClients, in_threads
 
 
@@ -23,6 +26,12 @@ def race(url: str, runner: ProcessClients | None, clients: int, attempts: int, i
             outcomes = in_threads(app, club.token, game, clients, attempts, if_match)
         else:
             outcomes = runner.race(url, club.token, game, clients, attempts, if_match)
+    check_race(url, club, game, outcomes, clients, attempts, if_match)
+
+
+def check_race(url: str, club: Club, game: str, outcomes: list[Outcome], clients: int, attempts: int,
+               if_match: bool) -> dict[str, Any]:
+    """Every check of a race, on a fresh app (nothing cached: the log decides); the game's state."""
     assert len(outcomes) == clients
     check_outcomes(outcomes, clients * attempts, if_match)
 
@@ -45,6 +54,7 @@ def race(url: str, runner: ProcessClients | None, clients: int, attempts: int, i
         assert chips == [60, 60, 60] and successes == clients * attempts
     assert audit["ok"] and audit["chain"]["checked"] == len(events), audit["findings"][:3]
     check_store(url)
+    return state
 
 
 def check_outcomes(outcomes: list[Outcome], attempts: int, if_match: bool) -> None:
@@ -78,3 +88,23 @@ def test_eight_writers_a_thousand_attempts_each_with_if_match(fresh_url, mode, r
 @pytest.mark.parametrize("mode", ["threads", "processes"])
 def test_eight_writers_without_if_match_queue_up(fresh_url, mode, request) -> None:
     race(fresh_url, runner(mode, request), clients=8, attempts=100, if_match=False)
+
+
+@pytest.mark.parametrize("if_match", [True, False], ids=["if-match", "queued"])
+def test_two_server_workers_lose_and_duplicate_nothing(fresh_url: str, tmp_path: Path, if_match: bool) -> None:
+    """`nj-ledger serve --workers 2`: two processes, each with caches of its own, serve one game to four
+    clients over HTTP; the same guarantees hold, and either worker then serves the replayed state."""
+    with (tmp_path / "server.log").open("wb") as log:
+        server, port = start_server(fresh_url, tmp_path, log, workers=2)
+        try:
+            app = HttpApp(port)
+            calls = Calls(app.test_client())
+            club = calls.club()
+            game = calls.game(club)["id"]
+            outcomes = in_threads(app, club.token, game, 4, 40, if_match)  # type: ignore[arg-type]
+            served = [Calls(app.test_client()).state(club, game) for _ in range(6)]  # new connections
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    state = check_race(fresh_url, club, game, outcomes, 4, 40, if_match)
+    assert all(seen == state for seen in served)

@@ -80,13 +80,18 @@ def ended_game(game_id: str, club_id: str, played_on: date, members: Sequence[in
                      figures)
 
 
+def ends_game(records: Sequence[Mapping[str, Any]]) -> bool:
+    """These new records end their game (so the game is counted)."""
+    return bool(records) and records[-1]["type"] == "game_ended"
+
+
 def project_records(session: Session, game_id: str, records: Sequence[Mapping[str, Any]]) -> None:
     """The store's hook: count the game if these new records end it (same session, same transaction).
 
     A session flagged with :data:`COUNTED_BY_CALLER` (the bulk loader) counts
     its games itself, many at a time, with :func:`record_results`.
     """
-    if not records or records[-1]["type"] != "game_ended" or session.info.get(COUNTED_BY_CALLER):
+    if not ends_game(records) or session.info.get(COUNTED_BY_CALLER):
         return
     game = session.get(Game, game_id)
     assert game is not None
