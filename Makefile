@@ -25,7 +25,7 @@ install: $(STAMP) $(CATALOG).mo
 $(CATALOG).mo: $(CATALOG).po $(STAMP)
 	$(BIN)/pybabel compile -d api/translations
 
-# Bring the catalog up to date with the pages and the core's refusal templates; lists what needs French.
+# Bring the catalog up to date with the pages, the core's and the API's refusals and the audit's findings; lists what needs French.
 translations: install
 	$(BIN)/python -m api.catalog
 

@@ -3,9 +3,10 @@
 It does what ``pybabel extract`` and ``pybabel update`` would, in one step: the
 pages' strings (``_``, ``gettext``, ``_l``, ``lazy_gettext`` in ``api/`` and its
 templates) and the sentences marked ``N_`` there (problem titles, HTTP errors,
-validation messages), the refusal templates of the core, the API's problem
-details, the store's refusals and the audit's findings; then it lists the
-messages still waiting for their French.
+validation messages), the refusal templates of the core and the problems its
+NJN reader reports, the API's problem details and refusals, the store's
+refusals and the audit's findings; then it lists the messages still waiting for
+their French.
 
 Templates are the literal string arguments of the calls named in each of
 :data:`TEMPLATE_SOURCES`, at the position given there (``pybabel extract -k
@@ -40,6 +41,10 @@ ERROR_KEYWORDS: Mapping[str, int] = {
     "_invalid": 1,  # exchange.py: (field, template, **params)
     "_bad": 2,  # rules.py: (option, value, expected): its own template is in _bad's body
 }
+# The NJN reader's problems: Scanner.error(place, template, code, **params) and the calls that pass one on.
+NOTATION_KEYWORDS: Mapping[str, int] = {
+    **ERROR_KEYWORDS, "error": 1, "fail": 1, "finish": 0, "problem": 1, "sentence": 0, "N_": 0,
+}
 
 
 def store_errors(root: Path = CORE / "store") -> tuple[str, ...]:
@@ -57,7 +62,8 @@ def store_errors(root: Path = CORE / "store") -> tuple[str, ...]:
 # Every place sentences are written as templates: (files, under the project, and the calls that take one).
 TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
     *((f"nj_ledger/{name}", ERROR_KEYWORDS) for name in CORE_MODULES),  # the core's refusals
-    ("api/*.py", {"Problem": 2}),  # Problem(status, code, detail, params=…)
+    ("nj_ledger/notation/*.py", NOTATION_KEYWORDS),  # the problems of an NJN record
+    ("api/*.py", {"Problem": 2, **ERROR_KEYWORDS}),  # Problem(status, code, detail, params=…), a refusal
     ("nj_ledger/store/**/*.py", {**dict.fromkeys(store_errors(), 0), "__init__": 0}),  # a refusal of the store
     ("nj_ledger/audit.py", {"_finding": 3, "_sentence": 0}),  # the audit's findings and differences
 )

@@ -9,6 +9,7 @@ is refused with 422 and every error's ``line`` and ``column`` in ``errors``.
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from flask import Response, request, url_for
@@ -19,11 +20,12 @@ from marshmallow import Schema, fields, validate
 from nj_ledger.errors import InvalidInput
 from nj_ledger.exchange import FORMAT, VERSION
 from nj_ledger.notation import NotationError, parse_njn, write_njn
-from nj_ledger.notation.syntax import NOTATION_ERROR, Scanner
+from nj_ledger.notation.syntax import MAX_ERRORS, NOTATION_ERROR, Scanner, problem
 from nj_ledger.store.documents import export_document, import_document
 
 from .auth import own_club, reader, writer
 from .context import etag, game_view, store
+from .i18n import N_, translate
 from .inputs import refuse_unstorable
 from .problems import PROBLEM_JSON, json_response, refusal_body
 from .schemas import GameStateSchema, ProblemSchema, RecordSchema
@@ -34,9 +36,11 @@ FORMATS = ("json", "njn")
 NJN = "text/x-njn"
 NJN_TYPES = (NJN, "text/plain")  # what an NJN import may be sent as
 NJN_CONTENT_TYPE = f"{NJN}; charset=utf-8"
-MAX_LISTED_ERRORS = 1000  # a refused record lists its first errors; the detail says how many there are
 # Characters no record may hold: bytes that are not UTF-8 (decoded as lone surrogates) and NUL.
 _UNREADABLE = re.compile("[\udc80-\udcff]+|\x00+")
+_UNREADABLE_CHARACTER = re.compile("[\udc80-\udcff\x00]")
+NUL_CHARACTERS = N_("A record may not hold NUL characters.")
+NOT_UTF8 = N_("These bytes are not UTF-8: send the record as UTF-8 text.")
 VERSION_HEADER = {"ETag": {"description": "The game's version.", "schema": {"type": "string"}}}
 NJN_EXAMPLE = ('[Players "Ana; Ben; Chloé"]\n[StartingChips "60"]\n[Rules "classic"]\n\n'
                "Deal 1 dealer 2\n0: 5H 6H 7C\n")
@@ -116,8 +120,8 @@ class Imports(MethodView):
         The actions are validated and hash-chained as they are recorded; a
         refused one stores nothing. An NJN record is sent with
         `Content-Type: text/x-njn` (or `text/plain`) in UTF-8. A record with
-        errors answers 422 with every error (the first 1,000) in `errors`, each
-        with its `line`, `column`, `message` and `code`.
+        errors answers 422 with every error (the first 1,000, then a note if there
+        are more) in `errors`, each with its `line`, `column`, `message` and `code`.
         """
         own_club(writer(), club)
         if request.mimetype in NJN_TYPES:
@@ -141,35 +145,41 @@ def read_record(raw: bytes) -> dict[str, Any]:
     text = raw.decode("utf-8", errors="surrogateescape")
     errors = unreadable_places(text)
     if errors:  # read on with a replacement character for each one, so that the columns stay where they are
-        text = _UNREADABLE.sub(lambda match: "\ufffd" * len(match.group()), text)
+        text = _UNREADABLE_CHARACTER.sub("\ufffd", text)
     try:
         document = parse_njn(text)
     except NotationError as error:
-        errors.extend(error.errors)
-    except RecursionError:  # a tag's JSON value nested hundreds deep
+        errors.extend(error.problems)
+    except RecursionError:  # a safety net: the reader reports a value nested too deep at its tag
         if not errors:
             raise InvalidInput(NOTATION_ERROR, "A tag's value nests too deep to be read.") from None
     if errors:
-        raise NotationError(sorted(errors, key=lambda error: (error["line"], error["column"])))
-    refuse_unstorable(document)  # a JSON value may still spell a NUL or half a surrogate pair: "\\u0000"
+        raise NotationError(errors)  # in the order of the text, the first 1,000
+    refuse_unstorable(document)  # a safety net: the reader refuses a NUL or half a surrogate pair ("\\u0000")
     return document
 
 
 def unreadable_places(text: str) -> list[dict[str, Any]]:
-    """Where ``text`` holds bytes that were not UTF-8 or NUL characters, as NJN errors."""
+    """Where ``text`` holds bytes that were not UTF-8 or NUL characters, as NJN errors: the first 1,001 of them,
+    one more than are listed, to tell that there are more."""
     if not _UNREADABLE.search(text):
         return []
     scanner = Scanner(text)  # places counted as the reader counts them
-    errors = []
-    for match in _UNREADABLE.finditer(scanner.text):
-        line, column = scanner.place(match.start())
-        message = ("A record may not hold NUL characters." if match.group().startswith("\x00")
-                   else "These bytes are not UTF-8: send the record as UTF-8 text.")
-        errors.append({"line": line, "column": column, "message": message, "code": NOTATION_ERROR})
-    return errors
+    return [problem(scanner.place(match.start()), NUL_CHARACTERS if match.group().startswith("\x00") else NOT_UTF8)
+            for match in islice(_UNREADABLE.finditer(scanner.text), MAX_ERRORS + 1)]
 
 
 def refused_record(error: NotationError) -> Response:
-    """422: the refusal as any refusal of the core is written, with the record's errors (the first 1,000)."""
-    body = {**refusal_body(error), "errors": error.errors[:MAX_LISTED_ERRORS]}
+    """422: the refusal as any refusal of the core is written, with the record's errors (the first 1,000, then
+    a note if there are more), their sentences in the language of the request.
+
+    The engine's refusals name seats and rule options in phrases the catalog
+    translates; the reader's own sentences quote the record, which is never translated.
+    """
+    messages = [translate(found["template"], found["params"], found["message"],
+                          phrases=found["code"] != NOTATION_ERROR) for found in error.problems]
+    body = refusal_body(error)
+    body["detail"] = translate(error.template, {**error.params, "error": messages[0]}, error.message)
+    body["errors"] = [{"line": found["line"], "column": found["column"], "message": message, "code": found["code"]}
+                      for found, message in zip(error.problems, messages, strict=True)]
     return json_response(body, 422, mimetype=PROBLEM_JSON)

@@ -42,7 +42,6 @@ TITLES = {
     "method-not-allowed": N_("Method not allowed"),
     "request-too-large": N_("The request is too large"),
     "unsupported-media-type": N_("The body must be JSON"),
-    "unsupported-format": N_("Format not supported"),
     "version-conflict": N_("The game has moved on"),
     "idempotency-mismatch": N_("Idempotency key reused for another request"),
     "player-exists": N_("The player exists"),

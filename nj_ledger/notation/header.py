@@ -16,11 +16,24 @@ from typing import Any
 from ..errors import InvalidInput
 from ..exchange import document_meta
 from ..rules import PROFILES, resolve_rules
-from .syntax import MAX_DEPTH, OPTION_TAGS, Place, Scanner, Tag, clip, nesting, option_tag, shown, split_players, unstorable
+from .syntax import (
+    MAX_DEPTH,
+    OPTION_TAGS,
+    Place,
+    Scanner,
+    Tag,
+    clip,
+    nesting,
+    option_tag,
+    shown,
+    split_players,
+    unstorable,
+)
 
 META_TAGS = {"Title": "title", "Date": "date", "Table": "table", "Notes": "notes"}
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
 _UNKNOWN_DATE = re.compile(r"\?{4}[.\-/]\?{2}[.\-/]\?{2}")  # PGN's "????.??.??"
+_REFUSED = object()  # a rule option's value with a problem of its own (reported)
 
 
 @dataclass
@@ -74,21 +87,22 @@ def read_header(scanner: Scanner) -> Header:
         if name in OPTION_TAGS:
             header.option_places[OPTION_TAGS[name]] = tag.value_place
         elif name in META_TAGS or name == "Club":
-            _read_detail(scanner, header, name, tag)
+            if tag.sound:
+                _read_detail(scanner, header, name, tag)
         elif name == "Players":
             names = split_players(tag.value) if isinstance(tag.value, str) else tag.value
             if isinstance(names, list) and names and all(isinstance(n, str) and n for n in names):
                 header.players = names
-            else:
+            elif tag.sound:
                 scanner.error(tag.value_place, '[Players] names the players in seat order: "Ana; Ben; Chloé".')
         elif name == "StartingChips":
             header.chips = whole_number(tag.value)
-            if header.chips is None:
+            if header.chips is None and tag.sound:
                 scanner.error(tag.value_place, "[StartingChips] is a whole number of chips, not {value}.",
                               value=shown(tag.value))
         elif name == "Rules":
             header.rules = tag.value
-    if "Dealer" in given:
+    if "Dealer" in given and given["Dealer"].sound:
         header.dealer = read_seat(scanner, given["Dealer"].value, given["Dealer"].value_place, header.players)
     for required in ("Players", "StartingChips"):
         if required not in given:
@@ -123,6 +137,8 @@ def _read_detail(scanner: Scanner, header: Header, name: str, tag: Tag) -> None:
 def _rules(scanner: Scanner, header: Header, given: dict[str, Tag]) -> Any:
     """The profile with every option tag laid over it, checked by the engine's own resolver."""
     spec = header.rules
+    if not all(tag.sound for name, tag in given.items() if name == "Rules" or name in OPTION_TAGS):
+        return spec  # a value with a problem of its own (reported) is not judged
     profile = spec if isinstance(spec, str) else spec.get("profile", "classic") if isinstance(spec, Mapping) else None
     place = header.places.get("Rules", (1, 1))
     if not isinstance(profile, str) or profile not in PROFILES:
@@ -145,9 +161,6 @@ def _rules(scanner: Scanner, header: Header, given: dict[str, Tag]) -> Any:
         option = str(refusal.params.get("option", "")).split(".")[0]
         scanner.error(header.option_places.get(option, place), refusal.template, refusal.code, **refusal.params)
     return spec
-
-
-_REFUSED = object()
 
 
 def _unquoted(scanner: Scanner, place: Place, text: str) -> Any:

@@ -7,6 +7,7 @@ A statement starts with a keyword (``Deal``, ``Hand``, ``Talon``, ``Reveal``,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,23 @@ from .syntax import Place, Scanner, Token, clip
 
 KEYWORDS = frozenset({"deal", "hand", "talon", "reveal", "undo", "adjust", "end"})
 PASS_WORDS = ("pass", "passe")
+_BLANK = r"(?:[\s,]++|\{[^}]*+\}|;[^\n]*+)*+"  # blank space, commas and comments
+_END = r'(?=[\s{}\[\]";:,]|\Z)'  # where a word ends
+# Words that start no statement, passed over unscanned when a statement that was not understood is skipped:
+# not a keyword, and no colon after them.
+_NO_STATEMENT = re.compile(
+    rf"{_BLANK}(?:(?!(?i:{'|'.join(sorted(KEYWORDS))}){_END})"
+    rf'[^\s{{}}\[\]";:,]++(?!{_BLANK}:){_BLANK})++'
+)
+
+
+def fold(word: str) -> str:
+    """A word as keywords are matched: in any case of its ASCII letters (``DEAL``, ``Deal``, ``deal``).
+
+    >>> fold("PASSE"), fold("Dealé")
+    ('passe', 'Dealé')
+    """
+    return word.lower() if word.isascii() else word
 
 
 @dataclass(slots=True)
@@ -53,7 +71,7 @@ class Movetext:
 
     def at_word(self, *words: str, offset: int = 0) -> bool:
         token = self.peek(offset)
-        return token is not None and token.kind == "word" and token.text.casefold() in words
+        return token is not None and token.kind == "word" and fold(token.text) in words
 
     def at_colon(self, offset: int = 0) -> bool:
         token = self.peek(offset)
@@ -64,7 +82,7 @@ class Movetext:
         token = self.peek()
         if token is None or token.kind == "colon":
             return False
-        if token.kind == "word" and token.text.casefold() in KEYWORDS:
+        if token.kind == "word" and fold(token.text) in KEYWORDS:
             return True
         following = self.peek(1)
         return following is not None and following.kind == "colon"
@@ -76,12 +94,25 @@ class Movetext:
     def fail(self, place: Place, template: str, **params: Any) -> None:
         """Report a problem and move on to the next statement."""
         self.scanner.error(place, template, **params)
-        tokens, token_at, i = self.tokens, self.scanner.token, self.i
-        while (token := tokens[i] if i < len(tokens) else token_at(i)) is not None:  # at_statement(), unrolled
-            if token.kind == "word" and token.text.casefold() in KEYWORDS:
+        self.skip()
+
+    def skip(self) -> None:
+        """Move on to the next statement (:meth:`at_statement`, unrolled); a run of words that start none is
+        passed over without being scanned."""
+        tokens, scanner, i = self.tokens, self.scanner, self.i
+        while True:
+            if i >= len(tokens):
+                scanner.pass_over(_NO_STATEMENT)
+                if scanner.token(i) is None:
+                    break
+            token = tokens[i]
+            if token.kind == "word" and fold(token.text) in KEYWORDS:
                 break
             if token.kind != "colon":
-                following = tokens[i + 1] if i + 1 < len(tokens) else token_at(i + 1)
+                if i + 1 >= len(tokens) and scanner.pass_over(_NO_STATEMENT):
+                    i += 1  # a word that starts no statement follows: no colon does
+                    continue
+                following = scanner.token(i + 1)
                 if following is not None and following.kind == "colon":
                     break
             i += 1
@@ -90,7 +121,7 @@ class Movetext:
     # --- the statements -----------------------------------------------------------------------
     def read(self) -> list[dict[str, Any]]:
         while (token := self.peek()) is not None:
-            keyword = token.text.casefold() if self.at_word(*KEYWORDS) else None
+            keyword = fold(token.text) if self.at_word(*KEYWORDS) else None
             if keyword not in ("hand", "talon"):
                 self.close_deal()
             if keyword is not None:

@@ -11,8 +11,8 @@ from .movetext import Movetext
 from .syntax import NotationError, Scanner, TooManyErrors, problem, sentence
 
 # Which tag a refusal of the game's players, rules, chips or dealer is about.
-FIELD = "{field}: "  # how a refusal of a game document names its field
 _TAG_OF_FIELD = {"players": "Players", "rules": "Rules", "starting_chips": "StartingChips", "dealer": "Dealer"}
+FIELD = "{field}: "  # how a refusal of a game document names its field
 
 
 def parse_njn(text: str) -> dict[str, Any]:
@@ -67,12 +67,12 @@ def _judge(document: dict[str, Any], header: Header, movetext: Movetext) -> None
             statement = movetext.statements[index]
             place = statement.cards.get(str(refusal.params.get("card")), statement.place)
             found = problem(place, refusal.template, refusal.code, **refusal.params)
-        else:  # the table the tags describe: "[Players] …", the engine's sentence without its field
+        else:  # the table the tags describe: "[Players]: …", the engine's sentence without its field
             field = str(refusal.params.get("field"))
             tag = _TAG_OF_FIELD.get(field, "Players")
             place = header.places.get(tag, (1, 1))
             params = {name: value for name, value in refusal.params.items() if name not in ("field", "cause")}
             said = (sentence(refusal.template.removeprefix(FIELD), **params) if refusal.template.startswith(FIELD)
                     else sentence(refusal.template, **refusal.params))
-            found = problem(place, "[{tag}] {error}", refusal.params.get("cause", refusal.code), tag=tag, error=said)
+            found = problem(place, "[{tag}]: {error}", refusal.params.get("cause", refusal.code), tag=tag, error=said)
         raise NotationError([found]) from None

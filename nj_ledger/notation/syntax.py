@@ -32,8 +32,15 @@ Place = tuple[int, int]  # (line, column), both counted from 1
 NOTATION_ERROR = "invalid-notation"
 MAX_ERRORS = 1000  # a text's problems are listed up to this many: reading stops at the next one
 MAX_DEPTH = 32  # how deep a tag's JSON value may nest (a rules object nests three deep)
-MORE_ERRORS = "… and more errors: reading stopped after the first {count}."  # the note after the last one listed
 ERROR_FIELDS = ("line", "column", "message", "code")
+
+
+def N_(template: str) -> str:
+    """Marks a sentence kept in a constant as a template for the catalog of translations (``gettext_noop``)."""
+    return template
+
+
+MORE_ERRORS = N_("… and more errors: reading stopped after the first {count}.")  # the note after the last listed
 
 
 def sentence(template: str, /, **params: Any) -> dict[str, Any]:
@@ -170,10 +177,12 @@ class Tag:
     value: Any
     place: Place
     value_place: Place
+    sound: bool = True  # False when its value has a problem of its own (reported): nests too deep, spells a NUL…
 
 
 _DECODER = json.JSONDecoder()
 _TAG_DECODER = json.JSONDecoder(strict=False)  # a tag's text may run over several lines, like [Notes]
+_TAG_WINDOW = 1 << 18  # a tag's value is read from this many characters at most, unless it runs on past them
 _SKIP = re.compile(r"(?:[\s,]+|\{[^}]*\}|;[^\n]*)*")  # blanks, commas, {comments} and ; comments
 _WORD = re.compile(r'[^\s{}\[\]";:,]+')
 # Blank space and comments, then a word or a colon: the tokens most of a text is made of, read in a run.
@@ -309,6 +318,16 @@ class Scanner:
             pass
         return tokens[index] if index < len(tokens) else None
 
+    def pass_over(self, pattern: re.Pattern[str]) -> bool:
+        """Move past what ``pattern`` matches where scanning goes on, without scanning it; whether it matched."""
+        if self.pos is None:
+            self.start()
+        found = pattern.match(self.text, self.pos)  # type: ignore[arg-type]
+        if found is None:
+            return False
+        self.pos = found.end()
+        return True
+
     def start(self) -> None:
         """NUL characters and halves of surrogate pairs are problems at their place (no database keeps them);
         the text is read on with a replacement character for each, so that the columns stay where they are."""
@@ -321,7 +340,7 @@ class Scanner:
             else:
                 self.error(self.place(match.start()),
                            "A record may not hold halves of surrogate pairs: it is text that is not UTF-8.")
-        self.text = _UNSTORABLE.sub(lambda match: "\ufffd" * len(match.group()), self.text)
+        self.text = re.sub("[\x00\ud800-\udfff]", "\ufffd", self.text)
 
     def step(self) -> bool:
         """Scan the next tag, token or problem (or a run of words and colons); False at the end of the text."""
@@ -408,13 +427,14 @@ class Scanner:
         i = end = name.end()
         value: Any = None
         try:
-            value, end = _TAG_DECODER.raw_decode(text, i)
+            value, end = self.decode_value(i)
         except ValueError:
             if text[i:i + 1] in ('"', "{", "["):
                 self.error(self.place(i), "This tag's value is not well formed: check its quotes and brackets.")
                 return line_end
         except RecursionError:  # nested thousands deep
             self.error(self.place(i), "This tag's value nests more than {depth} levels deep.", depth=MAX_DEPTH)
+            self.name_tag(Tag(name.group(1), None, self.place(start), self.place(i), sound=False))
             return line_end
         while text[end:end + 1] in (" ", "\t"):
             end += 1
@@ -426,14 +446,29 @@ class Scanner:
             if end < 0:
                 self.error(self.place(start), "This tag is never closed: a ] is missing on its line.")
                 return line_end
-            value = text[i:end].strip()
+            value, sound = text[i:end].strip(), True
         elif nesting(value) > MAX_DEPTH:
             self.error(self.place(i), "This tag's value nests more than {depth} levels deep.", depth=MAX_DEPTH)
-            return end + 1
+            value, sound = None, False
         else:
-            self.check_escapes(i, end)
-        self.name_tag(Tag(name.group(1), value, self.place(start), self.place(i)))
+            sound = self.check_escapes(i, end)
+        self.name_tag(Tag(name.group(1), value, self.place(start), self.place(i), sound))
         return end + 1
+
+    def decode_value(self, i: int) -> tuple[Any, int]:
+        """The JSON value at ``i`` and where it ends (ValueError if there is none).
+
+        It is read from a window of the text, so that a value that is not well
+        formed costs its own length, not the length of the text before it.
+        """
+        window = self.text[i:i + _TAG_WINDOW]
+        try:
+            value, length = _TAG_DECODER.raw_decode(window)
+        except ValueError:
+            if len(window) < _TAG_WINDOW:
+                raise
+            return _TAG_DECODER.raw_decode(self.text, i)  # a value as long as the window: read it whole
+        return value, i + length
 
     def name_tag(self, tag: Tag) -> None:
         """Keep a tag by its name; an unknown name, or one given twice, is a problem."""
@@ -452,14 +487,18 @@ class Scanner:
         else:
             self.given[name] = tag
 
-    def check_escapes(self, start: int, end: int) -> None:
-        """The JSON escapes of ``text[start:end]`` that write a NUL or half of a surrogate pair are problems."""
+    def check_escapes(self, start: int, end: int) -> bool:
+        """The JSON escapes of ``text[start:end]`` that write a NUL or half of a surrogate pair are problems;
+        whether there were none."""
         if self.text.find("\\u", start, end) < 0:
-            return
+            return True
+        sound = True
         for offset, escape in bad_escapes(self.text[start:end]):
+            sound = False
             place = self.place(start + offset)
-            if int(escape[2:], 16) == 0:
+            if escape[2:] == "0000":
                 self.error(place, "{escape} writes a NUL character, which a record may not hold.", escape=escape)
             else:
                 self.error(place, "{escape} is only half of a surrogate pair: write the character itself.",
                            escape=escape)
+        return sound

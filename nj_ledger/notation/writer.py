@@ -56,11 +56,11 @@ def write_njn(game: Mapping[str, Any] | Sequence[Mapping[str, Any] | Event],
         details = dict(meta or {})
     club = details.pop("club", None)
     if club is not None and not isinstance(club, str):
-        raise InvalidInput("invalid-document", f"club: must be a text, not {club!r}.", field="club")
+        raise InvalidInput("invalid-document", "{field}: must be a text, not {value!r}.", field="club", value=club)
     unknown = sorted(set(details) - set(META_FIELDS))
     if unknown:
-        raise InvalidInput("invalid-document", f"{unknown[0]}: is not a detail of a game; they are: club, "
-                                               f"{', '.join(META_FIELDS)}.", field=unknown[0])
+        raise InvalidInput("invalid-document", "{field}: is not a document detail; they are: {fields}.",
+                           field=unknown[0], fields=", ".join(("club", *META_FIELDS)))
     details = document_meta(details)
     if not events or events[0].type != "game_started":
         raise InvalidInput("invalid-document", "events: a game's log starts with its game_started event.",

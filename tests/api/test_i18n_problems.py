@@ -37,6 +37,7 @@ from api.i18n import (
 )
 from api.problems import TITLES, Problem
 from nj_ledger.audit import audit
+from nj_ledger.notation import NotationError, parse_njn
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
 from nj_ledger.store.models import EventRecord
@@ -64,17 +65,23 @@ def in_both(client: Any, method: str, url: str, status: int, code: str, headers:
 
 
 # --- the catalog ---------------------------------------------------------------------------------
-def test_every_problem_store_and_audit_template_has_its_french() -> None:
+def test_every_problem_store_audit_and_notation_template_has_its_french() -> None:
     catalog = french_messages()
     found = list(templates())
     by_place = {place: {text for text, path, _ in found if path.startswith(place)}
-                for place in ("api/", "nj_ledger/store/", "nj_ledger/audit.py")}
+                for place in ("api/", "nj_ledger/store/", "nj_ledger/audit.py", "nj_ledger/notation/")}
     assert len(by_place["api/"]) >= 15 and len(by_place["nj_ledger/store/"]) >= 7
-    assert len(by_place["nj_ledger/audit.py"]) >= 18
+    assert len(by_place["nj_ledger/audit.py"]) >= 18 and len(by_place["nj_ledger/notation/"]) >= 45
     assert "There is no game {game!r} in this club." in by_place["nj_ledger/store/"]
     assert "The hash chain breaks at event {seq}: an event was edited, deleted or reordered." in by_place[
         "nj_ledger/audit.py"]
+    assert "Line {line}, column {column}: {error} (and {more} more)" in by_place["nj_ledger/notation/"]
+    assert "… and more errors: reading stopped after the first {count}." in by_place["nj_ledger/notation/"]
+    exchange = {text for text, path, _ in found if path == "api/exchange.py"}
+    assert "A tag's value nests too deep to be read." in exchange  # a refusal of the core raised by the API
     sentences = {text for text, _, _ in marked()}
+    assert {"A record may not hold NUL characters.", "These bytes are not UTF-8: send the record as UTF-8 text."} <= {
+        text for text, path, _ in marked() if path == "api/exchange.py"}
     assert set(TITLES.values()) <= sentences and set(VALIDATION_MESSAGES) <= sentences
     wanted = {text for texts in by_place.values() for text in texts} | sentences
     missing = sorted(t for t in wanted if t not in catalog or not catalog[t].string)
@@ -82,6 +89,50 @@ def test_every_problem_store_and_audit_template_has_its_french() -> None:
     assert sorted(t for t in wanted if catalog[t].fuzzy) == []
     assert sorted(t for t in wanted if placeholders(str(catalog[t].string)) != placeholders(t)) == [], (
         "the French must use the same {placeholders} as the English")
+
+
+BROKEN_RECORDS = [  # every kind of problem an NJN record can have, and the engine's refusals of its game
+    ('[Players "Ana; Ben; Chloé"]\n[StartingChips "sixty"]\n[Paymant "cards"]\n[Date "2026.13.40"]\n[Title 4]\n'
+     '[Title "x"]\n[Rules "bridge"]\n[Dealer 9]\n[Foo 1]\n[ 1]\n\nDeal 2 dealer 5\n0: 5H 6X 7C!\n1: pass 8D\n'
+     'Ben: QS! 9Z\nUndo "oops\nFred: 5C\nHand 0: 5C\nTalon: 5C\nReveal\nEnd "x" y\nUndo "a" b\nAdjust x\n'
+     'Adjust 2 to\nAdjust 2 from box:XX to 1 z\n[Table 4]\n] }\n"B\\u0000en": 5H\n"\\udc00": 5H\n{ never closed\n'),
+    ('[Players "Ana; Ben"] [StartingChips "60"] [Dealer "Zoé"] [Title "x' + "y" * 300 + '"]\n'
+     '[Rules {"profile": [' + "[" * 40 + "]" * 40 + ']}] [MaxDeals "' + "[" * 40 + "]" * 40 + '"]\n'
+     'Deal\nHand 0: 5H\nHand 0: 6H\nTalon: 7H\nTalon: 8H\nDeal\n0:\n: 5H\n[Notes "\x00"]\n'),
+    '[Players "Ana; Ben"]\n[StartingChips "60"]\n[Players "Chloé"]\n[Wild "\\"\\\\u0000\\""]\n[Dealer x]\n',
+    '[Players 5] [Title [1]] [Dealer x] [!x] [Notes {]\n[Table "a\n[Club x\nDeal 1 dealer 0 x\nHand 0: 5H!\n\udc80',
+    '[Players "Ana; Ben"]\nDeal\n0: 6X\n',
+    '[Players "Ana; Ben; Chloé"] [StartingChips "60"]\nDeal\n0: 5H 6H 7C\n1: 8D\n2: 8S 9S\n',
+    '[Players "Ana"]\n[StartingChips "60"]\n',
+    '[Players "Ana; Ben"] [StartingChips "60"] [Payment "chips"]\n',
+    '[Players "Ana; Ben"]\n[StartingChips "3"]\n',
+    ('[Players "Ana; Ben"] [StartingChips "100"] [PlayerCounts [2]] [DealTable {"2": [4, 44]}]\n'
+     "Deal\nHand 0: 5H 6H 7D 9S\nHand 1: 8C QS KH 2C\n0: 5H 6H 7D QS\n"),
+    '[Players "Ana; Ben; Chloé"] [StartingChips "60"]\n' + "} " * 1500,
+]
+
+
+def sentences_of(problem: dict[str, Any]) -> list[str]:
+    """A problem's template, and those of the sentences among its parameters."""
+    nested = [value for value in problem["params"].values() if isinstance(value, dict) and "template" in value]
+    return [problem["template"], *(text for inner in nested for text in sentences_of(inner))]
+
+
+def test_every_problem_an_njn_record_can_have_is_in_the_catalog(app: Flask) -> None:
+    catalog = french_messages()
+    seen: set[str] = set()
+    for record in BROKEN_RECORDS:
+        with pytest.raises(NotationError) as refused:
+            parse_njn(record)
+        error = refused.value
+        for template in [error.template, *(said for found in error.problems for said in sentences_of(found))]:
+            seen.add(template)
+            assert template in catalog and catalog[template].string, f"{template!r}: run `make translations`"
+        with app.test_request_context(headers=FR):
+            french = [translate(found["template"], found["params"], found["message"]) for found in error.problems]
+        assert all(text != found["message"] for text, found in zip(french, error.problems, strict=True))
+    notation = {text for text, path, _ in templates() if path.startswith("nj_ledger/notation/")}
+    assert len(seen & notation) >= 51  # all the reader can say is met above (the writer's refusals aside)
 
 
 def test_no_template_is_written_out_with_an_f_string() -> None:

@@ -12,6 +12,7 @@ from support.http import Calls, Club
 
 from nj_ledger.cli import main
 from nj_ledger.notation import NotationError, parse_njn, write_njn
+from nj_ledger.notation.syntax import MAX_ERRORS
 from nj_ledger.store.documents import export_document
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -50,6 +51,11 @@ BROKEN = (
     '[Titel "Lundi"]\n'
 )
 BROKEN_PLACES = [(5, 7), (6, 7), (7, 1), (7, 1)]
+FR = {"Accept-Language": "fr-FR,fr;q=0.9"}
+HEADER = '[Players "Ana; Ben; Chloé"] [StartingChips "60"]\n'
+# Ana and Ben with four cards each: Ana lays a card she was not dealt.
+NOT_DEALT = ('[Players "Ana; Ben"] [StartingChips "100"] [PlayerCounts [2]] [DealTable {"2": [4, 44]}]\n'
+             "Deal\nHand 0: 5H 6H 7D 9S\nHand 1: 8C QS KH 2C\n0: 5H 6H 7D QS\n")
 
 
 def log_of(calls: Calls, club: Club, game: str) -> list[dict[str, Any]]:
@@ -188,12 +194,154 @@ def test_bytes_that_are_not_utf8_and_nul_are_errors_at_their_place(client, club,
                   422, "invalid-notation")["errors"]
     assert [(error["line"], error["column"]) for error in nul] == [(1, 17)] and "NUL" in nul[0]["message"]
     escaped = problem(import_njn(client, club, '[Players ["Ana", "B\\u0000en"]] [StartingChips "60"]\n'),
-                      422, "invalid-request")
-    assert "players.1" in escaped["errors"]
+                      422, "invalid-notation")  # a NUL written as a JSON escape: refused where it is written
+    assert [(error["line"], error["column"]) for error in escaped["errors"]] == [(1, 20)]
+    assert escaped["errors"][0]["message"] == "\\u0000 writes a NUL character, which a record may not hold."
+    half = problem(import_njn(client, club, HEADER + 'Deal\nUndo "oops \\udc00"\n'), 422, "invalid-notation")
+    assert [(error["line"], error["column"]) for error in half["errors"]] == [(3, 12)]
+    assert "half of a surrogate pair" in half["errors"][0]["message"]
     too_deep = '[Players "Ana; Ben"] [StartingChips 60] [Rules ' + "[" * 50_000 + "]"
     deep = problem(import_njn(client, club, too_deep), 422, "invalid-notation")
-    assert "nests too deep" in deep["detail"]
+    assert deep["errors"] == [{"line": 1, "column": 48, "code": "invalid-notation",
+                               "message": "This tag's value nests more than 32 levels deep."}]
     assert stored_games(client, club) == []
+
+
+def test_a_record_with_thousands_of_errors_lists_the_first_thousand_and_a_note(client, club, problem) -> None:
+    text = HEADER + "Deal\n" + "0: 6X 9Z\n" * 3000
+    body = problem(import_njn(client, club, text), 422, "invalid-notation")
+    errors = body["errors"]
+    assert len(errors) == MAX_ERRORS + 1 == 1001
+    assert [(error["line"], error["column"]) for error in errors[:4]] == [(3, 4), (3, 7), (4, 4), (4, 7)]
+    assert all("is not a card" in error["message"] for error in errors[:-1])
+    assert errors[-1] == {"line": 502, "column": 7, "code": "invalid-notation",
+                          "message": "… and more errors: reading stopped after the first 1000."}
+    assert body["detail"].startswith("Line 3, column 4: '6X' is not a card")
+    assert body["detail"].endswith("(and over 999 more)")
+    assert stored_games(client, club) == []
+
+
+# --- refusals in French -----------------------------------------------------------------------------------
+def in_both(client: Any, club: Club, text: str | bytes, code: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The same refused record imported in French and with no language named (English)."""
+    french = import_njn_in(client, club, text, FR)
+    english = import_njn_in(client, club, text, {})
+    french_body, english_body = (assert_refused(french, code), assert_refused(english, code))
+    assert french.headers["Content-Language"] == "fr" and english.headers["Content-Language"] == "en"
+    assert french_body["title"] == "Saisie non valable" and english_body["title"] == "Invalid input"
+    where = [[(error["line"], error["column"], error["code"]) for error in body["errors"]]
+             for body in (french_body, english_body)]
+    assert where[0] == where[1]  # only the sentences change language
+    assert all(set(error) == {"line", "column", "message", "code"} for error in french_body["errors"])
+    return french_body, english_body
+
+
+def import_njn_in(client: Any, club: Club, text: str | bytes, language: dict[str, str]) -> Any:
+    body = text.encode("utf-8") if isinstance(text, str) else text
+    return client.post(f"/api/v1/clubs/{club.id}/imports", data=body, content_type="text/x-njn",
+                       headers={**club.auth, **language})
+
+
+def assert_refused(answer: Any, code: str) -> dict[str, Any]:
+    assert answer.status_code == 422, answer.get_data(as_text=True)
+    assert answer.mimetype == "application/problem+json"
+    body = answer.get_json()
+    assert body["code"] == code and body["status"] == 422
+    return dict(body)
+
+
+def test_a_refused_record_answers_in_french_with_its_places_unchanged(client, club) -> None:
+    french, english = in_both(client, club, BROKEN, "invalid-notation")
+    assert [error["message"] for error in french["errors"]] == [
+        "'6X' n’est pas une carte : écrivez la valeur et la couleur, comme 10D, JC, QS, KH ou 7D.",
+        'Ce texte entre guillemets n’a pas de " fermant sur sa ligne (ou contient un mauvais échappement \\).',
+        "Les balises viennent d’abord, avant les donnes : remontez cette balise.",
+        "Balise inconnue [Titel]. Vouliez-vous dire [Title] ?",
+    ]
+    assert [error["message"] for error in english["errors"]] == [error["message"] for error in parse_errors(BROKEN)]
+    assert french["detail"] == ("Ligne 5, colonne 7 : '6X' n’est pas une carte : écrivez la valeur et la couleur, "
+                                "comme 10D, JC, QS, KH ou 7D. (et 3 autres)")
+    assert english["detail"] == ("Line 5, column 7: '6X' is not a card: write rank and suit, "
+                                 "like 10D, JC, QS, KH or 7D. (and 3 more)")
+    assert stored_games(client, club) == []
+
+
+def test_the_engines_refusals_in_a_record_answer_in_french_too(client, club) -> None:
+    french, english = in_both(client, club, HEADER + "Deal\n0: 5H 6H 7C\n1: 8D\n2: 8S 9S\n", "out-of-sequence")
+    assert french["errors"] == [{"line": 5, "column": 4, "code": "out-of-sequence",
+                                 "message": "8S ne suit pas : la suite attend un 9."}]
+    assert french["detail"] == "Ligne 5, colonne 4 : 8S ne suit pas : la suite attend un 9."
+    assert english["detail"] == "Line 5, column 4: 8S does not follow: the run wants a 9."
+    french, _ = in_both(client, club, NOT_DEALT, "card-not-in-hand")
+    assert french["errors"][0]["message"] == "Ana (place 0) n’a pas reçu QS."  # the seat named in French too
+    french, english = in_both(client, club, '[Players "Ana"]\n[StartingChips "60"]\n', "invalid-players")
+    assert french["errors"][0]["message"] == "[Players] : Ces règles se jouent à 2, 3, 4, 5, 6, 7, 8 joueurs, pas à 1."
+    assert english["errors"][0]["message"] == "[Players]: These rules are played by 2, 3, 4, 5, 6, 7, 8 players, not 1."
+    french, _ = in_both(client, club, '[Players "Ana; Ben"]\n[StartingChips "3"]\n', "starting-chips-too-low")
+    assert french["detail"] == ("Ligne 2, colonne 16 : [StartingChips] : Chaque joueur doit avoir au moins 15 jetons "
+                                "pour garnir le tableau.")
+
+
+def test_what_a_record_quotes_is_never_translated(client, club) -> None:
+    """A name the scorer wrote is quoted as written, even when it reads like a sentence of the catalog."""
+    french, english = in_both(client, club, HEADER + "[Dealer \"Not found\"]\n", "invalid-notation")
+    assert french["errors"][0]["message"] == ("'Not found' n’est pas une place ; les places sont numérotées "
+                                              "à partir de 0 : 0 Ana, 1 Ben, 2 Chloé.")
+    assert french["detail"] == "Ligne 2, colonne 9 : " + french["errors"][0]["message"]
+    assert english["errors"][0]["message"] == ("'Not found' is not a seat; the seats are numbered from 0: "
+                                               "0 Ana, 1 Ben, 2 Chloé.")
+
+
+def test_bytes_nul_escapes_and_depth_are_refused_in_french(client, club) -> None:
+    text = (HEADER + '[Title "B\\u0000en"]\n[Notes "\\ud800"]\n[MaxDeals ' + "[" * 40 + "]" * 40 + "]\n"
+            "Deal\n0: 5H ").encode() + b"\xff\x00"
+    french, english = in_both(client, club, text, "invalid-notation")
+    assert [(error["line"], error["column"]) for error in french["errors"]] == [
+        (2, 10), (3, 9), (4, 11), (6, 7), (6, 7), (6, 8)]
+    assert [error["message"] for error in french["errors"]] == [
+        "\\u0000 écrit un caractère NUL, qu’une feuille de partie ne peut pas contenir.",
+        "\\ud800 n’est que la moitié d’une paire de substitution : écrivez le caractère lui-même.",
+        "La valeur de cette balise s’imbrique sur plus de 32 niveaux.",
+        "Ces octets ne sont pas de l’UTF-8 : envoyez la feuille de partie en texte UTF-8.",
+        "'\ufffd\ufffd' n’est pas une carte : écrivez la valeur et la couleur, comme 10D, JC, QS, KH ou 7D.",
+        "Une feuille de partie ne peut pas contenir de caractère NUL.",
+    ]
+    assert english["errors"][2]["message"] == "This tag's value nests more than 32 levels deep."
+    assert french["detail"].startswith("Ligne 2, colonne 10 : \\u0000 écrit un caractère NUL") and french[
+        "detail"].endswith("(et 5 autres)")
+
+
+def test_a_thousand_errors_and_the_note_in_french(client, club) -> None:
+    french, english = in_both(client, club, HEADER + "Deal\n" + "} " * 1500, "invalid-notation")
+    assert len(french["errors"]) == MAX_ERRORS + 1
+    assert {error["message"] for error in french["errors"][:-1]} == {"Ce } ne ferme rien."}
+    assert french["errors"][-1]["message"] == (
+        "… et d’autres erreurs encore : la lecture s’est arrêtée après les 1000 premières.")
+    assert french["detail"] == "Ligne 3, colonne 1 : Ce } ne ferme rien. (et plus de 999 autres)"
+    assert english["detail"] == "Line 3, column 1: This } closes nothing. (and over 999 more)"
+
+
+def parse_errors(text: str) -> list[dict[str, Any]]:
+    with pytest.raises(NotationError) as refused:
+        parse_njn(text)
+    return refused.value.errors
+
+
+def test_the_command_line_prints_a_records_errors_never_a_traceback(database_url, tmp_path: Path) -> None:
+    records = {
+        "deep.njn": (HEADER + "[Rules " + "[" * 50_000 + "]" * 50_000 + "]\n",
+                     "Line 2, column 8: This tag's value nests more than 32 levels deep."),
+        "nul.njn": (HEADER + 'Deal\nUndo "a\\u0000b"\n', "Line 3, column 8: \\u0000 writes a NUL character"),
+        "many.njn": (HEADER + "Deal\n0: " + "6X " * 5000, "(and over 999 more)"),
+    }
+    for name, (text, said) in records.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(main, ["import", str(path)], env={"NJ_LEDGER_DATABASE_URL": database_url},
+                                    catch_exceptions=False)
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("Error: invalid-notation: Line ") and said in result.output
+        assert "Traceback" not in result.output
 
 
 def test_an_njn_body_is_refused_where_no_text_is_taken(client, club, game, problem) -> None:

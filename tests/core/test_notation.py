@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,7 +13,10 @@ from hypothesis import strategies as st
 
 from nj_ledger import DECK, Event, InvalidInput, LedgerError, execute, new_game, replay
 from nj_ledger.exchange import document_meta, load_game, read_game_document
-from nj_ledger.notation import NotationError, parse_njn, write_njn
+from nj_ledger.notation import NotationError, parse_njn, syntax, write_njn
+from nj_ledger.notation.header import read_header
+from nj_ledger.notation.movetext import Movetext
+from nj_ledger.notation.syntax import MAX_ERRORS, Scanner, TooManyErrors, sentence
 from nj_ledger.rules import PROFILES, resolve_rules
 from nj_ledger.simulator import SimulatedGame, simulate
 
@@ -413,8 +417,35 @@ def test_any_text_is_read_or_refused_with_its_problems_never_crashes(data: st.Da
     except NotationError as problem:
         assert problem.errors
         assert all(e["line"] >= 1 and e["column"] >= 1 and e["message"] and e["code"] for e in problem.errors)
+        for found in problem.problems:  # every sentence can be translated: its template and parameters make it
+            assert sentence(found["template"], **found["params"])["message"] == found["message"]
     else:
         log_of(document)
+
+
+def outcome(text: str) -> tuple[str, Any]:
+    try:
+        return "read", parse_njn(text)
+    except NotationError as refused:
+        return "refused", refused.problems
+
+
+WORDS = ["xx", "6X", "5H", "QS!", "0", "1", "2", ":", "Deal", "DEAL", "dEaL", "deals", "dealer", "Hand", "talon",
+         "reveal", "UNDO", "Adjust", "from", "to", "seat:1", "box:QS", "end", "ende", "pass", "passe", "Ana", "ben",
+         "Chloé", "é", "adjuſt", "ﬆ", "\ufffd", "{c}", "{", "}", "]", "; c\n", "\n", ",", '"s"', '"Ben":', '"a',
+         "[Title 1]", "[Foo]", "\t", "9Z!"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=80), st.lists(st.sampled_from(["", " ", "  ", "\n"]), max_size=80))
+def test_passing_over_words_that_start_no_statement_reads_as_reading_them(words: list[str], gaps: list[str]) -> None:
+    """When a statement is skipped, the words that start none are passed over unscanned: the outcome is the same
+    as scanning them one by one. (Scanned a token at a time, so that the skip reaches words not yet scanned.)"""
+    text = HEADER + "Deal\n" + "".join(word + (gaps[n] if n < len(gaps) else " ") for n, word in enumerate(words))
+    with patch.object(syntax, "_PLAIN_RUN", 1):
+        with patch.object(Scanner, "pass_over", lambda self, pattern: False):
+            one_by_one = outcome(text)
+        assert outcome(text) == one_by_one
 
 
 # --- the examples -----------------------------------------------------------------------------------------
@@ -426,3 +457,114 @@ def test_each_example_has_its_canonical_njn_twin(path: pathlib.Path) -> None:
     assert log_of(twin) == log_of(document)
     assert document_meta(twin) == document_meta(document)
     assert write_njn(twin) == text == write_njn(document)
+
+
+# --- hostile texts: deep values, unstorable text, thousands of errors ----------------------------------------
+def problem_list(text: str) -> list[tuple[int, int, str, str]]:
+    with pytest.raises(NotationError) as caught:
+        parse_njn(text)
+    return [(e["line"], e["column"], e["code"], e["message"]) for e in caught.value.errors]
+
+
+TOO_DEEP = "This tag's value nests more than 32 levels deep."
+NOT_A_CARD = "'6X' is not a card: write rank and suit, like 10D, JC, QS, KH or 7D."
+
+
+@pytest.mark.parametrize("depth", [33, 40, 900, 5_000, 100_000])
+def test_a_tag_value_nested_too_deep_is_a_problem_at_its_tag(depth: int) -> None:
+    text = HEADER + "[Rules " + "[" * depth + "]" * depth + "]\nDeal\n0: 6X\n"
+    assert problem_list(text) == [(3, 8, "invalid-notation", TOO_DEEP), (5, 4, "invalid-notation", NOT_A_CARD)]
+    assert problem_list(HEADER + '[Board {"x": ' + "[" * depth + "]" * depth + "}]\n") == [
+        (3, 8, "invalid-notation", TOO_DEEP)]
+    assert problem_list(HEADER + '[MaxDeals "' + "[" * depth + "]" * depth + '"]\n') == [  # quoted the PGN way
+        (3, 11, "invalid-notation", TOO_DEEP)]
+
+
+def test_a_value_nested_to_the_limit_is_read_and_judged_by_the_engine() -> None:
+    at_limit = HEADER + "[Stops " + "[" * 32 + "]" * 32 + "]\n"
+    assert [(line, column, code) for line, column, code, _ in problem_list(at_limit)] == [(3, 8, "invalid-rules")]
+    assert parse_njn(HEADER + '[Rules {"profile": "cards", "max_deals": {"3": 5}}]\n')["rules"]["max_deals"] == {"3": 5}
+
+
+def test_a_value_nested_deep_and_never_closed_is_one_problem() -> None:
+    assert problem_list(HEADER + "[Rules " + "[" * 50_000) == [(3, 8, "invalid-notation", TOO_DEEP)]
+    assert problem_list(HEADER + '[MaxDeals "' + "[" * 50_000 + '"]') == [(3, 11, "invalid-notation", TOO_DEEP)]
+
+
+def test_nul_and_halves_of_surrogate_pairs_written_as_escapes_are_refused_where_they_are() -> None:
+    nul = "\\u0000 writes a NUL character, which a record may not hold."
+    assert problem_list('[Players "Ana; B\\u0000en"]\n[StartingChips "60"]\n') == [(1, 17, "invalid-notation", nul)]
+    assert problem_list('[Players ["Ana", "Ben \\uD800"]]\n[StartingChips "60"]\n') == [
+        (1, 23, "invalid-notation", "\\uD800 is only half of a surrogate pair: write the character itself.")]
+    assert problem_list(HEADER + 'Deal\n0: 5H\nUndo "oops\\udc00 \\u0000"\n') == [
+        (5, 11, "invalid-notation", "\\udc00 is only half of a surrogate pair: write the character itself."),
+        (5, 18, "invalid-notation", nul)]
+    assert problem_list(HEADER + '[Board {"\\u0000QS": 1}]\n') == [(3, 10, "invalid-notation", nul)]  # a key too
+    assert problem_list(HEADER + '"B\\u0000en": 5H\n') == [  # a seat in quotes
+        (3, 1, "invalid-notation", "'B\\x00en' is not a seat; the seats are numbered from 0: 0 Ana, 1 Ben, 2 Chloé."),
+        (3, 3, "invalid-notation", nul)]
+    assert problem_list(HEADER + '[Wild "\\"\\\\u0000\\""]\n') == [  # in quotes the PGN way: a NUL once read
+        (3, 7, "invalid-notation", ("This tag's value holds a NUL character or half of a surrogate pair, which a "
+                                    "record may not hold."))]
+
+
+def test_a_surrogate_pair_and_an_escaped_backslash_are_fine() -> None:
+    document = parse_njn('[Players "Ana; Ben \\ud83c\\udccf"] [StartingChips "60"]\n[Notes "C:\\\\u0000"]\n'
+                         'Deal\n0: 5H\nUndo "\\\\ud800"\n')
+    assert document["players"] == ["Ana", "Ben 🃏"] and document["notes"] == "C:\\u0000"
+    assert document["actions"][-1] == {"type": "undo", "reason": "\\ud800"}
+
+
+def test_nul_and_halves_of_surrogate_pairs_in_the_text_itself_are_refused() -> None:
+    assert problem_list('[Players "Ana; B\x00en"]\n[StartingChips "60"]\nDeal\n0: 5H \udc80\udc81 6X\n') == [
+        (1, 17, "invalid-notation", "A record may not hold NUL characters."),
+        (4, 7, "invalid-notation", "A record may not hold halves of surrogate pairs: it is text that is not UTF-8."),
+        (4, 7, "invalid-notation", "'\ufffd\ufffd' is not a card: write rank and suit, like 10D, JC, QS, KH or 7D."),
+        (4, 10, "invalid-notation", "'6X' is not a card: write rank and suit, like 10D, JC, QS, KH or 7D.")]
+
+
+def test_past_a_thousand_problems_reading_stops_with_a_note() -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_njn(HEADER + "Deal\n" + "0: 6X 7Z\n" * 3000)
+    error = caught.value
+    assert len(error.errors) == MAX_ERRORS + 1 == 1001
+    assert [(e["line"], e["column"]) for e in error.errors[:3]] == [(4, 4), (4, 7), (5, 4)]
+    assert all(e["message"].endswith("is not a card: write rank and suit, like 10D, JC, QS, KH or 7D.")
+               for e in error.errors[:-1])
+    assert error.errors[-1] == {"line": 503, "column": 7, "code": "invalid-notation",
+                                "message": "… and more errors: reading stopped after the first 1000."}
+    assert error.message == ("Line 4, column 4: '6X' is not a card: write rank and suit, like 10D, JC, QS, KH or 7D. "
+                             "(and over 999 more)")
+    # The text is read no further than the problem past the thousandth.
+    scanner = Scanner(HEADER + "Deal\n" + "0: 6X 7Z\n" * 3000)
+    with pytest.raises(TooManyErrors):
+        Movetext(scanner, read_header(scanner).players).read()
+    assert len(scanner.errors) == MAX_ERRORS and len(scanner.tokens) < 3_000 < 1 + 4 * 3000
+
+
+def test_a_thousand_problems_exactly_are_listed_without_a_note() -> None:
+    assert len(problem_list(HEADER + "} " * 1000)) == 1000
+    listed = problem_list(HEADER + "} " * 1001)
+    assert len(listed) == 1001 and listed[-1][3].startswith("… and more errors")
+    assert listed[-1][:2] == listed[-2][:2] == (3, 1999)
+
+
+def test_a_problem_carries_its_sentence_as_a_template_and_its_parameters() -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_njn(HEADER + "[Dealer 7]\n[Titel \"x\"]\nDeal 2\nHand 0: 5H\n")
+    error = caught.value
+    assert [p["template"] for p in error.problems] == [
+        "There is no seat {seat}: this table has seats 0 to {last}.",
+        "Unknown tag [{tag}]. Did you mean [{near}]?",
+        "This deal gives no hand for seat {seats}: give every hand, or none.",
+        "This is deal {deal} of the game, not deal {written}."]
+    assert error.problems[1]["params"] == {"tag": "Titel", "near": "Title"}
+    assert [{name: p[name] for name in ("line", "column", "message", "code")} for p in error.problems] == error.errors
+    assert error.template == "Line {line}, column {column}: {error} (and {more} more)"
+    assert error.params["more"] == 3 and error.params["error"]["template"] == error.problems[0]["template"]
+
+
+def test_a_long_word_is_quoted_short() -> None:
+    (problem_found,) = problem_list(HEADER + "Deal\n0: " + "6X" * 100_000 + "\n")
+    assert problem_found[3] == "'6X6X6X6X6X6X6X6X6X6X6X6X6X6X6X6X6X6X6X6X…' is not a card: write rank and suit, " \
+                               "like 10D, JC, QS, KH or 7D."
