@@ -15,7 +15,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .cache import StateCache
-from .database import WRITE, default_database_url, make_engine
+from .database import WRITE, WriterQueue, default_database_url, make_engine
 from .dealstarts import DealStarts
 from .errors import StoreBusy
 from .values import TokenInfo
@@ -77,6 +77,7 @@ class StoreBase:
         self.url = url or default_database_url()
         self.engine = engine or make_engine(self.url)
         self._read = sessionmaker(self.engine, expire_on_commit=False)
+        self.writers = WriterQueue(self.url)
         self._write_engine = self.engine.execution_options(**{WRITE: True})
         self._write = sessionmaker(self._write_engine, expire_on_commit=False)
         self.cache = StateCache(cache_size)
@@ -94,13 +95,13 @@ class StoreBase:
 
     @contextmanager
     def writing(self) -> Iterator[Session]:
-        with self._write() as session, session.begin():
+        with self.writers.turn(), self._write() as session, session.begin():
             yield session
 
     @contextmanager
     def writing_connection(self) -> Iterator[Connection]:
         """A write transaction on a Core connection: the append path, which has no use for the ORM's session."""
-        with self._write_engine.begin() as connection:
+        with self.writers.turn(), self._write_engine.begin() as connection:
             yield connection
 
     def retrying(self, attempt: Callable[[], T]) -> T:

@@ -32,7 +32,7 @@ from .errors import IdempotencyMismatch, NotFound, VersionConflict
 from .log import GENESIS, chain_records, event_of, record_of, records_query
 from .models import Club, Game, GamePlayer, IdempotencyRecord, Player
 from .projections import ends_game, project_records
-from .rows import deal_records, game_owner_and_version, insert_events
+from .rows import deal_records, game_owner_and_version, game_records, insert_events
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
 
 Respond = Callable[[GameInfo, GameState, list[Record]], tuple[int, dict[str, Any]]]
@@ -256,7 +256,7 @@ class GamesMixin(ClubsMixin):
                 return None
 
             def read(after: int, upto: int) -> Iterator[Record]:
-                return (record_of(row) for row in session.execute(records_query(game_id, after, upto)))
+                return game_records(session, game_id, after, upto)
 
             first, last = segment[0]["seq"], segment[-1]["seq"]
             if last - first + 1 != len(segment):  # a deal is one stretch of the log; read it as one if not

@@ -15,7 +15,7 @@ the caller's transaction.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -110,3 +110,26 @@ def deal_records(session: Session, game_id: str, deal: int, upto: int) -> list[R
          "v": v, "recorded_at": recorded_at, "hash": digest}
         for seq, number, kind, data, v, recorded_at, digest in _fetch(session, _DEAL_SQL, (game_id, deal, upto))
     ]
+
+
+_RECORDS_SQL = ("SELECT seq, deal, type, data, v, recorded_at, hash FROM events "
+                "WHERE game_id = {mark} AND seq > {mark} AND seq <= {mark} ORDER BY seq")
+FETCH_ROWS = 4096
+
+
+def game_records(session: Session, game_id: str, after: int, upto: int) -> Iterator[Record]:
+    """The records of a game with ``after < seq <= upto``, in order, read a few thousand rows at a time
+    (a server-side cursor on PostgreSQL): a long game's log is never held whole."""
+    connection = session.connection()
+    postgres = connection.dialect.name == "postgresql"
+    driver: Any = connection.connection.driver_connection
+    cursor = driver.cursor(name="nj_ledger_records") if postgres else driver.cursor()
+    try:
+        cursor.execute(_RECORDS_SQL.format(mark="%s" if postgres else "?"), (game_id, after, upto))
+        while rows := cursor.fetchmany(FETCH_ROWS):
+            for seq, number, kind, data, v, recorded_at, digest in rows:
+                yield {"seq": seq, "deal": number, "type": kind,
+                       "data": json_value(data) if isinstance(data, (str, bytes)) else data,
+                       "v": v, "recorded_at": recorded_at, "hash": digest}
+    finally:
+        cursor.close()

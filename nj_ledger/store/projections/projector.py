@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, case, insert, select, update
@@ -224,10 +225,16 @@ def _add_to_rollups(session: Session, club_id: str, games: Sequence[EndedGame],
                 for name in SUMMED[1:]:
                     row[name] += getattr(seat, name)
                 row["last_end_key"], row["rating_mu"], row["rating_sigma"] = game.end_key, mu, sigma
-    upsert = (postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert)(ScoreRollup)
+    session.execute(_rollup_upsert(session.get_bind().dialect.name), list(sums.values()))
+
+
+@cache
+def _rollup_upsert(dialect: str) -> Any:
+    """The rollups' upsert in ``dialect`` (built once: building it costs more than running it)."""
+    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(ScoreRollup)
     table, new = ScoreRollup.__table__.c, upsert.excluded
     newer = new.last_end_key > table.last_end_key
-    statement = upsert.on_conflict_do_update(
+    return upsert.on_conflict_do_update(
         index_elements=[table.club_id, table.grain, table.period_start, table.player_id],
         set_={
             **{name: table[name] + new[name] for name in SUMMED},
@@ -236,7 +243,6 @@ def _add_to_rollups(session: Session, club_id: str, games: Sequence[EndedGame],
             "rating_sigma": case((newer, new.rating_sigma), else_=table.rating_sigma),
         },
     )
-    session.execute(statement, list(sums.values()))
 
 
 def refresh_rollup_ratings(session: Session, club_id: str, keys: Iterable[RollupKey]) -> None:
