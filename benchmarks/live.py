@@ -37,10 +37,11 @@ def _play(port: int, token: str, games: list[tuple[str, list[dict[str, Any]]]], 
                 if position >= len(actions):
                     continue
                 started = time.perf_counter()
-                status, body = client.post(f"/api/v1/games/{game_id}/actions", {"actions": [actions[position]]})
+                status, body = client.fetch("POST", f"/api/v1/games/{game_id}/actions",
+                                            {"actions": [actions[position]]})
                 latencies.append(time.perf_counter() - started)
                 if status != 201:
-                    errors.append(f"{status}: {body}")
+                    errors.append(f"{status}: {body.decode(errors='replace')}")
                     return
             position += 1
             queues = [(game_id, actions) for game_id, actions in queues if position < len(actions)]
