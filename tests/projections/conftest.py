@@ -2,53 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
 
 from api import create_app
 from nj_ledger import new_game
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
-from nj_ledger.store.scratch import (
-    BACKENDS,
-    REQUIRE_POSTGRES_ENV,
-    migrated_database,
-    postgres_required,
-    postgres_unreachable,
-    postgres_url,
-)
 
 ADMIN_TOKEN = "admin-token-for-the-scoreboard-tests"
 ROSTER = ("Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny")
-
-
-@pytest.fixture(scope="session", params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    if request.param == "postgresql":
-        reason = postgres_unreachable(postgres_url())
-        if reason is not None:
-            if postgres_required():
-                pytest.fail(f"{reason} ({REQUIRE_POSTGRES_ENV}=1 makes this a failure)")
-            pytest.skip(reason)
-    return str(request.param)
-
-
-@pytest.fixture(scope="session")
-def database_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with migrated_database(backend, tmp_path_factory.mktemp(backend)) as url:
-        yield url
-
-
-@pytest.fixture(scope="session")
-def store(database_url: str) -> Iterator[Store]:
-    store = Store(database_url)
-    yield store
-    store.close()
 
 
 @pytest.fixture(scope="session")
