@@ -1,4 +1,4 @@
-"""The real server for the HTTP workloads: ``nj-ledger serve`` (waitress) in a subprocess, on loopback.
+"""The real server for the HTTP workloads: ``nj-ledger serve`` in a subprocess, on loopback.
 
 A small keep-alive JSON client goes with it; each client thread owns one.
 """
@@ -35,14 +35,14 @@ class Server:
 
 
 @contextmanager
-def serving(database_url: str, threads: int = 8, workers: int = 1) -> Iterator[Server]:
+def serving(database_url: str, threads: int | None = None, workers: int = 1) -> Iterator[Server]:
     """``nj-ledger serve`` on a free loopback port with the database at ``database_url``, stopped on exit."""
     port = free_port()
     admin = secrets.token_urlsafe(24)
     env = {**os.environ, "NJ_LEDGER_DATABASE_URL": database_url, "NJ_LEDGER_ADMIN_TOKEN": admin}
     process = subprocess.Popen(
         [sys.executable, "-m", "nj_ledger.cli", "serve", "--host", HOST, "--port", str(port),
-         "--threads", str(threads), "--workers", str(workers)],
+         "--workers", str(workers), *(["--threads", str(threads)] if threads else [])],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:

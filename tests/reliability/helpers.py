@@ -219,7 +219,7 @@ def free_port() -> int:
 
 
 def start_server(url: str, folder: Path, log: IO[bytes], workers: int = 1) -> tuple[subprocess.Popen[bytes], int]:
-    """``nj-ledger serve`` (waitress; gunicorn with several workers) on a free port of 127.0.0.1, once it
+    """``nj-ledger serve`` (waitress; granian with several workers) on a free port of 127.0.0.1, once it
     answers; its output goes to ``log``."""
     port = free_port()
     server = subprocess.Popen(
