@@ -74,7 +74,7 @@ def _player(player: PlayerInfo) -> dict[str, Any]:
 
 @blp.route("/clubs")
 class Clubs(MethodView):
-    @blp.arguments(NewClubSchema)
+    @blp.arguments(NewClubSchema())
     @blp.response(201, CreatedClubSchema)
     def post(self, payload: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a club and its first scorer token (admin token)."""
@@ -96,7 +96,7 @@ class Club(MethodView):
 
 @blp.route("/clubs/<club>/tokens")
 class Tokens(MethodView):
-    @blp.arguments(NewTokenSchema)
+    @blp.arguments(NewTokenSchema())
     @blp.response(201, TokenSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """A new token for the club: role `scorer` (read and write) or `viewer` (read only)."""
@@ -109,7 +109,7 @@ class Tokens(MethodView):
 
 @blp.route("/clubs/<club>/players")
 class Players(MethodView):
-    @blp.arguments(PageQuerySchema, location="query")
+    @blp.arguments(PageQuerySchema(), location="query")
     @blp.response(200, PlayerPageSchema)
     def get(self, page: dict[str, Any], club: str) -> dict[str, Any]:
         """The club's members, by name."""
@@ -121,7 +121,7 @@ class Players(MethodView):
             "next": next_page("clubs.Players", more, limit=page["limit"], offset=page["offset"] + page["limit"]),
         }
 
-    @blp.arguments(NewPlayerSchema)
+    @blp.arguments(NewPlayerSchema())
     @blp.response(201, PlayerSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int]:
         """Register a member (409 `player-exists` when the name is taken, whatever its case)."""

@@ -81,7 +81,7 @@ IMPORT_BODY = {
 
 @blp.route("/games/<game>/export")
 class Export(MethodView):
-    @blp.arguments(ExportQuerySchema, location="query")
+    @blp.arguments(ExportQuerySchema(), location="query")
     @blp.response(200, GameDocumentSchema, headers=VERSION_HEADER)
     @blp.alt_response(200, content_type=NJN, schema={"type": "string"},
                       description="The game document; with format=njn, the game's canonical NJN record.")

@@ -118,7 +118,7 @@ def _replayed(stored: StoredResponse) -> Response:
 
 @blp.route("/clubs/<club>/games")
 class ClubGames(MethodView):
-    @blp.arguments(GameListQuerySchema, location="query")
+    @blp.arguments(GameListQuerySchema(), location="query")
     @blp.response(200, GamePageSchema)
     def get(self, query: dict[str, Any], club: str) -> dict[str, Any]:
         """The club's games, newest first; filter by status, player and the day played."""
@@ -136,7 +136,7 @@ class ClubGames(MethodView):
             "next": next_page("games.ClubGames", more, limit=query["limit"], offset=query["offset"] + query["limit"]),
         }
 
-    @blp.arguments(NewGameSchema)
+    @blp.arguments(NewGameSchema())
     @blp.response(201, GameStateSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Start a game: players in seat order, rules, starting chips, and the first dealer if not the last seat."""
@@ -163,7 +163,7 @@ class Game(MethodView):
 
 @blp.route("/games/<game>/actions")
 class Actions(MethodView):
-    @blp.arguments(ActionsSchema)
+    @blp.arguments(ActionsSchema())
     @blp.response(201, AppendedSchema, headers={"ETag": {"description": "The new version.",
                                                          "schema": {"type": "string"}}})
     @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_JSON,
@@ -196,7 +196,7 @@ class Actions(MethodView):
 
 @blp.route("/games/<game>/events")
 class Events(MethodView):
-    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema)
     def get(self, query: dict[str, Any], game: str) -> dict[str, Any]:
         """The game's log with hashes, in seq order, a page at a time (`after` the last seq seen)."""

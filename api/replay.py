@@ -62,7 +62,7 @@ class AuditSchema(Schema):
 
 @blp.route(f"/games/<game>/deals/<int(max={MAX_INT}):number>/replay")
 class Replay(MethodView):
-    @blp.arguments(ReplayQuerySchema, location="query")
+    @blp.arguments(ReplayQuerySchema(), location="query")
     @blp.response(200, ReplaySchema)
     def get(self, query: dict[str, Any], game: str, number: int) -> Response:
         """Every step of deal `number`: each event and the state after it (`?at=seq`: one step).

@@ -236,7 +236,7 @@ def _csv(rows: list[dict[str, Any]], club: str) -> Response:
 # --- routes ------------------------------------------------------------------------------------
 @blp.route("/clubs/<club>/scoreboard")
 class Scoreboard(MethodView):
-    @blp.arguments(ScoreboardQuerySchema, location="query")
+    @blp.arguments(ScoreboardQuerySchema(), location="query")
     @blp.response(200, ScoreboardSchema)
     @blp.alt_response(200, content_type="text/csv", schema={"type": "string"},
                       description="The scoreboard as JSON; with format=csv, its rows as CSV under a header row.")
@@ -276,7 +276,7 @@ def _figures(line: ScoreLine | None) -> dict[str, Any]:
 
 @blp.route("/clubs/<club>/players/<player>/stats")
 class PlayerStats(MethodView):
-    @blp.arguments(StatsQuerySchema, location="query")
+    @blp.arguments(StatsQuerySchema(), location="query")
     @blp.response(200, PlayerStatsSchema)
     def get(self, query: dict[str, Any], club: str, player: str) -> dict[str, Any]:
         """One member's figures over a period and their games in it, newest first (the member by name or id)."""
@@ -304,7 +304,7 @@ class Seasons(MethodView):
         own_club(reader(), club)
         return {"seasons": [_season(season) for season in seasons(store(), club)]}
 
-    @blp.arguments(SeasonSchema)
+    @blp.arguments(SeasonSchema())
     @blp.response(201, SeasonSchema)
     @blp.alt_response(409, schema=None, description="The club has a season of that name (season-exists).")
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int]:
@@ -329,7 +329,7 @@ def game_audit(game_id: str, played_on: date, status: str, version: int, report:
 
 @blp.route("/clubs/<club>/audit")
 class ClubAudit(MethodView):
-    @blp.arguments(AuditQuerySchema, location="query")
+    @blp.arguments(AuditQuerySchema(), location="query")
     @blp.response(200, ClubAuditSchema)
     def get(self, query: dict[str, Any], club: str) -> dict[str, Any]:
         """Every game's audit, summarised (newest first, a page at a time): is its record sound, and what was found."""

@@ -22,7 +22,7 @@ from datetime import date
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, case, insert, select, update
+from sqlalchemy import Connection, Table, and_, bindparam, case, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -37,6 +37,21 @@ COUNTED_BY_CALLER = "nj_ledger.scoreboard.counted_by_caller"  # session.info fla
 # Inserted as plain table rows: the ORM's bulk insert costs more than the database when a rebuild writes 100,000s.
 GAME_RESULTS = cast(Table, GameResult.__table__)
 SEAT_RESULTS = cast(Table, SeatResult.__table__)
+# The statements of counting one game, built once and run on the session's connection: a game's import or last
+# action runs a dozen of them, and building them and going through the ORM cost more than running them.
+_MEMBERS = select(GamePlayer.player_id).where(GamePlayer.game_id == bindparam("game_id")).order_by(GamePlayer.seat)
+_RATED_AFTER = (
+    select(SeatResult.game_id, SeatResult.end_key, SeatResult.played_on, SeatResult.player_id, SeatResult.rank)
+    .where(SeatResult.game_id.in_(
+        select(GameResult.game_id).where(GameResult.club_id == bindparam("club_id"),
+                                         GameResult.end_key > bindparam("key"))))
+    .order_by(SeatResult.end_key, SeatResult.seat)
+)
+_RATING_BEFORE = (
+    select(SeatResult.rating_mu, SeatResult.rating_sigma)
+    .where(SeatResult.player_id == bindparam("player"), SeatResult.end_key < bindparam("key"))
+    .order_by(SeatResult.end_key.desc()).limit(1)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +113,7 @@ def project_records(session: Session, game_id: str, records: Sequence[Mapping[st
     assert game is not None
     log = records if records[0]["seq"] == 1 else (  # streamed: a long game's log is never held whole
         record_of(row) for row in session.execute(records_query(game_id).execution_options(yield_per=4096)))
-    members = session.scalars(select(GamePlayer.player_id).where(GamePlayer.game_id == game_id)
-                              .order_by(GamePlayer.seat)).all()
+    members = session.connection().execute(_MEMBERS, {"game_id": game_id}).scalars().all()
     ended = ended_game(game_id, game.club_id, game.played_on, members, log)
     if ended is not None:
         lock_clubs(session, [game.club_id])
@@ -108,7 +122,8 @@ def project_records(session: Session, game_id: str, records: Sequence[Mapping[st
 
 def lock_clubs(session: Session, club_ids: Sequence[str]) -> None:
     """Serialise the counting of clubs' games (``FOR NO KEY UPDATE``: rows that refer to the club still go in)."""
-    session.execute(select(Club.id).where(Club.id.in_(club_ids)).order_by(Club.id).with_for_update(key_share=True))
+    session.connection().execute(
+        select(Club.id).where(Club.id.in_(club_ids)).order_by(Club.id).with_for_update(key_share=True))
 
 
 # --- adding games -------------------------------------------------------------------------------
@@ -134,13 +149,14 @@ def record_results(session: Session, club_id: str, games: Sequence[EndedGame],
     """
     if not games:
         return
+    connection = session.connection()
     games = sorted(games, key=lambda g: g.end_key)
     first = games[0].end_key
-    later = _rated_after(session, club_id, first)
+    later = _rated_after(connection, club_id, first)
     known = {} if ratings is None or later else ratings
     for player in {m for g in games for m in g.members} | {m for g in later for m in g.members}:
         if player not in known:
-            known[player] = _rating_before(session, player, first)
+            known[player] = _rating_before(connection, player, first)
     after: dict[tuple[str, int], Rating] = {}
     sequence: list[EndedGame | _Rated] = sorted([*games, *later], key=lambda g: g.end_key)
     for game in sequence:
@@ -150,8 +166,8 @@ def record_results(session: Session, club_id: str, games: Sequence[EndedGame],
             after[(game.game_id, seat)] = rating
     if ratings is not None and known is not ratings:
         ratings.update(known)
-    _insert_results(session, games, after)
-    _add_to_rollups(session, club_id, games, after)
+    _insert_results(connection, games, after)
+    _add_to_rollups(connection, club_id, games, after)
     if later:
         for game in later:
             for seat in range(len(game.members)):
@@ -163,14 +179,9 @@ def record_results(session: Session, club_id: str, games: Sequence[EndedGame],
         refresh_rollup_ratings(session, club_id, touched)
 
 
-def _rated_after(session: Session, club_id: str, key: str) -> list[_Rated]:
+def _rated_after(connection: Connection, club_id: str, key: str) -> list[_Rated]:
     """Games of the club already counted with a later ``end_key``, in order."""
-    later = select(GameResult.game_id).where(GameResult.club_id == club_id, GameResult.end_key > key)
-    rows = session.execute(
-        select(SeatResult.game_id, SeatResult.end_key, SeatResult.played_on, SeatResult.player_id, SeatResult.rank)
-        .where(SeatResult.game_id.in_(later))
-        .order_by(SeatResult.end_key, SeatResult.seat)
-    ).all()
+    rows = connection.execute(_RATED_AFTER, {"club_id": club_id, "key": key}).all()
     games: dict[str, _Rated] = {}
     for game_id, key_, played_on, player, rank in rows:
         game = games.setdefault(game_id, _Rated(game_id, key_, played_on, (), []))
@@ -178,23 +189,20 @@ def _rated_after(session: Session, club_id: str, key: str) -> list[_Rated]:
     return list(games.values())
 
 
-def _rating_before(session: Session, player: int, key: str) -> Rating:
-    row = session.execute(
-        select(SeatResult.rating_mu, SeatResult.rating_sigma)
-        .where(SeatResult.player_id == player, SeatResult.end_key < key)
-        .order_by(SeatResult.end_key.desc()).limit(1)
-    ).first()
+def _rating_before(connection: Connection, player: int, key: str) -> Rating:
+    row = connection.execute(_RATING_BEFORE, {"player": player, "key": key}).first()
     return START_RATING if row is None else (row[0], row[1])
 
 
-def _insert_results(session: Session, games: Sequence[EndedGame], after: Mapping[tuple[str, int], Rating]) -> None:
-    session.execute(insert(GAME_RESULTS), [
+def _insert_results(connection: Connection, games: Sequence[EndedGame],
+                    after: Mapping[tuple[str, int], Rating]) -> None:
+    connection.execute(insert(GAME_RESULTS), [
         {"game_id": g.game_id, "club_id": g.club_id, "played_on": g.played_on, "end_key": g.end_key,
          "reason": g.figures.reason, "players": len(g.members), "deals": g.figures.deals,
          "starting_chips": g.figures.starting_chips}
         for g in games
     ])
-    session.execute(insert(SEAT_RESULTS), [
+    connection.execute(insert(SEAT_RESULTS), [
         {"game_id": g.game_id, "seat": s.seat, "club_id": g.club_id, "player_id": g.members[s.seat],
          "played_on": g.played_on, "end_key": g.end_key, "deals_played": s.deals_played, "deals_won": s.deals_won,
          "grand_operas": s.grand_operas, "honours_taken": s.honours_taken, "honour_chips": s.honour_chips,
@@ -205,7 +213,7 @@ def _insert_results(session: Session, games: Sequence[EndedGame], after: Mapping
     ])
 
 
-def _add_to_rollups(session: Session, club_id: str, games: Sequence[EndedGame],
+def _add_to_rollups(connection: Connection, club_id: str, games: Sequence[EndedGame],
                     after: Mapping[tuple[str, int], Rating]) -> None:
     """Add the games' seat figures to the day and month rows of each player, one upsert per row."""
     sums: dict[RollupKey, dict[str, Any]] = {}
@@ -225,7 +233,7 @@ def _add_to_rollups(session: Session, club_id: str, games: Sequence[EndedGame],
                 for name in SUMMED[1:]:
                     row[name] += getattr(seat, name)
                 row["last_end_key"], row["rating_mu"], row["rating_sigma"] = game.end_key, mu, sigma
-    session.execute(_rollup_upsert(session.get_bind().dialect.name), list(sums.values()))
+    connection.execute(_rollup_upsert(connection.dialect.name), list(sums.values()))
 
 
 @cache
