@@ -42,7 +42,7 @@ class Sizes:
     scoreboard: int = 1  # 0: leave the scoreboard workload out (a smoke run of the harness)
 
 
-FULL = Sizes(bulk_deals=3000, live_games=16, live_deals=4, replay_events=100_000, store_events=1_000_000,
+FULL = Sizes(bulk_deals=3000, live_games=32, live_deals=4, replay_events=100_000, store_events=1_000_000,
              replay_requests=300)
 QUICK = Sizes(bulk_deals=150, live_games=8, live_deals=2, replay_events=10_000, store_events=30_000,
               replay_requests=60)

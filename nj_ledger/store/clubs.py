@@ -144,14 +144,15 @@ class ClubsMixin(StoreBase):
         keys = [name_key(name) for name in names]
         rows = [{"club_id": club_id, "name": name.strip(), "name_key": key, "created_at": now}
                 for name, key in zip(names, keys)]
+        connection = session.connection()  # plain statements, not the ORM's bulk insert
         if self.dialect == "postgresql":
-            session.execute(postgresql.insert(Player).on_conflict_do_nothing(), rows)
+            connection.execute(postgresql.insert(Player).on_conflict_do_nothing(), rows)
         elif self.dialect == "sqlite":
-            session.execute(sqlite.insert(Player).on_conflict_do_nothing(), rows)
+            connection.execute(sqlite.insert(Player).on_conflict_do_nothing(), rows)
         else:  # pragma: no cover - other back ends are not supported
-            session.execute(insert(Player), rows)
+            connection.execute(insert(Player), rows)
         found: dict[str, int] = {
-            key: member for key, member in session.execute(
+            key: member for key, member in connection.execute(
                 select(Player.name_key, Player.id).where(Player.club_id == club_id, Player.name_key.in_(keys)))
         }
         return [found[key] for key in keys]

@@ -49,6 +49,12 @@ _BUMP_GAME = (
     .values({name: bindparam(name) for name in ("version", "head_hash", "status", "deals_played", "updated_at")})
 )
 
+_INSERT_GAME = insert(_GAME_TABLE)
+_GAME_INFO_COLUMNS = ("id", "club_id", "created_at", "updated_at", "played_on", "version", "status", "profile",
+                      "starting_chips", "deals_played", "meta")
+_INSERT_SEATS = insert(cast(Table, GamePlayer.__table__))
+_CLUB_EXISTS = select(cast(Table, Club.__table__).c.id).where(cast(Table, Club.__table__).c.id == bindparam("club_id"))
+
 _KEYS = cast(Table, IdempotencyRecord.__table__)
 _KEPT_RESPONSE = select(_KEYS.c.fingerprint, _KEYS.c.status, _KEYS.c.body).where(
     _KEYS.c.club_id == bindparam("club_id"), _KEYS.c.key == bindparam("key"))
@@ -88,28 +94,29 @@ class GamesMixin(ClubsMixin):
 
         def attempt() -> Appended:
             with self.writing() as session:
-                if session.get(Club, club_id) is None:
+                connection = session.connection()  # plain statements: the ORM's unit of work costs more here
+                if connection.execute(_CLUB_EXISTS, {"club_id": club_id}).first() is None:
                     raise NotFound("There is no club {club!r}.", club=club_id)
                 now = utcnow()
                 records = chain_records(GENESIS, 0, [started, *events], now)
                 played_on = date.fromisoformat(meta["date"]) if meta.get("date") else now.date()
-                game = Game(
+                game = GameInfo(
                     id=new_id(), club_id=club_id, created_at=now, updated_at=now, played_on=played_on,
-                    version=state.version, head_hash=records[-1]["hash"], status=state.status,
-                    profile=state.rules.profile, player_names=list(state.players),
-                    starting_chips=state.starting_chips, deals_played=state.deals_played, meta=meta,
-                    source_digest=source_digest,
+                    version=state.version, status=state.status, profile=state.rules.profile,
+                    players=list(state.players), starting_chips=state.starting_chips,
+                    deals_played=state.deals_played, meta=meta,
                 )
-                session.add(game)
-                session.flush()
+                connection.execute(_INSERT_GAME, {
+                    **{name: getattr(game, name) for name in _GAME_INFO_COLUMNS},
+                    "player_names": game.players, "head_hash": records[-1]["hash"], "source_digest": source_digest,
+                })
                 members = self._register_players(session, club_id, state.players)
-                session.execute(insert(GamePlayer), [
+                connection.execute(_INSERT_SEATS, [
                     {"game_id": game.id, "seat": seat, "player_id": member} for seat, member in enumerate(members)
                 ])
                 self._insert_records(session, game.id, records)
-                info = GameInfo.of(game)
-            self.cache.put(info.id, state)
-            return Appended(info, state, records)
+            self.cache.put(game.id, state)
+            return Appended(game, state, records)
 
         return self.retrying(attempt)
 

@@ -39,6 +39,7 @@ GAME_RESULTS = cast(Table, GameResult.__table__)
 SEAT_RESULTS = cast(Table, SeatResult.__table__)
 # The statements of counting one game, built once and run on the session's connection: a game's import or last
 # action runs a dozen of them, and building them and going through the ORM cost more than running them.
+_GAME_PLACE = select(Game.club_id, Game.played_on).where(Game.id == bindparam("game_id"))
 _MEMBERS = select(GamePlayer.player_id).where(GamePlayer.game_id == bindparam("game_id")).order_by(GamePlayer.seat)
 _RATED_AFTER = (
     select(SeatResult.game_id, SeatResult.end_key, SeatResult.played_on, SeatResult.player_id, SeatResult.rank)
@@ -109,8 +110,7 @@ def project_records(session: Session, game_id: str, records: Sequence[Mapping[st
     """
     if not ends_game(records) or session.info.get(COUNTED_BY_CALLER):
         return
-    game = session.get(Game, game_id)
-    assert game is not None
+    game = session.connection().execute(_GAME_PLACE, {"game_id": game_id}).one()
     log = records if records[0]["seq"] == 1 else (  # streamed: a long game's log is never held whole
         record_of(row) for row in session.execute(records_query(game_id).execution_options(yield_per=4096)))
     members = session.connection().execute(_MEMBERS, {"game_id": game_id}).scalars().all()
