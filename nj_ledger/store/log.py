@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Select, select
 
-from ..chain import GENESIS, event_hash, plain_data, verify_chain
+from ..chain import GENESIS, chain_events, verify_chain
 from ..events import Event, event_from_dict
 from .base import iso
 from .models import EventRecord
@@ -31,24 +31,9 @@ RECORD_COLUMNS = (
 
 
 def chain_records(previous_hash: str, version: int, events: Iterable[Event], moment: datetime) -> list[Record]:
-    """The records of ``events`` appended after ``version``: consecutive seqs, one timestamp, chained hashes."""
-    recorded_at = iso(moment)
-    records: list[Record] = []
-    for seq, event in enumerate(events, start=version + 1):
-        # Plain JSON values (no tuples, no str subclasses): the record handed back now is the one a replay
-        # reads from the table. Their canonical text, written once, goes into the hash as it is.
-        data, data_bytes = plain_data(event.data)
-        record: Record = {
-            "seq": seq,
-            "deal": event.deal,
-            "type": event.type,
-            "data": data,
-            "v": event.v,
-            "recorded_at": recorded_at,
-        }
-        record["hash"] = previous_hash = event_hash(previous_hash, record, data_bytes)
-        records.append(record)
-    return records
+    """The records of ``events`` appended after ``version``: consecutive seqs, one timestamp, chained hashes
+    (:func:`nj_ledger.chain.chain_events`)."""
+    return chain_events(previous_hash, version, events, iso(moment))
 
 
 def record_of(row: Sequence[Any]) -> Record:
