@@ -71,8 +71,8 @@ def main() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
-@click.option("--threads", default=None, type=click.IntRange(1, 64),
-              help="Threads in each process  [default: 8 in one process, 1 in each of several workers]")
+@click.option("--threads", default=None, type=click.IntRange(1, 64), show_default="8 in one process, 1 per worker",
+              help="Threads in each process.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Processes: 1 serves with waitress, more with granian's workers (one per core).")
 def serve(host: str, port: int, threads: int | None, workers: int) -> None:

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import Any
 
 from .cards import Card, parse_card
@@ -114,10 +115,15 @@ class Rules:
     wild_pays_double: bool = False  # a loser still holding the wild card pays double
 
     # --- derived facts the reducer asks often -------------------------------------------------
-    @property
+    @cached_property
     def honours(self) -> tuple[Card, ...]:
-        """The board's honour cards, in board order."""
+        """The board's honour cards, in board order (kept: the reducer asks at every transfer)."""
         return tuple(self.board)
+
+    @cached_property
+    def box_positions(self) -> Mapping[str, int]:
+        """Each honour's position on the board."""
+        return {card: position for position, card in enumerate(self.board)}
 
     @property
     def ante_total(self) -> int:

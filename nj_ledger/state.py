@@ -112,7 +112,10 @@ class GameState:
         return self.n * self.starting_chips
 
     def box_index(self, card: str) -> int:
-        return self.rules.honours.index(card)
+        try:
+            return self.rules.box_positions[card]
+        except KeyError:  # not an honour of this board: what tuple.index says
+            raise ValueError(f"{card!r} is not an honour of this board") from None
 
     def board(self) -> dict[str, int]:
         return {str(card): chips for card, chips in zip(self.rules.honours, self.boxes)}
