@@ -136,7 +136,8 @@ def _record_bytes(fields: Mapping[str, Any]) -> bytes:
     return _json_text(fields).encode()
 
 
-def chain_events(previous_hash: str, version: int, events: Iterable[Event], recorded_at: str) -> list[dict[str, Any]]:
+def chain_events(previous_hash: str, version: int, events: Iterable[Event],
+                 recorded_at: str) -> list[dict[str, Any]]:
     """The records of ``events`` appended after ``version``: consecutive seqs, one timestamp, chained hashes.
 
     Each record's data is made of plain JSON values (no tuples, no str subclasses): the record handed back
@@ -164,7 +165,8 @@ def chain_events(previous_hash: str, version: int, events: Iterable[Event], reco
         record: dict[str, Any] = {"seq": seq, "deal": deal, "type": kind, "data": data, "v": v,
                                   "recorded_at": recorded_at}
         kind_bytes = kinds.get(kind)
-        if text is not None and stamp is not None and kind_bytes is not None and type(deal) is int and type(v) is int:
+        if (text is not None and stamp is not None and kind_bytes is not None and type(deal) is int
+                and type(v) is int):
             previous_hash = sha256(quick % (previous_hash.encode(), text, deal, stamp, seq, kind_bytes,
                                             v)).hexdigest()
         else:

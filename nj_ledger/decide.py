@@ -579,7 +579,7 @@ DECIDERS: dict[str, Decider] = {
 
 
 def _decide_into(s: GameState, action: Mapping[str, Any], events: list[Event]) -> None:
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):  # a dict, nearly always: skip the ABC check
         raise InvalidInput("invalid-action", "An action is an object with a \"type\".")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in DECIDERS:  # a list or an object as the type is no type

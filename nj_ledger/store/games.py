@@ -53,7 +53,8 @@ _INSERT_GAME = insert(_GAME_TABLE)
 _GAME_INFO_COLUMNS = ("id", "club_id", "created_at", "updated_at", "played_on", "version", "status", "profile",
                       "starting_chips", "deals_played", "meta")
 _INSERT_SEATS = insert(cast(Table, GamePlayer.__table__))
-_CLUB_EXISTS = select(cast(Table, Club.__table__).c.id).where(cast(Table, Club.__table__).c.id == bindparam("club_id"))
+_CLUBS = cast(Table, Club.__table__).c
+_CLUB_EXISTS = select(_CLUBS.id).where(_CLUBS.id == bindparam("club_id"))
 
 _KEYS = cast(Table, IdempotencyRecord.__table__)
 _KEPT_RESPONSE = select(_KEYS.c.fingerprint, _KEYS.c.status, _KEYS.c.body).where(
