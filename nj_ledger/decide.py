@@ -457,7 +457,7 @@ def _account(s: GameState, value: Any, what: str) -> str:
         value = f"seat:{value}"
     if isinstance(value, str):
         kind, _, key = value.partition(":")
-        if kind == "seat" and key.isdigit() and int(key) < s.n:
+        if kind == "seat" and key.isascii() and key.isdigit() and int(key) < s.n:  # not "¹": a digit int() refuses
             return f"seat:{int(key)}"
         if kind == "box":
             try:

@@ -326,7 +326,7 @@ def _option(name: str, value: Any, base: Rules) -> Any:
         if isinstance(value, Mapping):
             limits = {}
             for count, deals in value.items():
-                if not str(count).isdigit() or not 2 <= int(count) <= 8:
+                if not (str(count).isascii() and str(count).isdigit()) or not 2 <= int(count) <= 8:
                     raise _bad(name, count, "a player count between 2 and 8")
                 limits[int(count)] = _int(name, deals, 1)
             return limits

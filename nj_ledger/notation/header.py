@@ -50,9 +50,14 @@ class Header:
     club: str | None = None
 
 
+def is_number(text: str) -> bool:
+    """Whether ``text`` is written in the digits 0-9 (``"²"`` is a digit to ``str.isdigit``, not to ``int``)."""
+    return text.isascii() and text.isdigit()
+
+
 def whole_number(value: Any) -> int | None:
     """``60`` or ``"60"`` → 60; anything else → None."""
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and is_number(value.strip()):
         return int(value)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..cards import parse_card
 from ..errors import InvalidInput
-from .header import read_seat
+from .header import is_number, read_seat
 from .syntax import Place, Scanner, Token, clip
 
 KEYWORDS = frozenset({"deal", "hand", "talon", "reveal", "undo", "adjust", "end"})
@@ -193,7 +193,7 @@ class Movetext:
         self.deals += 1
         action: dict[str, Any] = {"type": "deal"}
         number = self.peek()
-        if number is not None and number.kind == "word" and number.text.isdigit() and not self.at_statement():
+        if number is not None and number.kind == "word" and is_number(number.text) and not self.at_statement():
             self.i += 1
             if int(number.text) != self.deals:
                 self.scanner.error(number.place, "This is deal {deal} of the game, not deal {written}.",
@@ -292,7 +292,7 @@ class Movetext:
     def read_adjust(self, token: Token) -> None:
         """``Adjust 2 from seat:0 to box:QS "reason"``."""
         amount = self.peek()
-        if amount is None or amount.kind != "word" or not amount.text.isdigit():
+        if amount is None or amount.kind != "word" or not is_number(amount.text):
             self.fail(token.place, 'An adjustment is written: Adjust 2 from seat:0 to box:QS "reason".')
             return
         self.i += 1

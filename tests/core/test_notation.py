@@ -401,12 +401,21 @@ def test_a_refused_game_is_reported_at_its_tag() -> None:
     assert problems('[Players "Ana; Ben"]\n[StartingChips "3"]\n') == [(2, 16, "starting-chips-too-low")]
 
 
+def test_digits_other_than_0_to_9_are_refused_where_a_number_is_written() -> None:
+    for written in ("¹", "²", "٣"):
+        for text in (GAME_NJN.replace("Deal 1 dealer 1", f"Deal {written} dealer 1"),
+                     GAME_NJN.replace("Adjust 1 from", f"Adjust {written} from"),
+                     GAME_NJN.replace('[StartingChips "', f'[StartingChips "{written}')):
+            assert problems(text), (written, text)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_any_text_is_read_or_refused_with_its_problems_never_crashes(data: st.DataObject) -> None:
     pieces = ["[", "]", "{", "}", '"', ":", ";", "!", ",", "\n", " ", "Deal", "dealer", "Hand", "Talon", "pass",
               "Reveal", "Undo", "Adjust", "from", "to", "seat:", "box:", "End", "0", "1", "2", "9", "QS", "7D!", "T♦",
-              "[Rules ", "[Players ", "[Board ", "[MaxDeals ", "[Dealer ", "null", "[]", "{}", '{"profile": []}']
+              "[Rules ", "[Players ", "[Board ", "[MaxDeals ", "[Dealer ", "null", "[]", "{}", '{"profile": []}',
+              "¹", "²", "٣"]  # digits to str.isdigit that int() refuses, or reads
     text = data.draw(st.sampled_from([GAME_NJN, HANDWRITTEN, HEADER]))
     for _ in range(data.draw(st.integers(1, 6))):
         at = data.draw(st.integers(0, len(text)))

@@ -175,6 +175,7 @@ def test_a_stored_game_keeps_its_rules_when_a_profile_changes(monkeypatch: pytes
         ({"point_value": 1.5}, "point_value"),
         ({"max_deals": 0}, "max_deals"),
         ({"max_deals": "5"}, "max_deals"),
+        ({"max_deals": {"²": 3}}, "max_deals"),
         ({"board": {"10D": 1, "JC": 2}}, "board"),
         ({"board": {"10D": 1, "JC": 2, "QS": 3, "KH": 4, "XX": 5}}, "board"),
         ({"board": {"10D": 1, "JC": 2, "QS": 3, "KH": 4, "7D": 0}}, "board"),

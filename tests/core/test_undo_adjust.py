@@ -171,6 +171,7 @@ def test_adjust_refuses_bad_accounts_and_amounts() -> None:
     cases = [
         ({"from": "seat:3", "to": "seat:1", "amount": 1}, "invalid-account"),
         ({"from": "seat:-1", "to": "seat:1", "amount": 1}, "invalid-account"),
+        ({"from": "seat:¹", "to": "seat:1", "amount": 1}, "invalid-account"),  # a digit to isdigit, not to int
         ({"from": 5, "to": "seat:1", "amount": 1}, "invalid-account"),
         ({"from": "box:QS", "to": "seat:1", "amount": 1}, "invalid-account"),  # not a hearts honour
         ({"from": "box:XX", "to": "seat:1", "amount": 1}, "invalid-account"),

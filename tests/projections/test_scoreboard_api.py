@@ -214,6 +214,8 @@ def test_a_players_stats_and_history(client, store, filled) -> None:
     quiet = client.get(f"/api/v1/clubs/{filled.id}/players/Élise/stats?to={DAY}", headers=filled.auth).json
     assert quiet["figures"]["games"] == 0 and quiet["figures"]["rating"] is None and quiet["history"] == []
     problem(client.get(f"/api/v1/clubs/{filled.id}/players/Nobody/stats", headers=filled.auth), 404, "not-found")
+    for who in ("¹", "99999999999999999999"):  # a digit int() refuses; an id no database column holds
+        problem(client.get(f"/api/v1/clubs/{filled.id}/players/{who}/stats", headers=filled.auth), 404, "not-found")
     problem(client.get(f"/api/v1/clubs/{filled.id}/players/ana/stats?from=2026-02-02&to=2026-02-01",
                        headers=filled.auth), 422, "invalid-period")
 

@@ -157,7 +157,7 @@ def scoreboard(store: StoreBase, club_id: str, start: date | None = None, end: d
 def find_member(session: Session, club_id: str, who: str) -> Player:
     """A club's member by name (any case) or by id."""
     member = session.scalars(select(Player).where(Player.club_id == club_id, Player.name_key == name_key(who))).first()
-    if member is None and who.isdigit():
+    if member is None and who.isascii() and who.isdigit() and len(who) <= 18:  # an id the database can hold
         member = session.scalars(select(Player).where(Player.club_id == club_id, Player.id == int(who))).first()
     if member is None:
         raise NotFound("There is no player {player!r} in this club.", player=who)
