@@ -28,6 +28,7 @@ from . import create_app
 
 ONE_PROCESS_THREADS = 8
 WORKER_THREADS = 1
+STOP_GRACE = 10  # seconds a stopped server gives its workers to finish their requests
 _WORKER_CONFIG_ENV = "NJ_LEDGER_WORKER_CONFIG"  # the app's settings, passed to the worker processes
 _SERVER_PID_ENV = "NJ_LEDGER_SERVER_PID"  # the process that started the workers
 _PR_SET_PDEATHSIG = 1
@@ -56,12 +57,15 @@ def _run_workers(config: Mapping[str, Any], host: str, port: int, threads: int, 
         f"{__name__}:worker_app", factory=True, interface=Interfaces.WSGI, address=host, port=port,
         workers=workers, blocking_threads=threads,
         respawn_failed_workers=True,  # a worker that dies is replaced, as the others keep serving
+        workers_kill_timeout=STOP_GRACE,  # a worker still busy (or stuck) that long after a stop is killed
         log_level=LogLevels.warning,  # requests are not logged: a URL may name a game, a header carries a token
     ).serve()
 
 
 def worker_app() -> Flask:
     """The app of one worker process, with the settings ``serve`` was given."""
+    for stop in (signal.SIGTERM, signal.SIGINT):  # a stop while the app is being made ends the worker there:
+        signal.signal(stop, signal.SIG_DFL)  # the server's own handlers, inherited over the fork, would lose it
     _stop_with_server()
     return create_app(json.loads(os.environ.get(_WORKER_CONFIG_ENV) or "{}"))
 

@@ -1,7 +1,8 @@
 """(c) Live appends through HTTP: four clients, one table action per request, several games each.
 
 The server is ``nj-ledger serve --workers N`` (granian) with a worker per core
-(at most one per client), each running one request at a time (its default). Each client thread has its own keep-alive connection and plays its games'
+(at most one per client), each running one request at a time (its default).
+Each client thread has its own keep-alive connection and plays its games'
 actions in turn (one action of one game, then one of the next game…), as
 scorers at several tables would. The figures are the actions stored per
 second over the whole run and each request's latency.

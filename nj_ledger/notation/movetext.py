@@ -21,10 +21,12 @@ PASS_WORDS = ("pass", "passe")
 _BLANK = r"(?:[\s,]++|\{[^}]*+\}|;[^\n]*+)*+"  # blank space, commas and comments
 _END = r'(?=[\s{}\[\]";:,]|\Z)'  # where a word ends
 # Words that start no statement, passed over unscanned when a statement that was not understood is skipped:
-# not a keyword, and no colon after them.
+# not a keyword, and another word (or the end) after them. Anything else after a word is left to the scanner:
+# a colon makes it a turn, and so does a colon behind what scanning drops (a stray } or ], a tag, a string
+# never closed), as in "xx } :".
 _NO_STATEMENT = re.compile(
     rf"{_BLANK}(?:(?!(?i:{'|'.join(sorted(KEYWORDS))}){_END})"
-    rf'[^\s{{}}\[\]";:,]++(?!{_BLANK}:){_BLANK})++'
+    rf'[^\s{{}}\[\]";:,]++(?={_BLANK}(?:[^\s{{}}\[\]";:,]|\Z)){_BLANK})++'
 )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from nj_ledger import DECK, Event, InvalidInput, LedgerError, execute, new_game, replay
@@ -447,6 +447,9 @@ WORDS = ["xx", "6X", "5H", "QS!", "0", "1", "2", ":", "Deal", "DEAL", "dEaL", "d
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(WORDS), max_size=80), st.lists(st.sampled_from(["", " ", "  ", "\n"]), max_size=80))
+@example(["xx", "xx", "xx", "}", ":"], [])  # a colon behind a stray } still makes "xx" a turn
+@example(["xx", "[Foo]", ":"], [])  # …behind a misplaced tag
+@example(["xx", '"a', ":"], ["", "\n"])  # …behind a string never closed on its line
 def test_passing_over_words_that_start_no_statement_reads_as_reading_them(words: list[str], gaps: list[str]) -> None:
     """When a statement is skipped, the words that start none are passed over unscanned: the outcome is the same
     as scanning them one by one. (Scanned a token at a time, so that the skip reaches words not yet scanned.)"""
