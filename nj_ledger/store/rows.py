@@ -102,14 +102,18 @@ def game_owner_and_version(session: Session, game_id: str) -> tuple[str, int] | 
     return (rows[0][0], int(rows[0][1])) if rows else None
 
 
+def driver_record(row: Sequence[Any]) -> Record:
+    """A record from a driver's row of ``seq, deal, type, data, v, recorded_at, hash`` (``data`` as JSON text,
+    or already a value where the driver reads JSON itself)."""
+    seq, deal, kind, data, v, recorded_at, digest = row
+    return {"seq": seq, "deal": deal, "type": kind,
+            "data": json_value(data) if isinstance(data, (str, bytes)) else data,
+            "v": v, "recorded_at": recorded_at, "hash": digest}
+
+
 def deal_records(session: Session, game_id: str, deal: int, upto: int) -> list[Record]:
     """The records of deal ``deal`` with seq <= ``upto``, in order."""
-    return [
-        {"seq": seq, "deal": number, "type": kind,
-         "data": json_value(data) if isinstance(data, (str, bytes)) else data,
-         "v": v, "recorded_at": recorded_at, "hash": digest}
-        for seq, number, kind, data, v, recorded_at, digest in _fetch(session, _DEAL_SQL, (game_id, deal, upto))
-    ]
+    return [driver_record(row) for row in _fetch(session, _DEAL_SQL, (game_id, deal, upto))]
 
 
 _RECORDS_SQL = ("SELECT seq, deal, type, data, v, recorded_at, hash FROM events "
@@ -127,9 +131,6 @@ def game_records(session: Session, game_id: str, after: int, upto: int) -> Itera
     try:
         cursor.execute(_RECORDS_SQL.format(mark="%s" if postgres else "?"), (game_id, after, upto))
         while rows := cursor.fetchmany(FETCH_ROWS):
-            for seq, number, kind, data, v, recorded_at, digest in rows:
-                yield {"seq": seq, "deal": number, "type": kind,
-                       "data": json_value(data) if isinstance(data, (str, bytes)) else data,
-                       "v": v, "recorded_at": recorded_at, "hash": digest}
+            yield from map(driver_record, rows)
     finally:
         cursor.close()
