@@ -224,11 +224,30 @@ def ranked(rows: list[dict[str, Any]], sort: str) -> list[dict[str, Any]]:
     return result
 
 
+# A text cell starting with one of these is read by spreadsheets as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as written: text that would start a formula gets a leading quote.
+
+    Only text changes: numbers stay numbers, so a negative net is still a number.
+
+    >>> [spreadsheet_cell(value) for value in ("=1+1", "@SUM(A1)", "-Ana", "Ana", -12, 2.5)]
+    ["'=1+1", "'@SUM(A1)", "'-Ana", 'Ana', -12, 2.5]
+    """
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def _csv(rows: list[dict[str, Any]], club: str) -> Response:
+    """The rows as CSV under a header row, player names made safe to open in a spreadsheet.
+
+    Every text cell is quoted, numbers are not (OWASP's rule, and a reader can tell them apart).
+    """
     text = io.StringIO()
-    writer_ = csv.writer(text)
+    writer_ = csv.writer(text, quoting=csv.QUOTE_NONNUMERIC)
     writer_.writerow(ROW_FIELDS)
-    writer_.writerows([row[name] for name in ROW_FIELDS] for row in rows)
+    writer_.writerows([spreadsheet_cell(row[name]) for name in ROW_FIELDS] for row in rows)
     return Response(text.getvalue(), mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="scoreboard-{club}.csv"'})
 

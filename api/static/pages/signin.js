@@ -2,9 +2,27 @@
 
 import { $, ApiError, api, notify, saveSession, setupHeader, t } from "./common.js";
 
-function nextPage() {
-  const next = new URLSearchParams(location.search).get("next") || "/";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/"; // this site only
+/**
+ * Where to go after signing in: `next` when it is a page of this site, else the home page.
+ * `next` is resolved the way the browser will read it, not checked by its first characters: browsers
+ * read "/\evil.example" as "//evil.example", drop tabs and newlines ("java\tscript:"), and
+ * normalise "/.//evil.example" to the path "//evil.example", which would itself leave the site if
+ * navigated to as it is; so the path kept must resolve to the very same address.
+ *
+ *   nextPage("/games/new?x=1#y") → "/games/new?x=1#y"
+ *   nextPage("/\evil.example/x") → "/"
+ */
+function nextPage(next = new URLSearchParams(location.search).get("next")) {
+  if (!next) return "/";
+  let target;
+  try {
+    target = new URL(next, location.origin);
+  } catch {
+    return "/";
+  }
+  if (target.origin !== location.origin || !["http:", "https:"].includes(target.protocol)) return "/";
+  const path = target.pathname + target.search + target.hash;
+  return new URL(path, location.origin).href === target.href ? path : "/";
 }
 
 setupHeader();
