@@ -8,9 +8,36 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from nj_ledger.bounds import ADJUSTMENT, MAX_CHIPS, MAX_DEAL_EVENTS, RULE_RANGES, STARTING_CHIPS
+
 # Bodies the API reads refuse unknown fields (marshmallow's default: RAISE).
 
 MAX_INT = 2**31 - 1  # the largest number every integer column holds (PostgreSQL's integer): bounds the inputs
+
+# The ranges of the numbers a game is made of (nj_ledger.bounds), as the OpenAPI document declares them. The
+# core checks them, so that a number outside keeps the refusal's own code (invalid-chips, invalid-rules…) and
+# names its field (`field`: "starting_chips", "rules.stake_unit"); the schemas only declare them.
+STARTING_CHIPS_RANGE = {"minimum": STARTING_CHIPS[0], "maximum": STARTING_CHIPS[1]}
+SEAT_RANGE = {"minimum": 0, "maximum": 7}  # and below the number of players
+RULES_DESCRIPTION = (
+    'A profile name ("classic", "cards", "skip", "hearts", "avantcoureur-1760") '
+    'or {"profile": …, overrides…}. Whole-number options and their ranges: '
+    + ", ".join(f"{'board stakes' if name == 'board' else name} {least:,}–{most:,}"
+                for name, (least, most) in RULE_RANGES.items())
+    + ' (max_deals also by player count, {"3": 12}); a number outside is refused with 422 invalid-rules, '
+      'its `field` naming the option ("rules.stake_unit").'
+)
+ACTIONS_DESCRIPTION = (
+    "Table actions (SPEC §4), applied all or nothing: "
+    '{"type": "deal", "dealer"?, "hands"?, "talon"?}, '
+    '{"type": "play", "seat", "cards", "announced"?}, {"type": "pass", "seat"}, '
+    '{"type": "reveal", "seat", "cards"}, {"type": "undo", "reason"?}, '
+    '{"type": "adjust", "from", "to", "amount", "reason"?}, {"type": "end", "reason"?}. '
+    "Seats and the dealer are 0 to players − 1 (unknown-seat); an adjustment's amount is "
+    f"{ADJUSTMENT[0]:,}–{ADJUSTMENT[1]:,} (invalid-amount). A deal holds at most {MAX_DEAL_EVENTS:,} events, "
+    f"undos included (deal-too-long), and no balance, box or transfer goes past ±{MAX_CHIPS:,} chips "
+    "(chips-out-of-range)."
+)
 
 
 class ProblemSchema(Schema):
@@ -22,7 +49,8 @@ class ProblemSchema(Schema):
     detail = fields.String(metadata={"description": "A sentence a scorer understands."})
     code = fields.String(metadata={"description": "Stable code to branch on, e.g. not-your-turn."})
     index = fields.Integer(metadata={"description": "Position of the refused action in a batch."})
-    field = fields.String()
+    field = fields.String(metadata={"description": 'The refused field, when one is: "starting_chips", '
+                                    '"rules.stake_unit", or an action\'s "amount" (with its index).'})
     errors = fields.Raw(metadata={"description": "Field-by-field messages of an invalid request."})
     current_version = fields.Integer(metadata={"description": "With version-conflict: the game's version."})
 
@@ -30,11 +58,11 @@ class ProblemSchema(Schema):
 class RecordSchema(Schema):
     """One stored event of a game's log."""
 
-    seq = fields.Integer(required=True)
-    deal = fields.Integer(required=True)
+    seq = fields.Integer(required=True, validate=validate.Range(1, MAX_INT))
+    deal = fields.Integer(required=True, validate=validate.Range(0, MAX_INT))
     type = fields.String(required=True)
     data = fields.Dict(required=True)
-    v = fields.Integer(required=True)
+    v = fields.Integer(required=True, validate=validate.Range(1, MAX_INT))
     recorded_at = fields.String(required=True, metadata={"example": "2026-11-22T07:00:35.123456Z"})
     hash = fields.String(required=True)
 

@@ -20,11 +20,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from .bounds import ADJUSTMENT, MAX_CHIPS, MAX_DEAL_EVENTS, STARTING_CHIPS, shown
 from .cards import DECK, RANK_NAMES_FR, Card, parse_card, parse_cards, rank_label
 from .errors import InvalidInput, LedgerError, RuleViolation
 from .events import TABLE_ACTIONS, Event
-from .reducer import fold, losers
-from .rules import Rules, resolve_rules
+from .reducer import account_chips, fold, losers, parse_account
+from .rules import Rules, check_bounds, resolve_rules
 from .state import ENDED, PLAYING, READY, REVEALING, DealState, GameState
 
 Decider = Callable[[GameState, Mapping[str, Any], list[Event]], None]
@@ -76,7 +77,9 @@ def _seat(s: GameState, value: Any, what: str = "seat") -> int:
     seat = _int(value, what)
     if not 0 <= seat < s.n:
         raise RuleViolation(
-            "unknown-seat", "There is no seat {seat}: this table has seats 0 to {last}.", seat=seat, last=s.n - 1
+            "unknown-seat", "There is no seat {seat}: this table has seats 0 to {last}.", seat=shown(seat),
+            last=s.n - 1,
+            field=what,
         )
     return seat
 
@@ -144,8 +147,18 @@ def new_game(
     starting_chips: int = 100,
     dealer: int | None = None,
 ) -> Event:
-    """The ``game_started`` event of a new game, after checking players, rules and chips."""
-    resolved = resolve_rules(rules)
+    """The ``game_started`` event of a new game, after checking players, rules and chips.
+
+    Every number is held to its range (:mod:`nj_ledger.bounds`); a refusal names the
+    field in ``params["field"]``:
+
+    >>> try:
+    ...     new_game(["Ana", "Ben"], {"profile": "classic", "max_deals": 10**30})
+    ... except InvalidInput as refusal:
+    ...     print(refusal.code, refusal.params["field"], refusal.params["most"])
+    invalid-rules rules.max_deals 10000
+    """
+    resolved = check_bounds(resolve_rules(rules))
     if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
         raise InvalidInput("invalid-players", "players must be a list of names in seat order.")
     names = [p.strip() for p in players]
@@ -161,19 +174,23 @@ def new_game(
             allowed=allowed, count=len(names),
         )
     chips = starting_chips
-    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1 or chips > 10**9:
+    least, most = STARTING_CHIPS
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips < least or chips > most:
         raise InvalidInput(
-            "invalid-chips", "starting_chips must be a whole number between 1 and 1,000,000,000."
+            "invalid-chips", "starting_chips must be a whole number between 1 and 1,000,000,000.",
+            field="starting_chips",
         )
     if resolved.shortfall == "end" and chips < resolved.ante_total:
         raise InvalidInput(
             "starting-chips-too-low",
             "Each player needs at least {needed} chips to stake the board.",
             needed=resolved.ante_total,
+            field="starting_chips",
         )
     first_dealer = len(names) - 1 if dealer is None else dealer
     if type(first_dealer) is not int or not 0 <= first_dealer < len(names):
-        raise InvalidInput("invalid-players", "There is no seat {seat} to deal.", seat=first_dealer)
+        raise InvalidInput("invalid-players", "There is no seat {seat} to deal.", seat=shown(first_dealer),
+                           field="dealer")
     return Event(
         "game_started",
         {"players": names, "rules": resolved.to_dict(), "starting_chips": chips, "dealer": first_dealer},
@@ -240,20 +257,68 @@ def _decide_deal(s: GameState, a: Mapping[str, Any], events: list[Event]) -> Non
             _transfer(s, events, f"seat:{seat}", f"box:{card}", stake * s.rules.stake_unit, "ante")
 
 
+def _chips_out_of_range(s: GameState, account: str, chips: int) -> RuleViolation:
+    kind, _, key = account.partition(":")
+    if kind == "seat":
+        return RuleViolation(
+            "chips-out-of-range",
+            "This would leave {player} with {chips} chips: a player holds at most {limit} chips either way.",
+            player=_seat_name(s, int(key)), chips=chips, limit=MAX_CHIPS, account=account,
+        )
+    return RuleViolation(
+        "chips-out-of-range",
+        "This would leave {chips} chips in the {card} box: a box holds at most {limit}.",
+        card=key, chips=chips, limit=MAX_CHIPS, account=account,
+    )
+
+
+def _amount_out_of_range(amount: int) -> RuleViolation:
+    return RuleViolation(
+        "chips-out-of-range",
+        "This would move {amount} chips at once: a transfer moves at most {limit} chips.",
+        amount=amount, limit=MAX_CHIPS,
+    )
+
+
+def _check_accounts(s: GameState, source: str, target: str) -> None:
+    """Refuse chips past :data:`~nj_ledger.bounds.MAX_CHIPS` either way after a transfer: the payer only goes
+    down (a box never below zero: it gives what it holds), the payee only up."""
+    is_seat, key = parse_account(source)
+    if is_seat and s.balances[key] < -MAX_CHIPS:  # type: ignore[index]
+        raise _chips_out_of_range(s, source, account_chips(s, source))
+    is_seat, key = parse_account(target)
+    chips = s.balances[key] if is_seat else s.boxes[s.rules.box_positions[key]]  # type: ignore[index]
+    if chips > MAX_CHIPS:
+        raise _chips_out_of_range(s, target, chips)
+
+
 def _transfer(s: GameState, events: list[Event], source: str, target: str, amount: int, reason: str,
               **extra: Any) -> None:
     if amount > 0:
+        if amount > MAX_CHIPS:
+            raise _amount_out_of_range(amount)
         _emit(s, events, "transfer", {"from": source, "to": target, "amount": amount, "reason": reason, **extra})
+        # _check_accounts, written out: this runs at every transfer
+        is_seat, key = parse_account(source)
+        if is_seat and s.balances[key] < -MAX_CHIPS:  # type: ignore[index]
+            raise _chips_out_of_range(s, source, account_chips(s, source))
+        is_seat, key = parse_account(target)
+        chips = s.balances[key] if is_seat else s.boxes[s.rules.box_positions[key]]  # type: ignore[index]
+        if chips > MAX_CHIPS:
+            raise _chips_out_of_range(s, target, chips)
 
 
 def _pay_during_play(s: GameState, events: list[Event], payer: int, payee: int, owed: int, reason: str) -> None:
     """A payment while the deal is played; one that cannot be made in full is recorded with what was owed."""
+    if owed > MAX_CHIPS:
+        raise _amount_out_of_range(owed)
     paid = owed if s.rules.shortfall == "negative" else max(0, min(owed, s.balances[payer]))
     if paid == owed:
         _transfer(s, events, f"seat:{payer}", f"seat:{payee}", paid, reason)
     else:
         _emit(s, events, "transfer",
               {"from": f"seat:{payer}", "to": f"seat:{payee}", "amount": paid, "reason": reason, "owed": owed})
+        _check_accounts(s, f"seat:{payer}", f"seat:{payee}")
 
 
 def _check_may_pass(s: GameState, seat: int) -> None:
@@ -482,8 +547,12 @@ def _decide_adjust(s: GameState, a: Mapping[str, Any], events: list[Event]) -> N
     _require_between_deals(s)
     if source == target:
         raise InvalidInput("invalid-account", "An adjustment moves chips between two different accounts.")
-    if not 0 < amount <= 10**9:
-        raise InvalidInput("invalid-amount", "amount must be a positive number of chips.", field="amount")
+    if not ADJUSTMENT[0] <= amount <= ADJUSTMENT[1]:
+        raise InvalidInput(
+            "invalid-amount", "{field} must be a whole number of chips from 1 to 1,000,000,000, not {value}.",
+            value=shown(amount),
+            field="amount",
+        )
     # balances may go below zero on a score sheet (shortfall: negative); a box never holds fewer than 0 chips
     if (s.rules.shortfall == "end" or source.startswith("box:")) and s.account_balance(source) < amount:
         raise RuleViolation(
@@ -516,6 +585,8 @@ def _settle(s: GameState, events: list[Event]) -> None:
     hands_left: dict[str, list[str]] = {}
 
     def pay(seat: int, target: str, owed: int, reason: str) -> int:
+        if owed > MAX_CHIPS:  # what was owed is kept in deal_ended, even when less was paid
+            raise _amount_out_of_range(owed)
         balance = s.balances[seat]
         paid = owed if rules.shortfall == "negative" else max(0, min(owed, balance))
         if paid < owed:
@@ -590,6 +661,13 @@ def _decide_into(s: GameState, action: Mapping[str, Any], events: list[Event]) -
             field="type",
         )
     DECIDERS[kind](s, action, events)
+    if s.version - s.deal_first_seq >= MAX_DEAL_EVENTS:  # past the bound: the deal's events, undos included
+        raise RuleViolation(
+            "deal-too-long",
+            "Deal {deal} would hold {count} events, more than the {limit} a deal may hold: "
+            "an undo adds events, it never removes any.",
+            deal=s.deal_number, count=s.version - s.deal_first_seq + 1, limit=MAX_DEAL_EVENTS,
+        )
 
 
 def decide(state: GameState, action: Mapping[str, Any]) -> list[Event]:

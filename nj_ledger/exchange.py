@@ -141,7 +141,8 @@ def read_game_document(doc: Any) -> tuple[Event, list[dict[str, Any]]]:
     try:
         started = new_game(players, rules, chips, dealer)
     except LedgerError as refusal:
-        field = _FIELD_OF_CODE.get(refusal.code, "players")
+        # the refusal's own field when it names one inside the document ("rules.stake_unit"), else its code's
+        field = refusal.params.get("field") or _FIELD_OF_CODE.get(refusal.code, "players")
         params = {name: value for name, value in refusal.params.items() if name != "field"}
         raise _invalid(field, refusal.template, cause=refusal.code, **params) from None
     return started, [dict(action) for action in actions]

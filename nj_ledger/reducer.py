@@ -26,8 +26,12 @@ Handler = Callable[[GameState, Mapping[str, Any]], None]
 _ACCOUNTS: dict[str, tuple[bool, str | int]] = {}
 
 
-def _account(account: str) -> tuple[bool, str | int]:
-    """(is_seat, seat number or honour card) of ``seat:N`` / ``box:CARD``, cached."""
+def parse_account(account: str) -> tuple[bool, str | int]:
+    """(is_seat, seat number or honour card) of ``seat:N`` / ``box:CARD``, cached.
+
+    >>> parse_account("seat:2"), parse_account("box:7D")[0]
+    ((True, 2), False)
+    """
     parsed = _ACCOUNTS.get(account)
     if parsed is None:
         kind, _, key = account.partition(":")
@@ -36,8 +40,18 @@ def _account(account: str) -> tuple[bool, str | int]:
     return parsed
 
 
+def account_chips(s: GameState, account: str) -> int:
+    """The chips of ``seat:N`` or ``box:CARD`` (the account names of transfers, parsed once each)."""
+    is_seat, key = parse_account(account)
+    return s.balances[key] if is_seat else s.boxes[s.rules.box_positions[key]]  # type: ignore[index]
+
+
 def start_state(data: Mapping[str, Any]) -> GameState:
-    """The state right after ``game_started``."""
+    """The state right after ``game_started``.
+
+    The rules are resolved as they were stored, never held to today's bounds
+    (:func:`nj_ledger.rules.check_bounds` is for new games only): an event is a fact.
+    """
     s = GameState.__new__(GameState)
     s.players = tuple(data["players"])
     s.rules = resolve_rules(data["rules"])
@@ -52,6 +66,7 @@ def start_state(data: Mapping[str, Any]) -> GameState:
     s.deal = None
     s.result = None
     s.last_dealer = None
+    s.deal_first_seq = 1  # before the first deal, the stretch of the log is game_started and what follows it
     return s
 
 
@@ -102,6 +117,7 @@ def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
     deal.shortfalls = ()
     s.deal = deal
     s.deal_number = deal.number
+    s.deal_first_seq = s.version  # this deal event's seq
     s.last_dealer = deal.dealer
     s.status = PLAYING
 
@@ -109,7 +125,7 @@ def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
 def _on_transfer(s: GameState, d: Mapping[str, Any]) -> None:
     amount = d["amount"]
     source, target = d["from"], d["to"]
-    is_seat, key = _account(source)
+    is_seat, key = parse_account(source)
     if is_seat:
         balances = list(s.balances)
         balances[key] -= amount  # type: ignore[index]
@@ -118,7 +134,7 @@ def _on_transfer(s: GameState, d: Mapping[str, Any]) -> None:
         boxes = list(s.boxes)
         boxes[s.box_index(key)] -= amount  # type: ignore[arg-type]
         s.boxes = tuple(boxes)
-    is_seat, key = _account(target)
+    is_seat, key = parse_account(target)
     if is_seat:
         balances = list(s.balances)
         balances[key] += amount  # type: ignore[index]
@@ -131,7 +147,8 @@ def _on_transfer(s: GameState, d: Mapping[str, Any]) -> None:
     if deal is not None and deal.undo_to is not None and not deal.ended and d["reason"] != "undo":
         deal.group_transfers += ((s.version, source, target, amount),)
     if "owed" in d and deal is not None:  # a payment during the deal that could not be made in full
-        deal.shortfalls += ({"seat": _account(source)[1], "reason": d["reason"], "owed": d["owed"], "paid": amount},)
+        deal.shortfalls += (
+            {"seat": parse_account(source)[1], "reason": d["reason"], "owed": d["owed"], "paid": amount},)
 
 
 def _block(s: GameState) -> None:

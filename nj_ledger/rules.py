@@ -9,6 +9,9 @@ old game::
     >>> rules.payment, rules.max_deals, rules.board["7D"]
     ('cards', 5, 5)
 
+A new game's whole-number options are also held to :data:`~nj_ledger.bounds.RULE_RANGES`
+(:func:`check_bounds`); the rules stored in an old game resolve whatever they hold.
+
 The ``avantcoureur-1760`` profile
 ---------------------------------
 
@@ -59,6 +62,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
+from .bounds import RULE_RANGES, shown
 from .cards import Card, parse_card
 from .errors import InvalidInput
 
@@ -228,16 +232,18 @@ PROFILES: dict[str, dict[str, Any]] = {
 OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name != "profile")
 
 
-def _bad(option: str, value: Any, expected: str) -> InvalidInput:
+def _bad(option: str, value: Any, expected: str, **named: Any) -> InvalidInput:
     return InvalidInput(
         "invalid-rules", "Rule option {option!r} cannot be {value!r}: expected {expected}.",
-        option=option, value=value, expected=expected,
+        option=option, value=value, expected=expected, **named,
     )
 
 
-def _int(option: str, value: Any, minimum: int) -> int:
+def _int(option: str, value: Any, minimum: int, field: str | None = None) -> int:
+    """A whole-number option of at least ``minimum``; a refusal names it (``field``, ``"rules.<option>"``)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise _bad(option, value, "a whole number of at least " + str(minimum))
+        expected = "a whole number of at least " + str(minimum)
+        raise _bad(option, value, expected, field=field or f"rules.{option}")
     return value
 
 
@@ -252,7 +258,7 @@ def _board(value: Any) -> dict[Card, int]:
             raise _bad("board", text, "a card like 10D, JC, QS, KH or 7D") from None
         if card in board:
             raise _bad("board", text, "five different cards")
-        board[card] = _int("board", stake, 1)
+        board[card] = _int("board", stake, 1, f"rules.board.{card}")
     # One order for the boxes whatever order the JSON keys arrive in (a JSONB column or any tool may
     # reorder them): by stake, then by card.
     return dict(sorted(board.items(), key=lambda item: (item[1], item[0].rank, item[0].suit)))
@@ -260,12 +266,15 @@ def _board(value: Any) -> dict[Card, int]:
 
 def _players(value: Any) -> tuple[int, ...]:
     if isinstance(value, Mapping):
-        value = list(range(_int("players", value.get("min"), 2), _int("players", value.get("max"), 2) + 1))
+        least, most = _int("players", value.get("min"), 2), _int("players", value.get("max"), 2)
+        if most > 8:  # before the range is built: {"max": 10**12} would fill the memory
+            raise _bad("players", most, "player counts between 2 and 8", field="rules.players.max")
+        value = list(range(least, most + 1))
     if not isinstance(value, (list, tuple)) or not value:
         raise _bad("players", value, "a list of allowed player counts between 2 and 8")
     counts = sorted({_int("players", v, 2) for v in value})
     if counts[-1] > 8:
-        raise _bad("players", value, "player counts between 2 and 8")
+        raise _bad("players", value, "player counts between 2 and 8", field="rules.players")
     return tuple(counts)
 
 
@@ -328,7 +337,7 @@ def _option(name: str, value: Any, base: Rules) -> Any:
             for count, deals in value.items():
                 if not (str(count).isascii() and str(count).isdigit()) or not 2 <= int(count) <= 8:
                     raise _bad(name, count, "a player count between 2 and 8")
-                limits[int(count)] = _int(name, deals, 1)
+                limits[int(count)] = _int(name, deals, 1, f"rules.max_deals.{count}")
             return limits
         return None if value is None else _int(name, value, 1)
     if name == "stops":
@@ -396,3 +405,43 @@ def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None) -> Rules:
         )
     base = _apply_overrides(Rules(profile=name), PROFILES[name])
     return _apply_overrides(base, overrides)
+
+
+def _out_of_range(option: str, field: str, value: int) -> InvalidInput:
+    least, most = RULE_RANGES[option]
+    return InvalidInput(
+        "invalid-rules", "Rule option {option!r} must be a whole number from {least} to {most}, not {value}.",
+        option=option, value=shown(value), least=least, most=most,
+        field=field,
+    )
+
+
+def check_bounds(rules: Rules) -> Rules:
+    """``rules`` if every whole-number option is within :data:`~nj_ledger.bounds.RULE_RANGES`, else an
+    ``invalid-rules`` refusal naming the option (``params["field"]``: ``"rules.stake_unit"``).
+
+    Only a new game is checked (:func:`nj_ledger.decide.new_game`): the rules stored in
+    a game's first event are a fact, and resolve as they were recorded.
+
+    >>> check_bounds(resolve_rules("classic")).stake_unit
+    1
+    >>> try:
+    ...     check_bounds(resolve_rules({"profile": "classic", "stake_unit": 10**18}))
+    ... except InvalidInput as refusal:
+    ...     print(refusal.params["field"], refusal.message)
+    rules.stake_unit Rule option 'stake_unit' must be a whole number from 1 to 1000, not 1000000000000000000.
+    """
+    for card, stake in rules.board.items():
+        if not RULE_RANGES["board"][0] <= stake <= RULE_RANGES["board"][1]:
+            raise _out_of_range("board", f"rules.board.{card}", stake)
+    for option in ("stake_unit", "point_value", "hoc_reward"):
+        value = getattr(rules, option)
+        if not RULE_RANGES[option][0] <= value <= RULE_RANGES[option][1]:
+            raise _out_of_range(option, f"rules.{option}", value)
+    limits = rules.max_deals if isinstance(rules.max_deals, Mapping) else {None: rules.max_deals}
+    least, most = RULE_RANGES["max_deals"]
+    for count, deals in limits.items():
+        if deals is not None and not least <= deals <= most:
+            field = "rules.max_deals" if count is None else f"rules.max_deals.{count}"
+            raise _out_of_range("max_deals", field, deals)
+    return rules

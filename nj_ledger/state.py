@@ -81,7 +81,7 @@ class GameState:
 
     __slots__ = (
         "players", "rules", "starting_chips", "first_dealer", "balances", "boxes", "version",
-        "status", "deals_played", "deal_number", "deal", "result", "last_dealer",
+        "status", "deals_played", "deal_number", "deal", "result", "last_dealer", "deal_first_seq",
     )
 
     players: tuple[str, ...]
@@ -97,6 +97,9 @@ class GameState:
     deal: DealState | None  # the open deal, or the last one played
     result: dict[str, Any] | None
     last_dealer: int | None
+    # The seq of the current deal's first event (1 before the first deal): the deal's events are those from
+    # here to ``version``. An undo returns to an earlier state of the same deal, so this never moves back.
+    deal_first_seq: int
 
     def copy(self) -> GameState:  # replaced below by a generated field-by-field copy
         raise NotImplementedError

@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bounds import MAX_DIGITS
 from ..errors import InvalidInput
 from ..exchange import document_meta
-from ..rules import PROFILES, resolve_rules
+from ..rules import PROFILES, check_bounds, resolve_rules
 from .syntax import (
     MAX_DEPTH,
+    N_,
     OPTION_TAGS,
     Place,
     Scanner,
@@ -55,8 +57,27 @@ def is_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+TOO_LARGE = N_("{value} is too large a number for a record: it has at most {digits} digits.")
+
+
+def too_large(value: Any) -> bool:
+    """Whether ``value`` is a whole number (or its digits) longer than any a record holds
+    (:data:`~nj_ledger.bounds.MAX_DIGITS`). Such a number is refused where it is written, before it is
+    read: Python reads no more than 4,300 digits.
+
+    >>> too_large("60"), too_large("9" * 14), too_large(10**13), too_large("Ana")
+    (False, True, True, False)
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        return len(text) > MAX_DIGITS and is_number(text)
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
+
+
 def whole_number(value: Any) -> int | None:
-    """``60`` or ``"60"`` → 60; anything else → None."""
+    """``60`` or ``"60"`` → 60; anything else (and a number :func:`too_large`) → None."""
+    if too_large(value):
+        return None
     if isinstance(value, str) and is_number(value.strip()):
         return int(value)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -64,6 +85,9 @@ def whole_number(value: Any) -> int | None:
 
 def read_seat(scanner: Scanner, value: Any, place: Place, players: list[str] | None) -> int | None:
     """A seat written as its number or as its player's name (any case)."""
+    if too_large(value):
+        scanner.error(place, TOO_LARGE, value=clip(str(value).strip()), digits=MAX_DIGITS)
+        return None
     seat = whole_number(value)
     if seat is None and isinstance(value, str) and players is not None:
         folded = [name.casefold() for name in players]
@@ -102,7 +126,10 @@ def read_header(scanner: Scanner) -> Header:
                 scanner.error(tag.value_place, '[Players] names the players in seat order: "Ana; Ben; Chloé".')
         elif name == "StartingChips":
             header.chips = whole_number(tag.value)
-            if header.chips is None and tag.sound:
+            if too_large(tag.value):
+                scanner.error(tag.value_place, TOO_LARGE, value=clip(str(tag.value).strip()),
+                              digits=MAX_DIGITS)
+            elif header.chips is None and tag.sound:
                 scanner.error(tag.value_place, "[StartingChips] is a whole number of chips, not {value}.",
                               value=shown(tag.value))
         elif name == "Rules":
@@ -161,7 +188,7 @@ def _rules(scanner: Scanner, header: Header, given: dict[str, Tag]) -> Any:
                     return spec
             spec[option] = value
     try:
-        resolve_rules(spec)
+        check_bounds(resolve_rules(spec))  # a new game's rules: held to today's bounds
     except InvalidInput as refusal:
         option = str(refusal.params.get("option", "")).split(".")[0]
         scanner.error(header.option_places.get(option, place), refusal.template, refusal.code, **refusal.params)

@@ -11,9 +11,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bounds import MAX_DIGITS
 from ..cards import parse_card
 from ..errors import InvalidInput
-from .header import is_number, read_seat
+from .header import TOO_LARGE, is_number, read_seat, too_large
 from .syntax import Place, Scanner, Token, clip
 
 KEYWORDS = frozenset({"deal", "hand", "talon", "reveal", "undo", "adjust", "end"})
@@ -197,7 +198,7 @@ class Movetext:
         number = self.peek()
         if number is not None and number.kind == "word" and is_number(number.text) and not self.at_statement():
             self.i += 1
-            if int(number.text) != self.deals:
+            if too_large(number.text) or int(number.text) != self.deals:
                 self.scanner.error(number.place, "This is deal {deal} of the game, not deal {written}.",
                                    deal=self.deals, written=clip(number.text))
         if self.at_word("dealer"):
@@ -296,6 +297,9 @@ class Movetext:
         amount = self.peek()
         if amount is None or amount.kind != "word" or not is_number(amount.text):
             self.fail(token.place, 'An adjustment is written: Adjust 2 from seat:0 to box:QS "reason".')
+            return
+        if too_large(amount.text):
+            self.fail(amount.place, TOO_LARGE, value=clip(amount.text), digits=MAX_DIGITS)
             return
         self.i += 1
         accounts = []

@@ -68,7 +68,7 @@ def _judge(document: dict[str, Any], header: Header, movetext: Movetext) -> None
             place = statement.cards.get(str(refusal.params.get("card")), statement.place)
             found = problem(place, refusal.template, refusal.code, **refusal.params)
         else:  # the table the tags describe: "[Players]: …", the engine's sentence without its field
-            field = str(refusal.params.get("field"))
+            field = str(refusal.params.get("field")).split(".")[0]  # "rules.stake_unit": the rules
             tag = _TAG_OF_FIELD.get(field, "Players")
             place = header.places.get(tag, (1, 1))
             params = {name: value for name, value in refusal.params.items() if name not in ("field", "cause")}

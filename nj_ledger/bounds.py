@@ -1,0 +1,61 @@
+"""The range of every number a ledger takes in and keeps (docs/RULES.md, "Bounds").
+
+A number a scorer sends -- a rule option, the starting chips, a seat, an
+adjustment's amount -- is checked where it enters (a new game, a table action,
+a game document, an NJN record) and refused with a stable code that names it.
+The numbers the engine makes -- chips moved and held, events in a deal -- are
+kept within theirs by refusing the table action that would pass them, so no
+stored number ever needs more than 64 bits (JSON readers such as orjson read
+larger integers as floats) nor loses a chip in a browser (JavaScript numbers
+are exact up to 2**53).
+
+Stored events are facts: a game started under wider bounds than today's is
+read back as it was recorded; only new games and new table actions are held to
+these ranges.
+
+    >>> MAX_CHIPS, MAX_DEAL_EVENTS, RULE_RANGES["stake_unit"]
+    (1000000000000, 1000, (1, 1000))
+"""
+
+from __future__ import annotations
+
+# Chips a seat or a box may hold, either way (seats go below zero with ``shortfall: negative``), and chips
+# one transfer may move. With bêtes doubling a box every deal, a score-sheet game could otherwise grow its
+# numbers without end: 10**12 is far beyond any table (a box of 10**12 chips is 36 doublings of a
+# classic board) and leaves room for a club's sums over a million games in a 64-bit column.
+MAX_CHIPS = 10**12
+
+# Chips each player starts with, and the largest adjustment agreed at the table.
+STARTING_CHIPS = (1, 10**9)
+ADJUSTMENT = (1, 10**9)
+
+# Events one deal may hold: the deal, its antes, its plays, passes, undos and reveals, its settlement, and the
+# adjustments agreed before the next deal (an undo adds events, it never takes any away). Simulated games of
+# every profile, 2 to 8 players, with full and partial information and frequent undos reach 391 at the most
+# (7,200 games, bots stopping and passing six times as often as usual); a real deal stays far below.
+MAX_DEAL_EVENTS = 1_000
+
+# The whole numbers among the rule options, as (least, most): every stake of the board, the multipliers of
+# stakes and card payments, the hoc chips of the 1760 rules, and the length of a game in deals (also for each
+# player count). A game's chips stay small beside MAX_CHIPS: an ante is at most 5 x 1,000 x 1,000 chips.
+RULE_RANGES: dict[str, tuple[int, int]] = {
+    "board": (1, 1_000),
+    "stake_unit": (1, 1_000),
+    "point_value": (1, 1_000),
+    "hoc_reward": (0, 1_000),
+    "max_deals": (1, 10_000),
+}
+
+# Digits of the longest number an NJN record may write: 10**12 has 13. A longer one is refused where it is
+# written (Python refuses to read a number of more than 4,300 digits at all).
+MAX_DIGITS = 13
+
+
+def shown(value: object, longest: int = 24) -> str:
+    """A number as a refusal quotes it: cut short when it would fill the sentence.
+
+    >>> shown(60), shown(10**30)
+    ('60', '1000000000000000000000…')
+    """
+    text = repr(value)
+    return text if len(text) <= longest else text[: longest - 2] + "…"
