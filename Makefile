@@ -7,6 +7,9 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 ADMIN_TOKEN_FILE := instance/admin-token
+# The instance folder (the embedded database, the signing key) of `make run`: the checkout's own, given as an
+# absolute path so that every command finds the same one whatever folder it runs in.
+export NJ_LEDGER_INSTANCE ?= $(CURDIR)/instance
 
 CHROMIUM := /usr/bin/chromium
 CATALOG  := api/translations/fr/LC_MESSAGES/messages
@@ -37,7 +40,7 @@ $(CHROMIUM):
 # Migrate the embedded SQLite, load the example games into the demo club, print where to look, serve.
 run: install
 	@mkdir -p instance
-	@test -s $(ADMIN_TOKEN_FILE) || $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(32))' > $(ADMIN_TOKEN_FILE)
+	@test -s $(ADMIN_TOKEN_FILE) || $(BIN)/nj-ledger admin-token > $(ADMIN_TOKEN_FILE)
 	$(BIN)/nj-ledger db upgrade
 	$(BIN)/nj-ledger demo
 	@echo

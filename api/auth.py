@@ -2,14 +2,26 @@
 
 A club token reaches its own club only: asking for another club, or another
 club's game, answers 404 as if it did not exist. The admin token (from
-``NJ_LEDGER_ADMIN_TOKEN``) only creates clubs.
+``NJ_LEDGER_ADMIN_TOKEN``) only creates clubs; it must be long and random, or
+the app refuses to start (:func:`check_admin_token`).
+
+Wrong tokens are counted per client address (the ``limits`` library, a moving
+window kept in each process): past ``AUTH_FAILURE_LIMIT`` every token from
+that address is answered 429 with ``Retry-After`` until the window moves on,
+so guessing tokens gets nowhere. A request with no token is not counted.
 """
 
 from __future__ import annotations
 
 import hmac
+import math
+import time
+from typing import Any
 
-from flask import current_app, g, request
+from flask import Flask, current_app, g, request
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
 from nj_ledger.store import TokenInfo
 
@@ -19,9 +31,72 @@ from .problems import Problem
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="nj-ledger"'}
 API_PREFIX = "/api/v1/"
 READ_METHODS = frozenset({"GET", "HEAD"})
-# Routes that need no club token: the service's health, its documentation, and creating a club (admin token).
-OPEN_ENDPOINTS = frozenset({"health.Health", "clubs.Clubs"})
+# Routes that need no club token: the service's health, its documentation, creating a club (admin token), and
+# the public keys that check receipts.
+OPEN_ENDPOINTS = frozenset({"health.Health", "clubs.Clubs", "keys.Keys"})
 OPEN_BLUEPRINTS = frozenset({"api-docs", "docs"})
+FAILURES = "nj_ledger.failed_authentications"
+ADMIN_TOKEN_LENGTH = 32  # characters at least
+ADMIN_TOKEN_BITS = 128  # at least, counted as length x log2(distinct characters)
+MAKE_ADMIN_TOKEN = "nj-ledger admin-token"
+
+
+class WeakAdminToken(ValueError):
+    """The configured admin token is too short or too regular to be a secret."""
+
+
+def check_admin_token(secret: str | None) -> None:
+    """Refuse an admin token shorter than 32 characters or with fewer than 128 bits by a plain count.
+
+    >>> check_admin_token("Wj3x_Qm8pLz0-Vb6Ye2Rk9Tn5Hc1Ud7Af4Gs")
+    >>> check_admin_token("q8Zr" * 8)
+    Traceback (most recent call last):
+    ...
+    api.auth.WeakAdminToken: The admin token (NJ_LEDGER_ADMIN_TOKEN) is not random enough: ...
+    """
+    if not secret:
+        return
+    bits = len(secret) * math.log2(len(set(secret))) if len(set(secret)) > 1 else 0.0
+    if len(secret) < ADMIN_TOKEN_LENGTH or bits < ADMIN_TOKEN_BITS:
+        raise WeakAdminToken(
+            "The admin token (NJ_LEDGER_ADMIN_TOKEN) is not random enough: it needs at least "
+            f"{ADMIN_TOKEN_LENGTH} characters and {ADMIN_TOKEN_BITS} bits (this one: {len(secret)} characters, "
+            f"about {bits:.0f} bits). Make one with: {MAKE_ADMIN_TOKEN}")
+
+
+class FailedAuthentications:
+    """Wrong tokens per client address, in a moving window (``"100/minute"``)."""
+
+    def __init__(self, limit: str) -> None:
+        self.limit = parse(limit)
+        self.window = MovingWindowRateLimiter(MemoryStorage())
+
+    def check(self, address: str) -> None:
+        """429 when ``address`` sent too many wrong tokens lately."""
+        if self.window.test(self.limit, address):
+            return
+        reset, _ = self.window.get_window_stats(self.limit, address)
+        seconds = max(1, math.ceil(reset - time.time()))
+        raise Problem(429, "too-many-requests", "Too many requests with a wrong token came from this address: "
+                      "try again in {seconds} seconds.", params={"seconds": seconds},
+                      headers={"Retry-After": str(seconds)})
+
+    def failed(self, address: str) -> None:
+        self.window.hit(self.limit, address)
+
+
+def init_app(app: Flask) -> None:
+    """Check the admin token and set up the count of wrong tokens."""
+    check_admin_token(app.config.get("ADMIN_TOKEN"))
+    app.extensions[FAILURES] = FailedAuthentications(app.config["AUTH_FAILURE_LIMIT"])
+
+
+def _failures() -> FailedAuthentications:
+    return current_app.extensions[FAILURES]  # type: ignore[no-any-return]
+
+
+def _address() -> str:
+    return request.remote_addr or "unknown"
 
 
 def bearer_token() -> str | None:
@@ -40,7 +115,9 @@ def require_admin() -> None:
     if not admin:
         raise Problem(403, "forbidden", "Creating clubs is switched off: the server has no admin token "
                                         "(set NJ_LEDGER_ADMIN_TOKEN to allow it).")
+    _failures().check(_address())
     if not hmac.compare_digest(secret.encode(), str(admin).encode()):
+        _failures().failed(_address())
         raise Problem(403, "forbidden", "Creating a club needs the admin token.")
 
 
@@ -52,8 +129,10 @@ def caller() -> TokenInfo:
     secret = bearer_token()
     if secret is None:
         raise Problem(401, "unauthorized", "Send a token: Authorization: Bearer <token>.", headers=CHALLENGE)
+    _failures().check(_address())
     token = store().authenticate(secret)
     if token is None:
+        _failures().failed(_address())
         raise Problem(401, "unauthorized", "This token is not valid.", headers=CHALLENGE)
     g.token = token
     return token
@@ -87,7 +166,13 @@ def guard() -> None:
     if (request.url_rule is None or not request.path.startswith(API_PREFIX) or request.method == "OPTIONS"
             or request.endpoint in OPEN_ENDPOINTS or request.blueprint in OPEN_BLUEPRINTS):
         return
-    token = reader() if request.method in READ_METHODS else writer()
+    token = reader() if request.method in READ_METHODS or _reads_only() else writer()
     club = (request.view_args or {}).get("club")
     if isinstance(club, str):
         own_club(token, club)
+
+
+def _reads_only() -> bool:
+    """Whether the route's view class lists this method among those that write nothing (``reads_only``)."""
+    view: Any = current_app.view_functions.get(request.endpoint or "")
+    return request.method in getattr(getattr(view, "view_class", None), "reads_only", ())

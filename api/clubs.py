@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from nj_ledger.store import ROLES, PlayerInfo, iso
+from nj_ledger.store import ROLES, NewToken, PlayerInfo, TokenRecord, iso
 
 from .auth import own_club, reader, require_admin, writer
 from .context import next_page, store
 from .i18n import N_
-from .schemas import PageQuerySchema, PageSchema
+from .schemas import MAX_INT, PageQuerySchema, PageSchema
 
 blp = Blueprint("clubs", __name__, url_prefix="/api/v1", description="Clubs, tokens and members.")
 
@@ -54,6 +56,19 @@ class TokenSchema(Schema):
     token = fields.String(metadata={"description": "The secret; shown once, keep it."})
 
 
+class TokenListedSchema(Schema):
+    id = fields.Integer()
+    role = fields.String()
+    label = fields.String()
+    created_at = fields.String()
+    last_used_at = fields.String(allow_none=True, metadata={"description": "To the minute; null if never used."})
+    revoked_at = fields.String(allow_none=True, metadata={"description": "Null while the token is in use."})
+
+
+class TokenPageSchema(PageSchema):
+    tokens = fields.List(fields.Nested(TokenListedSchema))
+
+
 class NewPlayerSchema(Schema):
     name = fields.String(required=True, validate=[validate.Length(min=1, max=80), NOT_BLANK])
 
@@ -66,6 +81,20 @@ class PlayerSchema(Schema):
 
 class PlayerPageSchema(PageSchema):
     players = fields.List(fields.Nested(PlayerSchema))
+
+
+def _when(moment: datetime | None) -> str | None:
+    return None if moment is None else iso(moment)
+
+
+def _listed(token: TokenRecord) -> dict[str, Any]:
+    return {"id": token.id, "role": token.role, "label": token.label, "created_at": iso(token.created_at),
+            "last_used_at": _when(token.last_used_at), "revoked_at": _when(token.revoked_at)}
+
+
+def _made(token: NewToken) -> dict[str, Any]:
+    return {"id": token.id, "role": token.role, "label": token.label, "created_at": iso(token.created_at),
+            "token": token.secret}
 
 
 def _player(player: PlayerInfo) -> dict[str, Any]:
@@ -96,15 +125,49 @@ class Club(MethodView):
 
 @blp.route("/clubs/<club>/tokens")
 class Tokens(MethodView):
+    @blp.arguments(PageQuerySchema(), location="query")
+    @blp.response(200, TokenPageSchema)
+    def get(self, page: dict[str, Any], club: str) -> dict[str, Any]:
+        """The club's tokens, oldest first, revoked ones too: id, label, role, when made, last used (to the minute)
+        and revoked. Never a secret."""
+        own_club(reader(), club)
+        found = store().tokens(club, page["limit"] + 1, page["offset"])
+        more = len(found) > page["limit"]
+        return {
+            "tokens": [_listed(token) for token in found[: page["limit"]]],
+            "next": next_page("clubs.Tokens", more, limit=page["limit"], offset=page["offset"] + page["limit"]),
+        }
+
     @blp.arguments(NewTokenSchema())
     @blp.response(201, TokenSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """A new token for the club: role `scorer` (read and write) or `viewer` (read only)."""
         own_club(writer(), club)
-        token = store().create_token(club, payload["role"], payload["label"])
-        body = {"id": token.id, "role": token.role, "label": token.label, "created_at": iso(token.created_at),
-                "token": token.secret}
-        return body, 201, NO_STORE
+        return _made(store().create_token(club, payload["role"], payload["label"])), 201, NO_STORE
+
+
+TOKEN_ID = f"<int(max={MAX_INT}):token>"
+
+
+@blp.route(f"/clubs/<club>/tokens/{TOKEN_ID}")
+class ClubToken(MethodView):
+    @blp.response(204)
+    @blp.alt_response(409, description="The club's last scorer token (last-scorer-token): make another first.")
+    def delete(self, club: str, token: int) -> Response:
+        """Revoke a token: from now on it is refused with 401 by every worker. Revoking it again changes
+        nothing; the club's last scorer token is kept (409 `last-scorer-token`)."""
+        own_club(writer(), club)
+        store().revoke_token(club, token)
+        return Response(status=204)
+
+
+@blp.route(f"/clubs/<club>/tokens/{TOKEN_ID}/rotate")
+class RotateToken(MethodView):
+    @blp.response(201, TokenSchema)
+    def post(self, club: str, token: int) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """A new secret for a token: a new token with its role and label (shown once), the old one revoked."""
+        own_club(writer(), club)
+        return _made(store().rotate_token(club, token)), 201, NO_STORE
 
 
 @blp.route("/clubs/<club>/players")

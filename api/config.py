@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from nj_ledger.store import default_database_url
 
 ADMIN_TOKEN_ENV = "NJ_LEDGER_ADMIN_TOKEN"
+AUTH_FAILURE_LIMIT_ENV = "NJ_LEDGER_AUTH_FAILURE_LIMIT"
 
 
 class Config:
@@ -25,7 +26,12 @@ class Config:
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a long game's document is well under this
     JSON_SORT_KEYS = True
     MIGRATE = False  # run the migrations when the app starts (the CLI's serve does it for SQLite)
+    # Wrong tokens one client address may send before it is answered 429 (limits' notation).
+    AUTH_FAILURE_LIMIT = "100/minute"
 
 
 def from_environment() -> dict[str, Any]:
-    return {"DATABASE_URL": default_database_url(), "ADMIN_TOKEN": os.environ.get(ADMIN_TOKEN_ENV) or None}
+    settings = {"DATABASE_URL": default_database_url(), "ADMIN_TOKEN": os.environ.get(ADMIN_TOKEN_ENV) or None}
+    if os.environ.get(AUTH_FAILURE_LIMIT_ENV):
+        settings["AUTH_FAILURE_LIMIT"] = os.environ[AUTH_FAILURE_LIMIT_ENV]
+    return settings

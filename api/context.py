@@ -34,9 +34,10 @@ def summary_view(game: GameInfo) -> dict[str, Any]:
     }
 
 
-def actions_body(game: GameInfo, state: GameState, records: list[Record]) -> dict[str, Any]:
-    """The answer to an append: the new state and the records appended."""
-    return {"state": game_view(game, state), "events": records}
+def actions_body(game: GameInfo, state: GameState, records: list[Record],
+                 receipt: dict[str, Any] | None) -> dict[str, Any]:
+    """The answer to an append: the new state, the records appended and the receipt of the new head."""
+    return {"state": game_view(game, state), "events": records, "receipt": receipt}
 
 
 def next_page(endpoint: str, more: bool, **arguments: Any) -> str | None:

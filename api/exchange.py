@@ -28,7 +28,15 @@ from .context import etag, game_view, store
 from .i18n import N_, translate
 from .inputs import refuse_unstorable
 from .problems import PROBLEM_JSON, json_response, refusal_body
-from .schemas import GameStateSchema, ProblemSchema, RecordSchema
+from .receipts import ReceiptedGameSchema
+from .schemas import (
+    ACTIONS_DESCRIPTION,
+    RULES_DESCRIPTION,
+    SEAT_RANGE,
+    STARTING_CHIPS_RANGE,
+    ProblemSchema,
+    RecordSchema,
+)
 
 blp = Blueprint("exchange", __name__, url_prefix="/api/v1", description="Export and import whole games.")
 
@@ -55,16 +63,19 @@ class GameDocumentSchema(Schema):
     """A game document (``nj-ledger/game`` version 1): what a scorer recorded, in order."""
 
     format = fields.String(required=True, metadata={"example": FORMAT})
-    version = fields.Integer(required=True, strict=True, metadata={"example": VERSION})
+    version = fields.Integer(required=True, strict=True, metadata={"example": VERSION, "enum": [VERSION]})
     title = fields.String()
     date = fields.String(metadata={"example": "2026-03-01"})
     table = fields.String()
     notes = fields.String()
     players = fields.List(fields.String(), required=True)
-    rules = fields.Raw(required=True, metadata={"example": "classic"})
-    starting_chips = fields.Integer(required=True, strict=True)
-    dealer = fields.Integer(strict=True, allow_none=True)
-    actions = fields.List(fields.Dict(), required=True, metadata={"description": "Table actions in order."})
+    rules = fields.Raw(required=True, metadata={"example": "classic", "description": RULES_DESCRIPTION})
+    starting_chips = fields.Integer(required=True, strict=True,
+                                    metadata={**STARTING_CHIPS_RANGE, "example": 60})
+    dealer = fields.Integer(strict=True, allow_none=True, metadata={
+        **SEAT_RANGE, "description": "First dealer's seat (0 to players − 1)."})
+    actions = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Table actions in order. " + ACTIONS_DESCRIPTION})
     events = fields.List(fields.Nested(RecordSchema), metadata={"description": "Stored records; ignored on import."})
 
 
@@ -109,13 +120,14 @@ class Imports(MethodView):
     text_types = NJN_TYPES  # let through the JSON-only gate of api.inputs
 
     @blp.doc(requestBody=IMPORT_BODY)
-    @blp.response(201, GameStateSchema, headers={**VERSION_HEADER, "Location": {
+    @blp.response(201, ReceiptedGameSchema, headers={**VERSION_HEADER, "Location": {
         "description": "The new game.", "schema": {"type": "string"}}})
     @blp.alt_response(422, schema=ProblemSchema, content_type=PROBLEM_JSON, description=(
         "A refused document or record: nothing is stored. An NJN record's errors are listed in `errors`, "
         "each `{line, column, message, code}`."))
     def post(self, club: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
-        """Import a game document or an NJN record: its actions are executed anew into a new game.
+        """Import a game document or an NJN record: its actions are executed anew into a new game (201 with its
+        state and the signed `receipt` of its head).
 
         The actions are validated and hash-chained as they are recorded; a
         refused one stores nothing. An NJN record is sent with
@@ -133,7 +145,7 @@ class Imports(MethodView):
             document = blp.ARGUMENTS_PARSER.parse(GameDocumentSchema(unknown="raise"), location="json")
         created = import_document(store(), club, document)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
-        return game_view(created.game, created.state), 201, headers
+        return {**game_view(created.game, created.state), "receipt": created.receipt}, 201, headers
 
 
 def read_record(raw: bytes) -> dict[str, Any]:

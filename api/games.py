@@ -19,8 +19,13 @@ from nj_ledger.store import IdempotentRequest, StoredResponse
 from .auth import own_club, reader, writer
 from .context import actions_body, etag, game_view, next_page, store, summary_view
 from .problems import PROBLEM_JSON, Problem, json_response, refusal_body
+from .receipts import ReceiptedGameSchema, ReceiptSchema
 from .schemas import (
+    ACTIONS_DESCRIPTION,
     MAX_INT,
+    RULES_DESCRIPTION,
+    SEAT_RANGE,
+    STARTING_CHIPS_RANGE,
     GameStateSchema,
     GameSummarySchema,
     PageQuerySchema,
@@ -40,11 +45,11 @@ class NewGameSchema(Schema):
     players = fields.List(fields.String(validate=validate.Length(max=80)), required=True,
                           validate=validate.Length(min=1, max=16),
                           metadata={"description": "Names in seat order; new names become club members."})
-    rules = fields.Raw(load_default="classic", metadata={
-        "description": 'A profile name ("classic", "cards", "skip", "hearts", "avantcoureur-1760") '
-                       'or {"profile": …, overrides…}.', "example": "classic"})
-    starting_chips = fields.Integer(required=True, strict=True, metadata={"example": 60})
-    dealer = fields.Integer(allow_none=True, strict=True, metadata={"description": "First dealer's seat."})
+    rules = fields.Raw(load_default="classic", metadata={"description": RULES_DESCRIPTION, "example": "classic"})
+    # Ranges documented here and checked by the core, which answers with its own codes (invalid-chips…)
+    starting_chips = fields.Integer(required=True, strict=True, metadata={**STARTING_CHIPS_RANGE, "example": 60})
+    dealer = fields.Integer(allow_none=True, strict=True, metadata={
+        **SEAT_RANGE, "description": "First dealer's seat (0 to players − 1)."})
 
 
 class GameListQuerySchema(PageQuerySchema):
@@ -60,19 +65,15 @@ class GamePageSchema(PageSchema):
 
 
 class ActionsSchema(Schema):
-    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=1000), metadata={
-        "description": "Table actions (SPEC §4), applied all or nothing: "
-                       '{"type": "deal", "dealer"?, "hands"?, "talon"?}, '
-                       '{"type": "play", "seat", "cards", "announced"?}, {"type": "pass", "seat"}, '
-                       '{"type": "reveal", "seat", "cards"}, {"type": "undo", "reason"?}, '
-                       '{"type": "adjust", "from", "to", "amount", "reason"?}, {"type": "end", "reason"?}.',
-        "example": [{"type": "deal"}],
-    })
+    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=1000),
+                          metadata={"description": ACTIONS_DESCRIPTION, "example": [{"type": "deal"}]})
 
 
 class AppendedSchema(Schema):
     state = fields.Nested(GameStateSchema)
     events = fields.List(fields.Nested(RecordSchema), metadata={"description": "The records appended."})
+    receipt = fields.Nested(ReceiptSchema, metadata={
+        "description": "The signed receipt of the new head: keep it, an audit can be held to it."})
 
 
 class EventsQuerySchema(Schema):
@@ -137,28 +138,31 @@ class ClubGames(MethodView):
         }
 
     @blp.arguments(NewGameSchema())
-    @blp.response(201, GameStateSchema)
+    @blp.response(201, ReceiptedGameSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Start a game: players in seat order, rules, starting chips, and the first dealer if not the last seat."""
+        """Start a game: players in seat order, rules, starting chips, and the first dealer if not the last seat.
+
+        The answer carries the signed `receipt` of the game's first event."""
         own_club(writer(), club)
         started = new_game(payload["players"], payload["rules"], payload["starting_chips"], payload.get("dealer"))
         created = store().create_game(club, started)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
-        return game_view(created.game, created.state), 201, headers
+        return {**game_view(created.game, created.state), "receipt": created.receipt}, 201, headers
 
 
 @blp.route("/games/<game>")
 class Game(MethodView):
-    @blp.response(200, GameStateSchema)
+    @blp.response(200, ReceiptedGameSchema)
     @blp.alt_response(304, description="Not modified (If-None-Match names the current version).")
     def get(self, game: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
-        """The game as it stands; its `ETag` is its version."""
+        """The game as it stands, with the signed `receipt` of its head; its `ETag` is its version."""
         token = reader()
         info, state = store().game_state(token.club_id, game)
         tag = etag(info.version)
         if request.headers.get("If-None-Match", "").strip() == tag["ETag"]:
             return Response(status=304, headers=tag)
-        return game_view(info, state), 200, tag
+        receipt = store().receipt(token.club_id, game, info.version)
+        return {**game_view(info, state), "receipt": receipt}, 200, tag
 
 
 @blp.route("/games/<game>/actions")
@@ -171,7 +175,8 @@ class Actions(MethodView):
     @blp.alt_response(422, schema=ProblemSchema, content_type=PROBLEM_JSON,
                       description="A refused action: nothing is stored.")
     def post(self, payload: dict[str, Any], game: str) -> Response:
-        """Record a batch of table actions, all or nothing: 201 with the new state and the events appended.
+        """Record a batch of table actions, all or nothing: 201 with the new state, the events appended and the
+        signed `receipt` of the new head.
 
         `If-Match: "<version>"` refuses the batch (409 `version-conflict`) if the
         game moved on. With an `Idempotency-Key` (scoped to the club), a retry
@@ -183,7 +188,8 @@ class Actions(MethodView):
         try:
             result = store().append(
                 token.club_id, game, payload["actions"], expected_version=expected_version(),
-                idempotency=idempotency, respond=lambda info, state, records: (201, actions_body(info, state, records)),
+                idempotency=idempotency,
+                respond=lambda info, state, records, receipt: (201, actions_body(info, state, records, receipt)),
             )
         except LedgerError as refusal:
             if idempotency is not None:
@@ -191,7 +197,8 @@ class Actions(MethodView):
             raise
         if isinstance(result, StoredResponse):
             return _replayed(result)
-        return json_response(actions_body(result.game, result.state, result.records), 201, etag(result.game.version))
+        body = actions_body(result.game, result.state, result.records, result.receipt)
+        return json_response(body, 201, etag(result.game.version))
 
 
 @blp.route("/games/<game>/events")

@@ -143,6 +143,32 @@ MESSAGES = {
     "finding.not-conserved": _l("Chips not conserved"),
     "finding.recomputation-differs": _l("Recomputation differs"),
     "finding.checkpoint-mismatch": _l("Checkpoint does not match"),
+    "finding.log-cut": _l("Events removed"),
+    "finding.log-extra": _l("Events the ledger never wrote"),
+    "finding.head-differs": _l("Head does not match"),
+    "finding.receipt-past-end": _l("Log shorter than a receipt"),
+    "finding.receipt-head-differs": _l("Log differs from a receipt"),
+    "finding.receipt-bad-signature": _l("Receipt not validly signed"),
+    "audit.head": _l("The log ends at the game's version ({version})"),
+    "audit.receipts": _l("Receipts held by members ({checked} checked)"),
+    "receipts.title": _l("Receipts"),
+    "receipts.explain": _l("Each time this browser records or follows a game it keeps the ledger's signed "
+                           "receipt of the game's latest version. A log cut back or rewritten later shows "
+                           "against it, even to someone who controls the server's database."),
+    "receipts.held": _l("This browser holds a receipt for version {version}, signed {at}: the audit above "
+                        "checks the log against it."),
+    "receipts.none": _l("This browser holds no receipt for this game."),
+    "receipts.checked": _l("{checked} receipt(s) checked: the log matches."),
+    "receipts.check_file": _l("Check receipts from a file"),
+    "receipts.save": _l("Save the receipts this browser holds"),
+    "receipts.file_empty": _l("This file holds no receipt."),
+    "receipts.file_other": _l("This file holds no receipt for this game ({count} for other games)."),
+    "receipts.file_unreadable": _l("This file is not a receipts file (JSON) the ledger wrote."),
+    "receipts.from_file": _l("Checked against {count} receipt(s) from {file}."),
+    "receipts.behind": _l("Warning: this browser holds a receipt for version {held} of this game, but the "
+                          "server now shows version {shown}. Events may have been removed: open the audit."),
+    "receipts.differs": _l("Warning: the server shows version {shown} of this game with another head than "
+                           "the receipt this browser holds: the log may have been rewritten. Open the audit."),
     "correction.undo": _l("Action withdrawn"),
     "correction.adjust": _l("{amount} chips from {from} to {to}"),
     "account": _l("Account"),

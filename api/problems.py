@@ -49,6 +49,10 @@ TITLES = {
     "invalid-period": N_("The period is not valid"),
     "unknown-season": N_("No such season"),
     "busy": N_("Busy, try again"),
+    "too-many-requests": N_("Too many wrong tokens"),
+    "log-damaged": N_("The game's log was changed outside the ledger"),
+    "last-scorer-token": N_("The club's last scorer token"),
+    "signing-key": N_("The server cannot sign receipts"),
     "unavailable": N_("Service unavailable"),
     "internal-error": N_("Internal error"),
 }
@@ -66,7 +70,8 @@ FIELD_DETAIL = "{field}: "  # a validation message, where it applies: "players.0
 
 # The status of each refusal of the store.
 STORE_STATUS = {"not-found": 404, "version-conflict": 409, "player-exists": 409, "season-exists": 409,
-                "idempotency-mismatch": 422, "busy": 503}
+                "idempotency-mismatch": 422, "busy": 503, "log-damaged": 409, "last-scorer-token": 409,
+                "signing-key": 503}
 
 # Codes for HTTP errors that carry no code of their own.
 HTTP_CODES = {
@@ -78,6 +83,7 @@ HTTP_CODES = {
     413: "request-too-large",
     415: "unsupported-media-type",
     422: "invalid-request",
+    429: "too-many-requests",
 }
 
 
@@ -152,6 +158,8 @@ def problem_response(status: int, code: str, detail: str, headers: Mapping[str, 
 def refusal_body(refusal: LedgerError) -> dict[str, Any]:
     """A refusal of the core as a 422 problem; a batch's refusal names the failing action's ``index``."""
     extra = {name: refusal.params[name] for name in ("index", "field") if refusal.params.get(name) is not None}
+    if "index" in extra and "field" in extra and not str(extra["field"]).startswith("actions."):
+        extra["field"] = f"actions.{extra['index']}.{extra['field']}"  # where the field stands in the body
     title = RULES_TITLE if isinstance(refusal, RuleViolation) else INPUT_TITLE
     return problem_body(422, refusal.code, refusal.message, title, template=refusal.template, params=refusal.params,
                         phrases=True, **extra)

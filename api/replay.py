@@ -2,24 +2,37 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from functools import reduce
 from typing import Any
 
-from flask import Response
+import orjson
+from flask import Flask, Response, current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from nj_ledger.bounds import MAX_DEAL_EVENTS
+from nj_ledger.events import Event
 from nj_ledger.reducer import fold
-from nj_ledger.state import state_view
+from nj_ledger.state import GameState, state_view
+from nj_ledger.store import LogDamaged, Record
 from nj_ledger.store.checkpoints import audit_game
 from nj_ledger.store.log import event_of
 
 from .auth import reader
 from .context import store
 from .i18n import translate_audit
-from .problems import Problem, json_response
+from .problems import Problem
+from .receipts import ReceiptsBodySchema, ReceiptsReportSchema
 from .schemas import MAX_INT, GameStateSchema, RecordSchema
 
+SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+ANSWERS = "nj_ledger.replay_answers"
+ANSWERS_BUDGET = 64 * 2**20  # bytes of replay answers a process keeps (the longest is about 1.7 MB)
+MAKING_WAIT = 60.0  # seconds a request waits for the same answer being made by another
 blp = Blueprint("replay", __name__, url_prefix="/api/v1", description="Replay and audit.")
 
 
@@ -54,6 +67,8 @@ class AuditSchema(Schema):
     totals = fields.Dict(keys=fields.String(), values=fields.Dict())
     conservation = fields.Dict()
     chain = fields.Dict()
+    head = fields.Dict(metadata={"description": "The log against the game's version and head hash: "
+                                                "{ok, version, last_seq, first_bad_seq}."})
     checkpoints = fields.Dict()
     recomputation = fields.Dict()
     corrections = fields.List(fields.Dict())
@@ -81,22 +96,113 @@ class Replay(MethodView):
         if at is not None and not first_seq <= at <= records[-1]["seq"]:
             raise Problem(404, "not-found", "Deal {number} runs from event {first} to {last}, not {at}.",
                           params={"number": number, "first": first_seq, "last": records[-1]["seq"], "at": at})
-        view = {"id": game, "club": token.club_id}
-        steps = []
-        if at is None or at == first_seq:
-            steps.append({"seq": first_seq, "event": None, "state": {**view, **state_view(state)}})
-        for record in records:
-            fold(state, event_of(record))  # the state here is this request's own: folding in place is safe
-            if at is None or at == record["seq"]:
-                steps.append({"seq": record["seq"], "event": record, "state": {**view, **state_view(state)}})
-        # Written directly (as the append's answer is): the schema documents it, dumping it would double the time.
-        return json_response({"game": game, "deal": number, "steps": steps}, 200)
+
+        def answer() -> Iterator[bytes]:
+            events = [event_of(record) for record in records]
+            try:  # fold a copy first: a stored event that cannot be folded is a 409 here, not a cut-off answer
+                reduce(fold, events, state.copy())
+            except Exception:  # noqa: BLE001 - the log was changed outside the ledger
+                raise LogDamaged("The log of game {game!r} cannot be replayed at deal {number}: events were "
+                                 "removed or changed outside the ledger. Its audit shows what changed.", game=game,
+                                 number=number) from None
+            return replay_body(game, token.club_id, number, state, records, events, at)
+
+        # Written directly (the schema documents it). A deal within the bounds is made once and kept (a replay
+        # asked for again, or by many at once, costs one); a longer one, stored before the bounds, is streamed
+        # a step at a time, never held whole.
+        if len(records) > MAX_DEAL_EVENTS:
+            return Response(answer(), status=200, mimetype="application/json")
+        key = (token.club_id, game, number, records[-1]["seq"], records[-1]["hash"], at)
+        body = current_app.extensions[ANSWERS].get(key, lambda: b"".join(answer()))
+        return Response(body, status=200, mimetype="application/json")
+
+
+class ReceiptsAuditSchema(AuditSchema):
+    receipts = fields.Nested(ReceiptsReportSchema)
 
 
 @blp.route("/games/<game>/audit")
 class Audit(MethodView):
+    reads_only = ("POST",)  # checking receipts writes nothing: a viewer may (api.auth)
+
     @blp.response(200, AuditSchema)
     def get(self, game: str) -> dict[str, Any]:
-        """Transfers, totals, conservation, hash chain, signed checkpoints, re-computation and findings."""
+        """Transfers, totals, conservation, hash chain, the log against the game's version, signed checkpoints,
+        re-computation and findings."""
         token = reader()
         return translate_audit(audit_game(store(), token.club_id, game))
+
+    @blp.arguments(ReceiptsBodySchema())
+    @blp.response(200, ReceiptsAuditSchema)
+    def post(self, payload: dict[str, Any], game: str) -> dict[str, Any]:
+        """The audit of `GET`, holding the log to the receipts a member kept: `receipts` reports each receipt
+        past the log's end (the log was cut back), naming another head at its version (rewritten), or not
+        validly signed, with the first event in doubt. Receipts of other games are skipped. A viewer may ask."""
+        token = reader()
+        return translate_audit(audit_game(store(), token.club_id, game, payload["receipts"]))
+
+
+class Answers:
+    """Replay answers recently made, by what they were made of, within a byte budget. Requests for an answer
+    being made wait for it rather than make it again (sixteen replays of one deal at once cost one).
+
+    >>> answers = Answers(budget=100)
+    >>> answers.get("k", lambda: b"made"), answers.get("k", lambda: b"made again")
+    (b'made', b'made')
+    """
+
+    def __init__(self, budget: int = ANSWERS_BUDGET) -> None:
+        self.budget, self.used = budget, 0
+        self.kept: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.making: dict[Hashable, threading.Event] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
+        while True:
+            with self.lock:
+                found = self.kept.get(key)
+                if found is not None:
+                    self.kept.move_to_end(key)
+                    return found
+                making = self.making.get(key)
+                if making is None:
+                    done = self.making[key] = threading.Event()
+                    break
+            making.wait(timeout=MAKING_WAIT)  # then found, or made by this request if the maker failed
+        try:
+            body = make()
+            with self.lock:
+                if len(body) <= self.budget // 4:
+                    self.kept[key] = body
+                    self.used += len(body)
+                    while self.used > self.budget:
+                        self.used -= len(self.kept.popitem(last=False)[1])
+            return body
+        finally:
+            with self.lock:
+                del self.making[key]
+            done.set()
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[ANSWERS] = Answers()
+
+
+def replay_body(game: str, club: str, number: int, state: GameState, records: Sequence[Record],
+                events: Sequence[Event], at: int | None) -> Iterator[bytes]:
+    """The replay's JSON, ``{"deal", "game", "steps"}`` with sorted keys, a step at a time; ``state`` (the
+    request's own) is folded in place."""
+    view = {"id": game, "club": club}
+    yield b'{"deal":%d,"game":%s,"steps":[' % (number, orjson.dumps(game))
+    first_seq = records[0]["seq"] - 1
+    separator = b""
+    if at is None or at == first_seq:
+        yield orjson.dumps({"seq": first_seq, "event": None, "state": {**view, **state_view(state)}}, option=SORTED)
+        separator = b","
+    for record, event in zip(records, events, strict=True):
+        fold(state, event)
+        if at is None or at == record["seq"]:
+            step = {"seq": record["seq"], "event": record, "state": {**view, **state_view(state)}}
+            yield separator + orjson.dumps(step, option=SORTED)
+            separator = b","
+    yield b"]}\n"

@@ -12,18 +12,19 @@ import gc
 import inspect
 import json
 import os
-import secrets
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from nj_ledger.receipts import Signer, b64url
 from nj_ledger.store import Store
+from nj_ledger.store.keys import SIGNING_KEY_ENV
 from nj_ledger.store.migrate import upgrade
 from nj_ledger.store.scratch import postgres_url
 
-from . import audit, bulk, live, memory, peer, replay
+from . import audit, bulk, live, longest, memory, peer, replay
 from .data import long_game, simulated_deals, write_document
 from .machine import machine
 from .results import skipped
@@ -56,7 +57,8 @@ def run(sizes: Sizes, *, quick: bool, json_path: Path | None = None, echo: Echo 
         server: str | None = None) -> dict[str, Any]:
     """Every workload at ``sizes``; the report (also written to ``json_path``)."""
     peer.require()
-    os.environ.setdefault("NJ_LEDGER_CHECKPOINT_KEY", secrets.token_hex(32))  # no key file left behind
+    # A signing key of the run's own: its databases are thrown away, and no key file is left behind.
+    os.environ.setdefault(SIGNING_KEY_ENV, b64url(Signer.generate().seed))
     server = server or postgres_url()
     rows: list[dict[str, Any]] = []
 
@@ -101,6 +103,7 @@ def run(sizes: Sizes, *, quick: bool, json_path: Path | None = None, echo: Echo 
             store.close()
         step("replay endpoint", lambda: replay.endpoint(url, club.id, token.secret, game_id, deals,
                                                         sizes.replay_requests, events))
+    step("the longest replay the bounds allow", lambda: longest.workload(quick))
     if sizes.scoreboard:
         step("scoreboard", lambda: scoreboard_rows(quick, echo))
     else:

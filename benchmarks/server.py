@@ -32,13 +32,14 @@ def free_port() -> int:
 class Server:
     port: int
     admin_token: str
+    pid: int  # the server's process (its memory is read from /proc)
 
 
 @contextmanager
 def serving(database_url: str, threads: int | None = None, workers: int = 1) -> Iterator[Server]:
     """``nj-ledger serve`` on a free loopback port with the database at ``database_url``, stopped on exit."""
     port = free_port()
-    admin = secrets.token_urlsafe(24)
+    admin = secrets.token_urlsafe(32)
     env = {**os.environ, "NJ_LEDGER_DATABASE_URL": database_url, "NJ_LEDGER_ADMIN_TOKEN": admin}
     process = subprocess.Popen(
         [sys.executable, "-m", "nj_ledger.cli", "serve", "--host", HOST, "--port", str(port),
@@ -47,7 +48,7 @@ def serving(database_url: str, threads: int | None = None, workers: int = 1) -> 
     )
     try:
         _wait_until_up(process, port)
-        yield Server(port, admin)
+        yield Server(port, admin, process.pid)
     finally:
         process.terminate()
         try:

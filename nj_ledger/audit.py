@@ -3,7 +3,9 @@
 Pure: it reads stored records (``{seq, deal, type, data, v, recorded_at, hash}``)
 and returns the report the API serves (SPEC §5, §7)::
 
-    {ok, transfers, totals, conservation, chain, checkpoints, recomputation, corrections, findings}
+    {ok, transfers, totals, conservation, chain, head, checkpoints, recomputation, corrections, findings}
+
+and, when members' receipts are checked (:func:`check_receipts`, :func:`with_receipts`), ``receipts``.
 
 Each finding is ``{severity, seq, code, message, template, params}``: the
 English ``message`` is its ``template`` filled in with ``params``, so that other
@@ -18,7 +20,7 @@ re-computation are written the same way::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .cards import parse_cards
@@ -26,6 +28,7 @@ from .chain import verify_chain
 from .decide import decide
 from .errors import LedgerError
 from .events import Event, event_from_dict
+from .receipts import verify
 from .reducer import fold
 from .state import GameState
 
@@ -53,12 +56,47 @@ def _refusal(refusal: LedgerError) -> dict[str, Any]:
     return {"template": refusal.template, "params": dict(refusal.params), "message": refusal.message}
 
 
+def check_head(
+    records: Sequence[Mapping[str, Any]], version: int | None, head_hash: str | None,
+) -> tuple[list[Mapping[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    """The log against the game's summary (its ``version`` and head hash): the records up to the version, the
+    ``head`` report, and its findings. Rows past the version were never acknowledged; rows missing before it
+    were removed."""
+    last = records[-1]["seq"] if records else 0
+    report: dict[str, Any] = {"ok": True, "version": version, "last_seq": last, "first_bad_seq": None}
+    if version is None:
+        return list(records), report, []
+    findings: list[dict[str, Any]] = []
+    kept = [r for r in records if isinstance(r.get("seq"), int) and r["seq"] <= version]
+    if last > version:
+        report.update(ok=False, first_bad_seq=version + 1)
+        findings.append(_finding("error", version + 1, "log-extra", "Events {first} to {last} are stored past the "
+                                 "game's version {version}: the ledger never acknowledged them.", first=version + 1,
+                                 last=last, version=version))
+    stored_last = kept[-1]["seq"] if kept else 0
+    if stored_last < version:
+        report.update(ok=False, first_bad_seq=stored_last + 1)
+        findings.append(_finding("error", stored_last + 1, "log-cut", "The game is at version {version} but its "
+                                 "log stops at event {last}: events were removed.", version=version,
+                                 last=stored_last))
+    elif head_hash is not None and kept and kept[-1].get("hash") != head_hash:
+        report.update(ok=False, first_bad_seq=version)
+        findings.append(_finding("error", version, "head-differs", "The game's head hash is not the hash of "
+                                 "event {version}: the log or the game's summary was changed.", version=version))
+    return kept, report, findings
+
+
 def audit(
     records: Sequence[Mapping[str, Any]],
     checkpoints: Sequence[Mapping[str, Any]] = (),
     checkpoint_valid: CheckpointCheck | None = None,
+    *,
+    version: int | None = None,
+    head_hash: str | None = None,
 ) -> dict[str, Any]:
-    findings: list[dict[str, Any]] = []
+    """The audit of a game's stored records; ``version`` and ``head_hash`` are what the game's summary says
+    of its log (the ledger acknowledges events up to ``version``)."""
+    records, head, findings = check_head(records, version, head_hash)
     chain = verify_chain(records)
     if not chain["ok"]:
         findings.append(_finding(
@@ -172,7 +210,8 @@ def audit(
                 ))
                 break
 
-    ok = chain["ok"] and conservation["ok"] and recomputation["ok"] and checkpoint_report["ok"] and replayed
+    ok = (chain["ok"] and conservation["ok"] and recomputation["ok"] and checkpoint_report["ok"] and replayed
+          and head["ok"])
     return {
         "ok": ok,
         "events": len(records),
@@ -180,6 +219,7 @@ def audit(
         "totals": totals,
         "conservation": conservation,
         "chain": {"ok": chain["ok"], "first_bad_seq": chain["first_bad_seq"], "checked": chain["checked"]},
+        "head": head,
         "checkpoints": checkpoint_report,
         "recomputation": recomputation,
         "corrections": corrections,
@@ -225,3 +265,74 @@ def recompute(events: Sequence[Event]) -> dict[str, Any]:
             state = fold(state, event)
         position += len(expected)
     return {"ok": not differences, "checked": position, "differences": differences}
+
+
+def check_receipts(
+    game: str,
+    version: int,
+    hash_at: Callable[[int], str | None],
+    receipts: Iterable[Mapping[str, Any]],
+    public_keys: Mapping[str, bytes],
+) -> dict[str, Any]:
+    """Check the receipts members hold against a game's log.
+
+    ``version`` is the log's end as the ledger shows it, ``hash_at(seq)`` the
+    stored hash of event ``seq`` (None when there is none). A receipt of another
+    game is skipped. Each receipt is either validly signed and matching the log,
+    or a finding: signed but past the log's end (the log was cut back), signed
+    but naming another head at its version (the log was rewritten), or not
+    validly signed. ``first_bad_seq`` is the first event the findings put in
+    doubt: the first one cut away, or the version of the earliest receipt the
+    log contradicts.
+    """
+    checked = skipped = 0
+    findings: list[dict[str, Any]] = []
+    doubted: list[int] = []
+    vouched: list[int] = []  # versions that matching receipts vouch for
+    contradicted: list[dict[str, Any]] = []
+    for receipt in receipts:
+        if not isinstance(receipt, Mapping) or receipt.get("game") != game:
+            skipped += 1
+            continue
+        checked += 1
+        if not verify(receipt, public_keys):
+            seq = receipt.get("version") if type(receipt.get("version")) is int else None
+            findings.append(
+                _finding("error", seq, "receipt-bad-signature", "The receipt for version {version} is not validly "
+                         "signed by a key of this ledger: it proves nothing.", version=seq) if seq is not None else
+                _finding("error", None, "receipt-bad-signature", "A receipt is not validly signed by a key of this "
+                         "ledger: it proves nothing."))
+            continue
+        at = receipt["version"]
+        if at > version:
+            doubted.append(version + 1)
+            findings.append(_finding("error", at, "receipt-past-end",
+                                     "A receipt signed at {at} acknowledges version {version}, but the log ends "
+                                     "at version {end}: events {first} to {version} were removed.",
+                                     at=receipt["at"], version=at, end=version, first=version + 1))
+        elif hash_at(at) != receipt["head"]:
+            contradicted.append(receipt)
+        else:
+            vouched.append(at)
+    for receipt in contradicted:
+        at = receipt["version"]
+        intact = max((v for v in vouched if v < at), default=0)
+        doubted.append(at)
+        findings.append(
+            _finding("error", at, "receipt-head-differs", "A receipt signed at {at} gives another head hash for "
+                     "version {version} than the log: events {first} to {version} were rewritten (another receipt "
+                     "vouches for the events before).", at=receipt["at"], version=at, first=intact + 1) if intact
+            else _finding("error", at, "receipt-head-differs", "A receipt signed at {at} gives another head hash for "
+                          "version {version} than the log: events up to {version} were rewritten.",
+                          at=receipt["at"], version=at))
+    findings.sort(key=lambda f: (f["seq"] is None, f["seq"] or 0))
+    return {"ok": not findings, "checked": checked, "skipped": skipped,
+            "first_bad_seq": min(doubted) if doubted else None, "findings": findings}
+
+
+def with_receipts(report: Mapping[str, Any], receipts: Mapping[str, Any]) -> dict[str, Any]:
+    """An audit ``report`` with the check of members' ``receipts`` (:func:`check_receipts`) added to it."""
+    shown = {name: receipts[name] for name in ("ok", "checked", "skipped", "first_bad_seq")}
+    return {**report, "ok": report["ok"] and receipts["ok"],
+            "receipts": {**shown, "findings": receipts["findings"]},
+            "findings": [*report["findings"], *receipts["findings"]]}

@@ -12,6 +12,7 @@ web app are imported inside the commands, so ``nj-ledger --help`` stays quick.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -61,7 +62,22 @@ def _refusal(error: LedgerError | StoreError, where: str = "") -> click.ClickExc
     return click.ClickException(f"{where}{error.code}{at}: {error.message}")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LedgerCommands(click.Group):
+    """The commands, whose refusals of the store (a signing key that may not sign here, a missing club…) are
+    said in a sentence, never as a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as error:
+            from .store import StoreError  # here, not at the top: `nj-ledger --help` does not load the store
+
+            if isinstance(error, StoreError):
+                raise _refusal(error) from None
+            raise
+
+
+@click.group(cls=LedgerCommands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="nj-ledger")
 def main() -> None:
     """Nain Jaune Ledger: record, replay and audit games of Nain Jaune."""
@@ -77,18 +93,32 @@ def main() -> None:
               help="Processes: 1 serves with waitress, more with granian's workers (one per core).")
 def serve(host: str, port: int, threads: int | None, workers: int) -> None:
     """Serve the API and the pages (an embedded SQLite database is migrated on start)."""
+    from api.auth import WeakAdminToken, check_admin_token
+    from api.config import ADMIN_TOKEN_ENV
     from api.serving import serve as serve_app
 
-    from .store import default_database_url, is_sqlite
+    from .store import Store, StoreError, default_database_url, is_sqlite
     from .store.migrate import is_current, upgrade
 
+    try:
+        check_admin_token(os.environ.get(ADMIN_TOKEN_ENV))
+    except WeakAdminToken as weak:
+        raise click.ClickException(str(weak)) from None
     url = default_database_url()
     if is_sqlite(url):
         upgrade(url)
     elif not is_current(url):
         raise click.ClickException(f"The database {_shown_url(url)} is not up to date: run `nj-ledger db upgrade`.")
+    store = Store(url)
+    try:
+        signer = store.signer()  # said now, not at the first write: the key must be the one that signed here
+    except StoreError as error:
+        raise click.ClickException(error.message) from None
+    finally:
+        store.close()
     click.echo(f"Nain Jaune Ledger on http://{host}:{port}/  (API docs: http://{host}:{port}/api/v1/docs)")
-    click.echo(f"Database: {_shown_url(url)}" + (f", {workers} workers" if workers > 1 else ""))
+    click.echo(f"Database: {_shown_url(url)}" + (f", {workers} workers" if workers > 1 else "")
+               + f"; receipts signed with key {signer.id}")
     serve_app({"DATABASE_URL": url}, host, port, threads, workers)
 
 
@@ -297,6 +327,190 @@ def projections_rebuild(club_id: str | None) -> None:
     seconds = time.perf_counter() - started_at
     click.echo(f"{total} games ({events} events) counted again in {seconds:.1f} s "
                f"({events / max(seconds, 1e-9):,.0f} events/s).")
+
+
+# --- keys, receipts and tokens -----------------------------------------------------------------
+@main.command("admin-token")
+def admin_token() -> None:
+    """Print a new admin token (43 random characters) for NJ_LEDGER_ADMIN_TOKEN."""
+    import secrets
+
+    click.echo(secrets.token_urlsafe(32))
+
+
+@main.group()
+def keys() -> None:
+    """The keys that sign receipts: the private one in NJ_LEDGER_SIGNING_KEY or its file, the public ones in the
+    database."""
+
+
+@keys.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print {keys: [{id, algorithm, public_key, created}]}.")
+def keys_list(as_json: bool) -> None:
+    """The public keys that check receipts (as GET /api/v1/keys serves them); the last one signs now."""
+    found = [key.view() for key in _store().signing_keys()]
+    if as_json:
+        click.echo(json.dumps({"keys": found}))
+        return
+    if not found:
+        click.echo("No key has signed here yet: the first write takes the configured key into use.")
+    for number, key in enumerate(found, start=1):
+        state = "signs now" if number == len(found) else "retired, still verifies"
+        click.echo(f"{key['id']}  {key['algorithm']}  {key['public_key']}  since {key['created']}  ({state})")
+
+
+@keys.command("generate")
+def keys_generate() -> None:
+    """Print a new private key (a 32-byte Ed25519 seed, base64url) for NJ_LEDGER_SIGNING_KEY; nothing is stored."""
+    from .receipts import Signer, b64url
+
+    click.echo(b64url(Signer.generate().seed))
+
+
+@keys.command("rotate")
+@click.option("--adopt", is_flag=True,
+              help="Take the configured key into use instead of making a new one (after changing "
+                   "NJ_LEDGER_SIGNING_KEY or moving a key file in).")
+def keys_rotate(adopt: bool) -> None:
+    """Sign with a new key from now on; older keys keep verifying what they signed. Restart the servers after."""
+    from .store import StoreError
+
+    try:
+        key = _store().rotate_signing_key(adopt=adopt)
+    except StoreError as error:
+        raise _refusal(error) from None
+    click.echo(f"Key {key.id} signs from now on (public key {key.public_key}). Restart the servers to use it.")
+
+
+@main.group()
+def heads() -> None:
+    """Signed heads of a club's games, kept away from the server: any later change of a log shows against them."""
+
+
+@heads.command("export")
+@click.argument("club_id", metavar="CLUB")
+@click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="File (default: stdout).")
+def heads_export(club_id: str, output: Any) -> None:
+    """Write a signed receipt of every game of CLUB as it stands (JSON): print it, mail it, keep it."""
+    from .store import StoreError
+    from .store.checkpoints import sign_heads
+
+    try:
+        document = sign_heads(_store(), club_id)
+    except StoreError as error:
+        raise _refusal(error) from None
+    json.dump(document, output, ensure_ascii=False, indent=1)
+    output.write("\n")
+
+
+@heads.command("check")
+@click.argument("file", type=click.File("rb"))
+def heads_check(file: Any) -> None:
+    """Audit every game of a heads file (or any JSON list of receipts) against the log: exit 1 if one fails."""
+    from .store import NotFound
+    from .store.checkpoints import audit_game
+
+    try:
+        document = json.load(file)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"{file.name} is not JSON: {error}") from None
+    receipts = document.get("receipts") if isinstance(document, dict) else document
+    if not isinstance(receipts, list) or not all(isinstance(r, dict) for r in receipts):
+        raise click.ClickException(f"{file.name} holds no list of receipts.")
+    store = _store()
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for receipt in receipts:
+        by_game.setdefault(str(receipt.get("game")), []).append(receipt)
+    failed = 0
+    for game, held in by_game.items():
+        club_id = store.owner(game)
+        try:
+            if club_id is None:
+                raise NotFound("There is no game {game!r}.", game=game)
+            report = audit_game(store, club_id, game, held)
+        except NotFound:
+            failed += 1
+            click.echo(f"{game}: MISSING — the database has no such game, yet {len(held)} receipt(s) name it.")
+            continue
+        if report["ok"]:
+            click.echo(f"{game}: ok — {report['receipts']['checked']} receipt(s) match, audit clean "
+                       f"({report['events']} events).")
+            continue
+        failed += 1
+        click.echo(f"{game}: FAILED")
+        for finding in report["findings"]:
+            if finding["severity"] == "error":
+                click.echo(f"  #{finding['seq']} {finding['code']}: {finding['message']}")
+    click.echo(f"{len(by_game) - failed} of {len(by_game)} games hold to their receipts.")
+    if failed:
+        sys.exit(1)
+
+
+@main.group()
+def tokens() -> None:
+    """A club's tokens: list, revoke, rotate."""
+
+
+def _club_id(store: Store, club_id: str) -> str:
+    from .store import NotFound
+
+    try:
+        return store.club(club_id).id
+    except NotFound as missing:
+        raise click.ClickException(missing.message) from None
+
+
+@tokens.command("list")
+@click.argument("club_id", metavar="CLUB")
+@click.option("--json", "as_json", is_flag=True, help="Print the tokens as JSON.")
+def tokens_list(club_id: str, as_json: bool) -> None:
+    """CLUB's tokens: id, role, label, made, last used (to the minute), revoked. Never a secret."""
+    from .store import iso
+
+    store = _store()
+    found = store.tokens(_club_id(store, club_id), limit=10_000)
+    rows = [{"id": t.id, "role": t.role, "label": t.label, "created_at": iso(t.created_at),
+             "last_used_at": t.last_used_at and iso(t.last_used_at), "revoked_at": t.revoked_at and iso(t.revoked_at)}
+            for t in found]
+    if as_json:
+        click.echo(json.dumps({"tokens": rows}, ensure_ascii=False))
+        return
+    for row in rows:
+        state = f"revoked {row['revoked_at']}" if row["revoked_at"] else "in use"
+        used = row["last_used_at"] or "never"
+        click.echo(f"{row['id']:>5}  {row['role']:<6}  {row['label'] or '-':<20}  made {row['created_at']}  "
+                   f"last used {used}  {state}")
+
+
+@tokens.command("revoke")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("token_id", metavar="TOKEN", type=click.IntRange(1))
+def tokens_revoke(club_id: str, token_id: int) -> None:
+    """Revoke token TOKEN of CLUB: refused at once by every server."""
+    from .store import StoreError
+
+    store = _store()
+    try:
+        store.revoke_token(_club_id(store, club_id), token_id)
+    except StoreError as error:
+        raise _refusal(error) from None
+    click.echo(f"Token {token_id} revoked.")
+
+
+@tokens.command("rotate")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("token_id", metavar="TOKEN", type=click.IntRange(1))
+def tokens_rotate(club_id: str, token_id: int) -> None:
+    """Replace token TOKEN of CLUB by a new one with its role and label (the old one is revoked)."""
+    from .store import StoreError
+
+    store = _store()
+    try:
+        new = store.rotate_token(_club_id(store, club_id), token_id)
+    except StoreError as error:
+        raise _refusal(error) from None
+    click.echo(f"Token {token_id} revoked; token {new.id} replaces it.")
+    _echo_token(new)
 
 
 # --- measured speed --------------------------------------------------------------------------

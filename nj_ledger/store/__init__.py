@@ -18,8 +18,18 @@ from __future__ import annotations
 from .base import iso, utcnow
 from .clubs import ROLES
 from .database import default_database_url, is_sqlite, make_engine
-from .errors import IdempotencyMismatch, NotFound, PlayerExists, StoreBusy, StoreError, VersionConflict
+from .errors import (
+    IdempotencyMismatch,
+    LastScorerToken,
+    LogDamaged,
+    NotFound,
+    PlayerExists,
+    StoreBusy,
+    StoreError,
+    VersionConflict,
+)
 from .games import GamesMixin
+from .keys import KeyInfo, SigningKeyError
 from .values import (
     Appended,
     ClubInfo,
@@ -30,6 +40,7 @@ from .values import (
     Record,
     StoredResponse,
     TokenInfo,
+    TokenRecord,
 )
 
 
@@ -49,7 +60,8 @@ class Store(GamesMixin):
 
 
 __all__ = [
-    "ROLES", "Appended", "ClubInfo", "GameInfo", "IdempotencyMismatch", "IdempotentRequest", "NewToken",
-    "NotFound", "PlayerExists", "PlayerInfo", "Record", "Store", "StoreBusy", "StoreError", "StoredResponse",
-    "TokenInfo", "VersionConflict", "default_database_url", "is_sqlite", "iso", "make_engine", "utcnow",
+    "ROLES", "Appended", "ClubInfo", "GameInfo", "IdempotencyMismatch", "IdempotentRequest", "KeyInfo",
+    "LastScorerToken", "LogDamaged", "NewToken", "NotFound", "PlayerExists", "PlayerInfo", "Record",
+    "SigningKeyError", "Store", "StoreBusy", "StoreError", "StoredResponse", "TokenInfo", "TokenRecord",
+    "VersionConflict", "default_database_url", "is_sqlite", "iso", "make_engine", "utcnow",
 ]

@@ -18,7 +18,6 @@ from .cache import StateCache
 from .database import WRITE, WriterQueue, default_database_url, make_engine
 from .dealstarts import DealStarts
 from .errors import StoreBusy
-from .values import TokenInfo
 
 T = TypeVar("T")
 
@@ -82,7 +81,6 @@ class StoreBase:
         self._write = sessionmaker(self._write_engine, expire_on_commit=False)
         self.cache = StateCache(cache_size)
         self.deal_starts = DealStarts()
-        self.tokens: dict[str, tuple[TokenInfo, float]] = {}  # digest -> (token, until)
 
     @property
     def dialect(self) -> str:
@@ -91,6 +89,15 @@ class StoreBase:
     @contextmanager
     def reading(self) -> Iterator[Session]:
         with self._read() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Session]:
+        """A read transaction whose every statement sees the same moment of the database (PostgreSQL's
+        REPEATABLE READ; SQLite's read transactions in WAL mode already do): what an audit reads together."""
+        with self._read() as session, session.begin():
+            if self.dialect == "postgresql":  # set as the transaction's connection is taken, before any statement
+                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             yield session
 
     @contextmanager

@@ -1,22 +1,23 @@
-"""Signed checkpoints: an HMAC of a game's head hash, written in the transaction that appends to its log.
+"""Signed checkpoints: receipts the ledger keeps of its own log, written in the transaction that appends to it.
 
 The hash chain shows an edited, deleted or reordered event, but not a log that
 was rewritten and then re-chained (every hash after the edit recomputed): that
-needs only SHA-256. A checkpoint signs ``(game, seq, head hash)`` with a key the
-database does not hold, so a rewritten log no longer matches the checkpoints
-signed before the rewrite, and a deleted checkpoint is missed by the audit.
+needs only SHA-256. A checkpoint signs ``(game, version, head hash, time)`` with
+the store's Ed25519 key (:mod:`nj_ledger.store.keys`): it is the receipt the
+append answers (:mod:`nj_ledger.receipts`), kept beside the log. A rewritten log
+no longer matches the checkpoints signed before the rewrite, and a checkpoint
+missing where the log says one was signed is a finding.
 
-A checkpoint is signed at the game's first event, at the end of every deal and
-at the end of the game. The key is ``NJ_LEDGER_CHECKPOINT_KEY`` or, without it,
-a key generated once in the instance folder (``instance/checkpoint.key``).
+A checkpoint is signed at the end of every batch of events (so the open deal is
+covered too), at the game's first event, at the end of every deal and at the
+end of the game. Checkpoints written before receipts existed are HMACs with the
+key ``NJ_LEDGER_CHECKPOINT_KEY`` or the instance folder's ``checkpoint.key``;
+they still verify.
 
-    >>> from nj_ledger import new_game
-    >>> from nj_ledger.store import Store
-    >>> store = Store("sqlite://"); store.create_schema()
-    >>> club, _ = store.create_club("Club")
-    >>> game = store.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40), [{"type": "end"}]).game
-    >>> [c["seq"] for c in checkpoints(store, club.id, game.id)], audit_game(store, club.id, game.id)["ok"]
-    ([1, 3], True)
+What a database alone cannot show is a log cut back to an earlier batch with
+the later checkpoints deleted and the game's summary lowered: the receipts a
+member keeps (``POST /games/{game}/audit``) or a heads file kept elsewhere
+(``nj-ledger heads export``) show it.
 """
 
 from __future__ import annotations
@@ -25,21 +26,22 @@ import hmac
 import os
 import secrets
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Connection, ForeignKey, Integer, String, insert, select
+from sqlalchemy import Connection, ForeignKey, Integer, String, Table, insert, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..audit import CheckpointCheck, audit
+from ..audit import CheckpointCheck, audit, check_receipts, with_receipts
 from ..chain import checkpoint_valid, sign_checkpoint
+from ..receipts import Signer, verify
 from .base import StoreBase, iso, utcnow
 from .database import instance_path
 from .errors import NotFound
-from .log import record_of, records_query
-from .models import Base, Game
+from .models import Base, Club, Game
+from .rows import game_records
 from .values import Record
 
 CHECKPOINT_KEY_ENV = "NJ_LEDGER_CHECKPOINT_KEY"
@@ -56,17 +58,28 @@ class Checkpoint(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     head_hash: Mapped[str] = mapped_column(String(64))
-    signature: Mapped[str] = mapped_column(String(64))
+    signature: Mapped[str] = mapped_column(String(128))
     created_at: Mapped[datetime]
+    # An Ed25519 checkpoint is a receipt: its key's id and the signed time (the text signed). Both are null
+    # on the HMAC checkpoints written before receipts existed.
+    key_id: Mapped[str | None] = mapped_column(String(32))
+    at: Mapped[str | None] = mapped_column(String(32))
 
 
-# --- the key -----------------------------------------------------------------------------------
+_TABLE = cast(Table, Checkpoint.__table__)
+_INSERT = insert(_TABLE)
+_COLUMNS = (Checkpoint.seq, Checkpoint.head_hash, Checkpoint.signature, Checkpoint.created_at, Checkpoint.key_id,
+            Checkpoint.at)
+
+
+# --- the HMAC key of the checkpoints written before receipts ------------------------------------
 _file_keys: dict[Path, bytes] = {}
 _file_keys_lock = threading.Lock()
 
 
 def checkpoint_key(folder: Path | None = None) -> bytes:
-    """The signing key: ``NJ_LEDGER_CHECKPOINT_KEY``, else the instance folder's key file (made once).
+    """The HMAC key: ``NJ_LEDGER_CHECKPOINT_KEY``, else the instance folder's key file (made once; used by the
+    migration that signed the games stored before checkpoints existed).
 
     Several processes starting at once agree on one key file: each writes its
     candidate to a private file and links it into place; the first link wins and
@@ -82,6 +95,13 @@ def checkpoint_key(folder: Path | None = None) -> bytes:
         if path not in _file_keys:
             _file_keys[path] = _read_or_make_key_file(path)
         return _file_keys[path]
+
+
+def legacy_key(folder: Path | None = None) -> bytes | None:
+    """The HMAC key if there is one (never made here: only old checkpoints need it, to verify)."""
+    if os.environ.get(CHECKPOINT_KEY_ENV) or ((folder or instance_path()) / KEY_FILE).exists():
+        return checkpoint_key(folder)
+    return None
 
 
 def _read_or_make_key_file(path: Path) -> bytes:
@@ -106,21 +126,8 @@ def _read_or_make_key_file(path: Path) -> bytes:
     return key.encode()
 
 
-# --- writing -----------------------------------------------------------------------------------
-def signed_seqs(records: Iterable[Mapping[str, Any]]) -> list[int]:
-    """The seqs among ``records`` that get a checkpoint: the first event, deal ends and the game's end.
-
-    >>> signed_seqs([{"seq": 1, "type": "game_started"}, {"seq": 2, "type": "deal"},
-    ...              {"seq": 9, "type": "deal_ended"}])
-    [1, 9]
-    """
-    return [r["seq"] for r in records if r["seq"] == 1 or r["type"] in SIGNED_TYPES]
-
-
-def checkpoint_rows(
-    key: bytes, game_id: str, records: Iterable[Record], moment: datetime
-) -> list[dict[str, Any]]:
-    """The checkpoint rows for a batch of new records of one game."""
+def checkpoint_rows(key: bytes, game_id: str, records: Iterable[Record], moment: datetime) -> list[dict[str, Any]]:
+    """HMAC checkpoint rows (the migration that signed the games stored before checkpoints existed)."""
     by_seq = {r["seq"]: r for r in records}
     return [
         {"game_id": game_id, "seq": seq, "head_hash": by_seq[seq]["hash"],
@@ -129,39 +136,74 @@ def checkpoint_rows(
     ]
 
 
-def sign_checkpoints(connection: Connection, game_id: str, records: list[Record]) -> None:
-    """Add the checkpoints of newly inserted records, in the connection's transaction (the append's)."""
-    if not any(r["seq"] == 1 or r["type"] in SIGNED_TYPES for r in records):
-        return
-    connection.execute(insert(Checkpoint), checkpoint_rows(checkpoint_key(), game_id, records, utcnow()))
+# --- writing -----------------------------------------------------------------------------------
+def signed_seqs(records: Iterable[Mapping[str, Any]]) -> list[int]:
+    """The seqs among ``records`` that get a checkpoint wherever they stand: the first event, deal ends and the
+    game's end (every batch's last event gets one too: :func:`sign_checkpoints`).
+
+    >>> signed_seqs([{"seq": 1, "type": "game_started"}, {"seq": 2, "type": "deal"},
+    ...              {"seq": 9, "type": "deal_ended"}])
+    [1, 9]
+    """
+    return [r["seq"] for r in records if r["seq"] == 1 or r["type"] in SIGNED_TYPES]
+
+
+def sign_checkpoints(connection: Connection, signer: Signer, game_id: str, records: Sequence[Record],
+                     moment: datetime) -> dict[str, Any] | None:
+    """Sign the new records' checkpoints in the connection's transaction (the append's); the receipt of the
+    last record, which the append answers (None when nothing was appended)."""
+    if not records:
+        return None
+    wanted = {r["seq"]: r for r in records if r["seq"] == 1 or r["type"] in SIGNED_TYPES}
+    wanted[records[-1]["seq"]] = records[-1]
+    receipts = [signer.sign(game_id, seq, r["hash"], r["recorded_at"]) for seq, r in sorted(wanted.items())]
+    connection.execute(_INSERT, [
+        {"game_id": game_id, "seq": r["version"], "head_hash": r["head"], "signature": r["signature"],
+         "key_id": r["key"], "at": r["at"], "created_at": moment} for r in receipts
+    ])
+    return receipts[-1]
+
+
+def receipt_of(game_id: str, row: Any) -> dict[str, Any] | None:
+    """The receipt a stored checkpoint is (None for an HMAC checkpoint)."""
+    if row.key_id is None:
+        return None
+    return {"game": game_id, "version": row.seq, "head": row.head_hash, "at": row.at, "key": row.key_id,
+            "signature": row.signature}
 
 
 # --- reading and checking ----------------------------------------------------------------------
-def _game_version(session: Session, club_id: str, game_id: str) -> int:
-    version = session.scalar(select(Game.version).where(Game.id == game_id, Game.club_id == club_id))
-    if version is None:
+def _game_row(session: Session, club_id: str, game_id: str) -> Any:
+    row = session.execute(select(Game.version, Game.head_hash).where(Game.id == game_id, Game.club_id == club_id)
+                          ).first()
+    if row is None:
         raise NotFound("There is no game {game!r} in this club.", game=game_id)
-    return version
+    return row
 
 
 def _stored(session: Session, game_id: str) -> list[dict[str, Any]]:
-    rows = session.execute(
-        select(Checkpoint.seq, Checkpoint.head_hash, Checkpoint.signature, Checkpoint.created_at)
-        .where(Checkpoint.game_id == game_id).order_by(Checkpoint.seq)
-    )
-    return [{"seq": seq, "head_hash": head, "signature": signature, "created_at": iso(created)}
-            for seq, head, signature, created in rows]
+    rows = session.execute(select(*_COLUMNS).where(Checkpoint.game_id == game_id).order_by(Checkpoint.seq))
+    return [{"seq": row.seq, "head_hash": row.head_hash, "signature": row.signature,
+             "created_at": iso(row.created_at), "key_id": row.key_id, "at": row.at} for row in rows]
+
+
+def head_receipt(session: Session, game_id: str, version: int) -> dict[str, Any] | None:
+    """The receipt the ledger signed for ``game_id`` at ``version`` (None before receipts existed)."""
+    row = session.execute(select(*_COLUMNS).where(Checkpoint.game_id == game_id, Checkpoint.seq == version)).first()
+    return None if row is None else receipt_of(game_id, row)
 
 
 def checkpoints(store: StoreBase, club_id: str, game_id: str) -> list[dict[str, Any]]:
-    """A game's stored checkpoints, ``{seq, head_hash, signature, created_at}`` by seq."""
+    """A game's stored checkpoints, ``{seq, head_hash, signature, created_at, key_id, at}`` by seq."""
     with store.reading() as session:
-        _game_version(session, club_id, game_id)
+        _game_row(session, club_id, game_id)
         return _stored(session, game_id)
 
 
-def checker(key: bytes, game_id: str, records: Iterable[Record]) -> CheckpointCheck:
-    """The check the audit applies to each checkpoint: the log's hash at its seq, signed with ``key``."""
+def checker(hmac_key: bytes | None, public_keys: Mapping[str, bytes], game_id: str,
+            records: Iterable[Record]) -> CheckpointCheck:
+    """The check the audit applies to each checkpoint: the log's hash at its seq, signed by a key of the
+    ledger (Ed25519, or for the oldest checkpoints the HMAC key)."""
     hashes = {r["seq"]: r.get("hash") for r in records}
 
     def valid(checkpoint: Mapping[str, Any]) -> bool:
@@ -169,26 +211,67 @@ def checker(key: bytes, game_id: str, records: Iterable[Record]) -> CheckpointCh
         logged = hashes.get(seq)
         if not (isinstance(head, str) and isinstance(signature, str) and isinstance(logged, str)):
             return False
-        return hmac.compare_digest(logged, head) and checkpoint_valid(key, game_id, seq, head, signature)
+        if not hmac.compare_digest(logged, head):
+            return False
+        if checkpoint.get("key_id") is not None:
+            return verify({"game": game_id, "version": seq, "head": head, "at": checkpoint.get("at"),
+                           "key": checkpoint["key_id"], "signature": signature}, public_keys)
+        return hmac_key is not None and checkpoint_valid(hmac_key, game_id, seq, head, signature)
 
     return valid
 
 
-def expected_checkpoints(records: list[Record], stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The stored checkpoints, plus an empty one wherever the log says one was signed and none is kept."""
+def expected_checkpoints(records: Sequence[Record], stored: list[dict[str, Any]],
+                         version: int | None = None) -> list[dict[str, Any]]:
+    """The stored checkpoints, plus an empty one wherever one was signed and none is kept: at the first event,
+    deal ends and the game's end, and at the head (``version``, the last event of the last batch)."""
     kept = {c["seq"] for c in stored}
-    missing = [{"seq": seq, "head_hash": None, "signature": None, "created_at": None}
-               for seq in signed_seqs(records) if seq not in kept]
+    wanted = set(signed_seqs(r for r in records if version is None or r["seq"] <= version))
+    if version:
+        wanted.add(version)
+    missing = [{"seq": seq, "head_hash": None, "signature": None, "created_at": None, "key_id": None, "at": None}
+               for seq in sorted(wanted - kept)]
     return sorted([*stored, *missing], key=lambda c: c["seq"])
 
 
-def audit_game(store: StoreBase, club_id: str, game_id: str) -> dict[str, Any]:
-    """The audit of a game's log (SPEC §5), its signed checkpoints included."""
-    with store.reading() as session:
-        _game_version(session, club_id, game_id)  # 404 before anything is read
-        # Checkpoints first: the version read next is never behind them (they are committed with the
-        # events they sign), so every checkpoint is within the log, unless the log lost its tail.
+def audit_game(store: Any, club_id: str, game_id: str,
+               receipts: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The audit of a game's log (SPEC §5): its signed checkpoints, the log against the game's summary, and
+    the ``receipts`` members hold, when given.
+
+    Everything is read in one snapshot of the database (a concurrent append is either wholly in it or not).
+    """
+    with store.snapshot() as session:
+        game = _game_row(session, club_id, game_id)  # 404 before anything is read
         stored = _stored(session, game_id)
-        version = _game_version(session, club_id, game_id)
-        records = [record_of(row) for row in session.execute(records_query(game_id, 0, version))]
-    return audit(records, expected_checkpoints(records, stored), checker(checkpoint_key(), game_id, records))
+        records = list(game_records(session, game_id, 0, 2**62))
+    public_keys = store.verifying_keys()
+    wanted = {c["key_id"] for c in stored if c["key_id"]} | {r.get("key") for r in receipts or () if isinstance(r, Mapping)}
+    if not wanted <= set(public_keys):  # a key taken into use since this process last read them
+        public_keys = store.verifying_keys(next(iter(wanted - set(public_keys))))
+    report = audit(records, expected_checkpoints(records, stored, game.version),
+                   checker(legacy_key(), public_keys, game_id, records), version=game.version,
+                   head_hash=game.head_hash)
+    if receipts is None:
+        return report
+    hashes = {r["seq"]: r.get("hash") for r in records if r["seq"] <= game.version}
+    return with_receipts(report, check_receipts(game_id, game.version, hashes.get, receipts, public_keys))
+
+
+# --- heads kept elsewhere ------------------------------------------------------------------------
+HEADS_FORMAT = "nj-ledger/heads"
+
+
+def sign_heads(store: Any, club_id: str) -> dict[str, Any]:
+    """A signed list of a club's game heads, to keep away from the server (printed, mailed): one receipt per
+    game, signed now. Any later audit of those games can be held to it (``nj-ledger heads check``)."""
+    signer = store.signer()
+    with store.reading() as session:
+        club = session.execute(select(Club.name).where(Club.id == club_id)).first()
+        if club is None:
+            raise NotFound("There is no club {club!r}.", club=club_id)
+        games = session.execute(select(Game.id, Game.version, Game.head_hash).where(Game.club_id == club_id)
+                                .order_by(Game.created_at, Game.id)).all()
+    at = iso(utcnow())
+    return {"format": HEADS_FORMAT, "version": 1, "club": club_id, "name": club.name, "at": at,
+            "receipts": [signer.sign(game, version, head, at) for game, version, head in games]}

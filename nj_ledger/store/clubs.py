@@ -5,24 +5,30 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import cast
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from .base import StoreBase, new_id, utcnow
-from .errors import NotFound, PlayerExists
+from .errors import LastScorerToken, NotFound, PlayerExists
 from .models import Club, Game, Player, Token
-from .values import ClubInfo, NewToken, PlayerInfo, TokenInfo
+from .values import ClubInfo, NewToken, PlayerInfo, TokenInfo, TokenRecord
 
 ROLES = ("scorer", "viewer")
-# A token found is remembered for a few seconds (tokens are never changed once made), so a scorer's
-# stream of requests is not one more query each.
-TOKEN_SECONDS = 30.0
-TOKENS_KEPT = 4096
+# When a token was last used is kept to the minute: a request writes it at most once a minute per token.
+LAST_USED_GRAIN = timedelta(minutes=1)
+_TOKENS = cast(Table, Token.__table__)
+# Every request authenticates (a revoked token must be refused at once, by every worker): one statement,
+# built once, read straight from the connection.
+_FIND_TOKEN = select(_TOKENS.c.id, _TOKENS.c.club_id, _TOKENS.c.role, _TOKENS.c.label, _TOKENS.c.digest,
+                     _TOKENS.c.last_used_at, _TOKENS.c.revoked_at).where(_TOKENS.c.digest == bindparam("digest"))
+_MARK_USED = (update(_TOKENS).where(_TOKENS.c.id == bindparam("token_id"))
+              .values(last_used_at=bindparam("now")))
 
 
 def token_digest(secret: str) -> str:
@@ -96,21 +102,66 @@ class ClubsMixin(StoreBase):
             return self._add_token(session, club_id, role, label)
 
     def authenticate(self, secret: str) -> TokenInfo | None:
-        """The club and role a bearer token speaks for, or None."""
+        """The club and role a bearer token speaks for, or None (unknown or revoked).
+
+        Read from the database at every call, never from a cache: a token revoked
+        by one worker is refused by all of them at once.
+        """
         digest = token_digest(secret)
-        known = self.tokens.get(digest)
-        if known is not None and known[1] > time.monotonic():
-            return known[0]
+        with self.engine.connect() as connection:
+            row = connection.execute(_FIND_TOKEN, {"digest": digest}).first()
+        # The lookup is by digest; compare again in constant time so equality is not decided by the index.
+        if row is None or row.revoked_at is not None or not hmac.compare_digest(row.digest, digest):
+            return None
+        now = utcnow()
+        if row.last_used_at is None or _aware(row.last_used_at) <= now - LAST_USED_GRAIN:
+            self._mark_used(row.id, now)
+        return TokenInfo(row.id, row.club_id, row.role, row.label)
+
+    def _mark_used(self, token_id: int, now: datetime) -> None:
+        """Note that a token was used (best effort: a busy database does not fail the request for it)."""
+        try:
+            with self.writing_connection() as connection:
+                connection.execute(_MARK_USED, {"token_id": token_id, "now": now})
+        except DBAPIError:
+            pass
+
+    def tokens(self, club_id: str, limit: int = 100, offset: int = 0) -> list[TokenRecord]:
+        """A club's tokens, oldest first, revoked ones too (never their secrets)."""
         with self.reading() as session:
-            row = session.scalars(select(Token).where(Token.digest == digest)).first()
-            # The lookup is by digest; compare again in constant time so equality is not decided by the index.
-            if row is None or not hmac.compare_digest(row.digest, digest):
-                return None
-            info = TokenInfo(row.id, row.club_id, row.role, row.label)
-        if len(self.tokens) >= TOKENS_KEPT:
-            self.tokens.clear()
-        self.tokens[digest] = (info, time.monotonic() + TOKEN_SECONDS)
-        return info
+            rows = session.scalars(select(Token).where(Token.club_id == club_id).order_by(Token.id)
+                                   .limit(limit).offset(offset))
+            return [TokenRecord.of(row) for row in rows]
+
+    def _active_token(self, session: Session, club_id: str, token_id: int) -> Token:
+        row = session.get(Token, token_id)
+        if row is None or row.club_id != club_id or row.revoked_at is not None:
+            raise NotFound("This club has no token {token} in use.", token=token_id)
+        return row
+
+    def revoke_token(self, club_id: str, token_id: int) -> TokenRecord:
+        """Refuse a token from now on (every worker at once). Revoking a revoked token changes nothing; the
+        club's last scorer token is kept (:class:`LastScorerToken`), or the club could never write again."""
+        with self.writing() as session:
+            row = session.get(Token, token_id)
+            if row is None or row.club_id != club_id:
+                raise NotFound("This club has no token {token} in use.", token=token_id)
+            if row.revoked_at is None:
+                if row.role == "scorer" and not session.scalar(
+                        select(func.count()).select_from(Token).where(
+                            Token.club_id == club_id, Token.role == "scorer", Token.revoked_at.is_(None),
+                            Token.id != token_id)):
+                    raise LastScorerToken(token_id)
+                row.revoked_at = utcnow()
+            return TokenRecord.of(row)
+
+    def rotate_token(self, club_id: str, token_id: int) -> NewToken:
+        """A new secret for a token: a new token with its role and label, the old one revoked, in one step."""
+        with self.writing() as session:
+            old = self._active_token(session, club_id, token_id)
+            new = self._add_token(session, club_id, old.role, old.label)
+            old.revoked_at = utcnow()
+            return new
 
     # --- players -------------------------------------------------------------------------------
     def players(self, club_id: str, limit: int = 100, offset: int = 0) -> list[PlayerInfo]:
@@ -156,3 +207,8 @@ class ClubsMixin(StoreBase):
                 select(Player.name_key, Player.id).where(Player.club_id == club_id, Player.name_key.in_(keys)))
         }
         return [found[key] for key in keys]
+
+
+def _aware(moment: datetime) -> datetime:
+    """A stored time as UTC (SQLite hands back naive datetimes)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

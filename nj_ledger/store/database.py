@@ -29,13 +29,28 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
 DATABASE_URL_ENV = "NJ_LEDGER_DATABASE_URL"
+INSTANCE_ENV = "NJ_LEDGER_INSTANCE"
 WRITE = "nj_ledger_write"  # execution option marking a write transaction
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
 def instance_path() -> Path:
-    """Where the embedded database lives by default: ``./instance``."""
-    return Path.cwd() / "instance"
+    """The instance folder: the embedded database and the signing key by default.
+
+    ``NJ_LEDGER_INSTANCE`` (made absolute once, so a server started from another
+    folder finds the same one), else the user's data folder
+    (``$XDG_DATA_HOME/nj-ledger``, ``~/.local/share/nj-ledger``): never the
+    working directory, which would give a server started elsewhere another
+    database and another key.
+
+    >>> instance_path().is_absolute()
+    True
+    """
+    configured = os.environ.get(INSTANCE_ENV)
+    if configured:
+        return Path(configured).expanduser().resolve()
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data).expanduser().resolve() / "nj-ledger"
 
 
 def default_database_url() -> str:

@@ -64,3 +64,19 @@ class StoreBusy(StoreError):
     """The database stayed locked by other writers for too long."""
 
     code = "busy"
+
+
+class LogDamaged(StoreError):
+    """A game's stored log disagrees with its summary: events were removed or added outside the ledger."""
+
+    code = "log-damaged"
+
+
+class LastScorerToken(StoreError):
+    """Revoking this token would leave the club without a token that may write."""
+
+    code = "last-scorer-token"
+
+    def __init__(self, token: int) -> None:
+        super().__init__("Token {token} is the club's last scorer token: make another scorer token before "
+                         "revoking it, or rotate it instead.", token=token)

@@ -15,27 +15,30 @@ from __future__ import annotations
 import hmac
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..decide import execute
 from ..events import Event
+from ..receipts import Signer
 from ..reducer import fold, replay
 from ..state import GameState
-from .base import LostRace, new_id, utcnow
-from .checkpoints import sign_checkpoints
+from .base import LostRace, iso, new_id, utcnow
+from .checkpoints import head_receipt, sign_checkpoints
 from .clubs import ClubsMixin, name_key
-from .errors import IdempotencyMismatch, NotFound, VersionConflict
+from .errors import IdempotencyMismatch, LogDamaged, NotFound, VersionConflict
+from .keys import KeysMixin
 from .log import GENESIS, chain_records, event_of, record_of, records_query
-from .models import Club, Game, GamePlayer, IdempotencyRecord, Player
+from .models import Club, EventRecord, Game, GamePlayer, IdempotencyRecord, Player
 from .projections import ends_game, project_records
 from .rows import deal_records, game_owner_and_version, game_records, insert_events
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
 
-Respond = Callable[[GameInfo, GameState, list[Record]], tuple[int, dict[str, Any]]]
+Respond = Callable[[GameInfo, GameState, list[Record], dict[str, Any] | None], tuple[int, dict[str, Any]]]
 
 
 # The append path's statements, built once: building a statement per request costs more than running it.
@@ -66,7 +69,13 @@ def _missing_game(game_id: str) -> NotFound:
     return NotFound("There is no game {game!r} in this club.", game=game_id)
 
 
-class GamesMixin(ClubsMixin):
+def _foreign_rows(game_id: str, version: int) -> LogDamaged:
+    return LogDamaged("The log of game {game!r} holds events past its version {version} that the ledger did not "
+                      "write: nothing more can be recorded in it. Its audit shows what changed.",
+                      game=game_id, version=version)
+
+
+class GamesMixin(ClubsMixin, KeysMixin):
     # --- writing ---------------------------------------------------------------------------------
     def create_game(
         self,
@@ -92,6 +101,7 @@ class GamesMixin(ClubsMixin):
         """
         state, events = execute(replay([started]), actions)
         meta = dict(meta or {})
+        signer = self.signer()
 
         def attempt() -> Appended:
             with self.writing() as session:
@@ -115,9 +125,9 @@ class GamesMixin(ClubsMixin):
                 connection.execute(_INSERT_SEATS, [
                     {"game_id": game.id, "seat": seat, "player_id": member} for seat, member in enumerate(members)
                 ])
-                self._insert_records(session, game.id, records)
+                receipt = self._insert_records(session, game.id, records, signer, now)
             self.cache.put(game.id, state)
-            return Appended(game, state, records)
+            return Appended(game, state, records, receipt)
 
         return self.retrying(attempt)
 
@@ -138,8 +148,10 @@ class GamesMixin(ClubsMixin):
         race is retried on the fresh log. With ``idempotency`` a repeated key
         returns the :class:`StoredResponse` of its first request (``respond``
         builds that response inside the append's transaction).
-        A refusal of the core (:class:`~nj_ledger.errors.LedgerError`) stores nothing.
+        A refusal of the core (:class:`~nj_ledger.errors.LedgerError`) stores nothing. The batch's last event
+        is signed: :attr:`Appended.receipt`.
         """
+        signer = self.signer()
 
         def attempt() -> Appended | StoredResponse:
             with self.writing_connection() as connection:
@@ -156,17 +168,19 @@ class GamesMixin(ClubsMixin):
                     raise VersionConflict(expected_version, game.version)
                 info = GameInfo.of(cast(Game, game))  # the row has the model's columns
                 state, events = execute(self._state_on(connection, info), actions)
-                records = chain_records(game.head_hash, game.version, events, utcnow())
+                now = utcnow()
+                records = chain_records(game.head_hash, game.version, events, now)
+                receipt = None
                 if records:
-                    info = self._advance(connection, game, state, records)
+                    info, receipt = self._advance(connection, game, state, records, signer, now)
                 if idempotency is not None and respond is not None:
-                    status, body = respond(info, state, records)
+                    status, body = respond(info, state, records, receipt)
                     connection.execute(_KEEP_RESPONSE, {
                         "club_id": club_id, "key": idempotency.key, "fingerprint": idempotency.fingerprint,
                         "status": status, "body": body, "created_at": utcnow(),
                     })
             self.cache.put(game_id, state)
-            return Appended(info, state, records)
+            return Appended(info, state, records, receipt)
 
         return self.retrying(attempt)
 
@@ -183,27 +197,35 @@ class GamesMixin(ClubsMixin):
 
         self.retrying(attempt)
 
-    def _advance(self, connection: Connection, game: Any, state: GameState, records: list[Record]) -> GameInfo:
-        now = utcnow()
+    def _advance(self, connection: Connection, game: Any, state: GameState, records: list[Record], signer: Signer,
+                 now: datetime) -> tuple[GameInfo, dict[str, Any] | None]:
         values = {"version": state.version, "head_hash": records[-1]["hash"], "status": state.status,
                   "deals_played": state.deals_played, "updated_at": now}
         bumped = connection.execute(_BUMP_GAME, {"game_id": game.id, "read": game.version, **values})
         if bumped.rowcount != 1:
             raise LostRace
-        self._insert_records(connection, game.id, records)
-        return replace(GameInfo.of(game), **{k: v for k, v in values.items() if k != "head_hash"})
+        try:
+            receipt = self._insert_records(connection, game.id, records, signer, now)
+        except IntegrityError:
+            # The game's row is locked (and SQLite has one writer): no other append can have written these
+            # seqs. A row already there was put past the version outside the ledger; retrying cannot help.
+            raise _foreign_rows(game.id, game.version) from None
+        return replace(GameInfo.of(game), **{k: v for k, v in values.items() if k != "head_hash"}), receipt
 
     @staticmethod
-    def _insert_records(target: Session | Connection, game_id: str, records: list[Record]) -> None:
-        """Insert new records, with their checkpoints and scoreboard rows, in the caller's transaction."""
+    def _insert_records(target: Session | Connection, game_id: str, records: list[Record], signer: Signer,
+                        moment: datetime) -> dict[str, Any] | None:
+        """Insert new records, with their signed checkpoints and scoreboard rows, in the caller's transaction;
+        the receipt of the last record."""
         connection = target.connection() if isinstance(target, Session) else target
         insert_events(connection, game_id, records)
-        sign_checkpoints(connection, game_id, records)  # signed head hashes, in the same transaction
+        receipt = sign_checkpoints(connection, signer, game_id, records, moment)  # in the same transaction
         if isinstance(target, Session):
             project_records(target, game_id, records)  # the scoreboard's tables, in the same transaction
         elif ends_game(records):
             with Session(bind=connection) as session:  # joins the connection's transaction, commits nothing
                 project_records(session, game_id, records)
+        return receipt
 
     # --- reading ---------------------------------------------------------------------------------
     def _state_of(self, session: Session, game: GameInfo) -> GameState:
@@ -219,9 +241,18 @@ class GamesMixin(ClubsMixin):
         if cached is not None and cached.version < game.version:
             state, after = cached.copy(), cached.version
         for row in connection.execute(records_query(game.id, after, game.version)):
-            state = fold(state, event_of(record_of(row)))
+            record = record_of(row)
+            if record["seq"] != after + 1:  # a hole: the state would be another game's
+                break
+            try:
+                state = fold(state, event_of(record))
+            except Exception:  # noqa: BLE001 - a stored event that cannot be folded: the log was changed
+                break
+            after += 1
         if state is None or state.version != game.version:
-            raise RuntimeError(f"the log of game {game.id} does not reach version {game.version}")
+            raise LogDamaged("The log of game {game!r} stops before its version {version}: events were removed "
+                             "or changed outside the ledger. Its audit shows what changed.", game=game.id,
+                             version=game.version)
         self.cache.put(game.id, state)
         return state
 
@@ -240,6 +271,23 @@ class GamesMixin(ClubsMixin):
         with self.reading() as session:
             game = self._game(session, club_id, game_id)
             return game, self._state_of(session, game)
+
+    def receipt(self, club_id: str, game_id: str, version: int) -> dict[str, Any]:
+        """The receipt signed when the game reached ``version``; signed now for a head stored before receipts
+        existed (its checkpoint an HMAC only the server can check)."""
+        signer = self.signer()
+        with self.reading() as session:
+            self._game(session, club_id, game_id)
+            receipt = head_receipt(session, game_id, version)
+            if receipt is None:
+                head = session.scalar(select(EventRecord.hash).where(EventRecord.game_id == game_id,
+                                                                     EventRecord.seq == version))
+                if head is None:
+                    raise LogDamaged("The log of game {game!r} stops before its version {version}: events were "
+                                     "removed or changed outside the ledger. Its audit shows what changed.",
+                                     game=game_id, version=version)
+                receipt = signer.sign(game_id, version, head, iso(utcnow()))
+        return receipt
 
     def records(self, club_id: str, game_id: str, after: int = 0, limit: int | None = None) -> list[Record]:
         """The stored records of a game with seq > ``after``, at most ``limit`` of them."""

@@ -66,6 +66,23 @@ class Token(Base):
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     label: Mapped[str] = mapped_column(String(120), default="")
     created_at: Mapped[datetime]
+    last_used_at: Mapped[datetime | None]  # kept to the minute: a write at most once a minute per token
+    revoked_at: Mapped[datetime | None]  # a revoked token is refused at once; the row stays for the record
+
+
+class SigningKey(Base):
+    """A public key that signs receipts and checkpoints; the newest one signs, every one still verifies.
+
+    Rows are only ever added (a rotation adds the next key), like the log's.
+    """
+
+    __tablename__ = "signing_keys"
+
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # the order keys were taken into use
+    id: Mapped[str] = mapped_column(String(32), unique=True)  # the start of the public key's SHA-256
+    algorithm: Mapped[str] = mapped_column(String(16))
+    public_key: Mapped[str] = mapped_column(String(64))  # the raw 32 bytes, base64url
+    created_at: Mapped[datetime]
 
 
 class Player(Base):

@@ -33,6 +33,7 @@ from ..chain import canonical_bytes
 from ..decide import execute
 from ..errors import LedgerError
 from ..exchange import document_meta, read_game_document
+from ..receipts import Signer
 from ..reducer import replay
 from ..state import GameState
 from .base import new_id, utcnow
@@ -51,10 +52,11 @@ JSONError = ijson.JSONError
 
 @dataclass(frozen=True)
 class Imported:
-    """The game an import stored and its final state (its records stay in the database)."""
+    """The game an import stored, its final state (its records stay in the database) and its receipt."""
 
     game: GameInfo
     state: GameState
+    receipt: dict[str, Any] | None = None
 
 
 def read_header(file: IO[bytes]) -> dict[str, Any]:
@@ -157,6 +159,7 @@ def import_stream(
     meta = document_meta(header)
     digest = _Digest(header)
     state = replay([started])
+    signer = store.signer()
     with store.writing() as session:
         if session.get(Club, club_id) is None:
             raise NotFound("There is no club {club!r}.", club=club_id)
@@ -174,7 +177,7 @@ def import_stream(
         session.execute(insert(GamePlayer), [
             {"game_id": game.id, "seat": seat, "player_id": member} for seat, member in enumerate(members)
         ])
-        writer = _Writer(store, session, game.id, first, now)
+        writer = _Writer(store, signer, session, game.id, first, now)
         segment: list[Any] = []
         done = 0  # actions executed before the segment
         for index, action in enumerate(actions):
@@ -194,16 +197,18 @@ def import_stream(
         session.flush()
         info = GameInfo.of(game)
     store.cache.put(info.id, state)
-    return Imported(info, state)
+    return Imported(info, state, writer.receipt)
 
 
 class _Writer:
     """Chains the records of each executed segment and inserts them a chunk at a time."""
 
-    def __init__(self, store: GamesMixin, session: Any, game_id: str, first: list[Record], now: Any) -> None:
-        self.store, self.session, self.game_id, self.now = store, session, game_id, now
+    def __init__(self, store: GamesMixin, signer: Signer, session: Any, game_id: str, first: list[Record],
+                 now: Any) -> None:
+        self.store, self.signer, self.session, self.game_id, self.now = store, signer, session, game_id, now
         self.pending: list[Record] = list(first)
         self.head = first[-1]["hash"]
+        self.receipt: dict[str, Any] | None = None  # the last chunk's: in the end, the game's head
 
     def execute(self, state: GameState, actions: list[Any], done: int) -> GameState:
         try:
@@ -221,5 +226,6 @@ class _Writer:
 
     def flush(self) -> None:
         if self.pending:
-            self.store._insert_records(self.session, self.game_id, self.pending)
+            self.receipt = self.store._insert_records(self.session, self.game_id, self.pending, self.signer,
+                                                      self.now)
             self.pending = []

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 from ..state import GameState
-from .models import Club, Game, Player
+from .models import Club, Game, Player, Token
 
 Record = dict[str, Any]  # {seq, deal, type, data, v, recorded_at, hash}
 
@@ -35,6 +35,22 @@ class TokenInfo:
     @property
     def can_write(self) -> bool:
         return self.role == "scorer"
+
+
+@dataclass(frozen=True)
+class TokenRecord:
+    """A token as its club lists it: never its secret."""
+
+    id: int
+    role: str
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked_at: datetime | None
+
+    @classmethod
+    def of(cls, row: Token) -> TokenRecord:
+        return cls(row.id, row.role, row.label, row.created_at, row.last_used_at, row.revoked_at)
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,7 @@ class Appended:
     game: GameInfo
     state: GameState
     records: list[Record]
+    receipt: dict[str, Any] | None = None  # the signed receipt of the new head (None when nothing was appended)
 
 
 @dataclass(frozen=True)

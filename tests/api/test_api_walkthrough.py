@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import secrets
 import shutil
 import subprocess
 import threading
@@ -16,7 +17,7 @@ from api import create_app
 from nj_ledger.store.scratch import migrated_database
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "docs" / "walkthrough.sh"
-ADMIN = "walkthrough-admin-token"
+ADMIN = secrets.token_urlsafe(32)
 
 
 @pytest.fixture

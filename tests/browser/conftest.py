@@ -107,8 +107,8 @@ def page(context: BrowserContext, live_server: LiveServer) -> Iterator[Page]:
     assert errors.errors == []
 
 
-def screenshot(page: Page, name: str) -> Path:
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path

@@ -15,7 +15,7 @@ def test_audit_shows_transfers_findings_and_the_chart(page: Page, live_server: L
     page.goto(f"{live_server.url}/games/{game}/audit")
 
     expect(page.locator("#verdict")).to_contain_text(f"Every check passes over the {len(report)} events")
-    expect(page.locator("#checks li")).to_have_count(4)
+    expect(page.locator("#checks li")).to_have_count(5)
     expect(page.locator("#transfers tbody tr")).to_have_count(len(transfers))
     first = page.locator("#transfers tbody tr").first.locator("td")
     expect(first).to_have_text([str(transfers[0]["seq"]), "1", "Jeanne", "the 10♦ box", "1", "stake"])

@@ -15,11 +15,13 @@ from flask.testing import FlaskClient
 from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
 
 from api import create_app
+from api.context import store as app_store
 from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import CHECKPOINT_KEY_ENV
 from nj_ledger.store.scratch import migrated_database
 
-from .helpers import ADMIN_TOKEN, CHECKPOINT_KEY, Calls, Club
+from .helpers import ADMIN_TOKEN, CHECKPOINT_KEY, Calls, Club, serving
+from .tampering import Table, stored_game
 from .workers import ProcessClients
 
 
@@ -62,3 +64,26 @@ def process_clients() -> Iterator[ProcessClients]:
     clients = ProcessClients()
     yield clients
     clients.close()
+
+
+@pytest.fixture(scope="module")
+def intruded(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, Calls]]:
+    """A database the tampering tests of a module share, each with a game of its own, and an app on it."""
+    with migrated_database(backend, tmp_path_factory.mktemp("intruded")) as url, serving(url) as app:
+        with app.app_context():
+            store = app_store()
+        yield store, Calls(app.test_client())
+
+
+@pytest.fixture
+def table(intruded: tuple[Store, Calls]) -> Table:
+    return stored_game(*intruded)
+
+
+@pytest.fixture
+def guarded(fresh_url: str) -> Iterator[Table]:
+    """A game in a database of its own, its guards in place."""
+    with serving(fresh_url) as app:
+        with app.app_context():
+            store = app_store()
+        yield stored_game(store, Calls(app.test_client()))

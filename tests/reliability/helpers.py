@@ -23,6 +23,7 @@ from typing import IO, Any
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
+from support.http import ADMIN_TOKEN
 
 from api import create_app
 from api.context import store as app_store
@@ -34,7 +35,6 @@ from nj_ledger.store.log import event_of
 from nj_ledger.store.models import EventRecord, Game
 
 ROOT = Path(__file__).resolve().parents[2]
-ADMIN_TOKEN = "admin-token-for-the-reliability-tests"
 CHECKPOINT_KEY = "checkpoint-key-for-the-reliability-tests"
 PLAYERS = ["Ana", "Ben", "Chloé"]
 PROBLEM_FIELDS = {"type", "title", "status", "detail", "code"}

@@ -45,7 +45,8 @@ def check_race(url: str, club: Club, game: str, outcomes: list[Outcome], clients
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     successes = sum(len(outcome.appended) for outcome in outcomes)
     assert [e["type"] for e in events].count("adjust") == successes
-    assert {k: v for k, v in state.items() if k not in ("id", "club")} == replayed_view(events)
+    assert {k: v for k, v in state.items() if k not in ("id", "club", "receipt")} == replayed_view(events)
+    assert (state["receipt"]["version"], state["receipt"]["head"]) == (len(events), events[-1]["hash"])
     assert state["version"] == len(events)
     chips = [seat["chips"] for seat in state["players"]]
     if if_match:  # the chip went out and came back, one success after the other

@@ -4,131 +4,46 @@ The database refuses to update or delete an event (or a checkpoint) while its
 triggers are in place; an intruder who drops them can edit, delete or reorder
 rows, and the hash chain names the first bad seq. Re-chaining the log after an
 edit (every hash recomputed) gets past the chain, but not past the signed
-checkpoints, nor does deleting or forging those.
+checkpoints, nor does deleting or forging those. What the database alone cannot
+show is in tests/reliability/test_receipts.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import multiprocessing
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, delete, select, text, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.exc import DBAPIError
 
-from api.context import store as app_store
-from nj_ledger.chain import GENESIS, event_hash, sign_checkpoint
-from nj_ledger.simulator import simulate
-from nj_ledger.store import Store
-from nj_ledger.store.checkpoints import Checkpoint, checkpoint_key, checkpoints
-from nj_ledger.store.log import record_of, records_query
+from nj_ledger.chain import sign_checkpoint
+from nj_ledger.receipts import Signer, b64url
+from nj_ledger.store import SigningKeyError
+from nj_ledger.store.checkpoints import Checkpoint, checkpoint_rows, checkpoints
+from nj_ledger.store.keys import (
+    SIGNING_KEY_ENV,
+    SIGNING_KEY_FILE_ENV,
+    configured_signer,
+    key_file,
+    make_key_file,
+)
 from nj_ledger.store.migrate import alembic_config
 from nj_ledger.store.models import EventRecord, Game
-from nj_ledger.store.scratch import migrated_database
 
-from .helpers import Calls, Club, serving
-
-TRIGGERS = {
-    "sqlite": {"events": ["events_no_update", "events_no_delete"],
-               "checkpoints": ["checkpoints_no_update", "checkpoints_no_delete"]},
-    "postgresql": {"events": ["events_no_change", "events_no_truncate"],
-                   "checkpoints": ["checkpoints_no_change", "checkpoints_no_truncate"]},
-}
-
-
-@dataclass
-class Table:
-    """A stored game and the means to tamper with it and to audit it."""
-
-    store: Store
-    club: Club
-    game: str
-    calls: Calls
-
-    @property
-    def engine(self) -> Engine:
-        return self.store.engine
-
-    def records(self) -> list[dict]:
-        with self.store.reading() as session:
-            return [record_of(row) for row in session.execute(records_query(self.game))]
-
-    def audit(self) -> dict:
-        self.store.cache.clear()
-        return self.calls.audit(self.club, self.game)
-
-    def drop_guards(self, *tables: str) -> None:
-        """What an intruder with the database's password does first (the tests share a database: once)."""
-        with self.engine.begin() as connection:
-            for table in tables:
-                for trigger in TRIGGERS[self.store.dialect][table]:
-                    on = f" ON {table}" if self.store.dialect == "postgresql" else ""
-                    connection.execute(text(f"DROP TRIGGER IF EXISTS {trigger}{on}"))
-
-    def rechain(self, start: int) -> None:
-        """Recompute every hash from ``start`` on, and the game's head: the chain verifies again."""
-        records = self.records()
-        previous = GENESIS if start == 1 else records[start - 2]["hash"]
-        with self.engine.begin() as connection:
-            for record in records[start - 1:]:
-                record["hash"] = previous = event_hash(previous, record)
-                connection.execute(update(EventRecord).where(
-                    EventRecord.game_id == self.game, EventRecord.seq == record["seq"]).values(hash=record["hash"]))
-            connection.execute(update(Game).where(Game.id == self.game).values(
-                head_hash=previous, version=len(records)))
-
-    def signed(self) -> list[int]:
-        return [checkpoint["seq"] for checkpoint in checkpoints(self.store, self.club.id, self.game)]
-
-
-@pytest.fixture(scope="module")
-def intruded(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, Calls]]:
-    """A database the tampering tests share, each with a game of its own, and an app on it."""
-    with migrated_database(backend, tmp_path_factory.mktemp("intruded")) as url, serving(url) as app:
-        with app.app_context():
-            store = app_store()
-        yield store, Calls(app.test_client())
-
-
-def stored_game(store: Store, calls: Calls) -> Table:
-    info, token = store.create_club("Le Nain du Jeudi")
-    game = simulate(seed=21, players=3, deals=3, starting_chips=200)
-    created = store.create_game(info.id, game.events[0], game.actions)  # one transaction, as an import
-    return Table(store, Club(info.id, token.secret), created.game.id, calls)
-
-
-@pytest.fixture
-def table(intruded: tuple[Store, Calls]) -> Table:
-    return stored_game(*intruded)
-
-
-@pytest.fixture
-def guarded(fresh_url: str) -> Iterator[Table]:
-    """A game in a database of its own, its guards in place."""
-    with serving(fresh_url) as app:
-        with app.app_context():
-            store = app_store()
-        yield stored_game(store, Calls(app.test_client()))
-
-
-def first_seq(records: list[dict], kind: str, after: int = 1) -> int:
-    return next(r["seq"] for r in records if r["type"] == kind and r["seq"] > after)
-
-
-def assert_caught(report: dict, part: str, seq: int) -> None:
-    assert report["ok"] is False
-    assert report[part]["ok"] is False and report[part]["first_bad_seq"] == seq, report[part]
-    assert any(f["severity"] == "error" and f["seq"] == seq for f in report["findings"]), report["findings"]
+from .helpers import CHECKPOINT_KEY
+from .tampering import Table, assert_caught, first_seq
 
 
 def test_an_untouched_game_audits_clean_with_its_checkpoints(table: Table) -> None:
     records = table.records()
     signed = [1] + [r["seq"] for r in records if r["type"] in ("deal_ended", "game_ended")]
-    assert table.signed() == signed and len(signed) == 5  # the start, three deals, the end
+    assert table.signed() == signed and len(signed) == 5  # the start, three deals, the end (the batch's end)
     report = table.audit()
     assert report["ok"] and report["chain"]["ok"] and report["checkpoints"] == {
         "ok": True, "count": 5, "first_bad_seq": None}
+    assert report["head"] == {"ok": True, "version": len(records), "last_seq": len(records), "first_bad_seq": None}
 
 
 def test_the_database_refuses_to_change_events_or_checkpoints(guarded: Table) -> None:
@@ -244,27 +159,51 @@ def test_a_log_cut_short_is_found_by_the_checkpoints_past_its_end(table: Table) 
     assert_caught(report, "checkpoints", first_seq(records, "deal_ended", after=cut))
 
 
-def test_the_key_file_is_made_once_private_and_shared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NJ_LEDGER_CHECKPOINT_KEY")
-    key = checkpoint_key(tmp_path)
-    path = tmp_path / "checkpoint.key"
-    assert path.stat().st_mode & 0o777 == 0o600 and len(key) >= 32
-    assert checkpoint_key(tmp_path) == key and path.read_text().strip().encode() == key
-    assert [p.name for p in tmp_path.iterdir()] == ["checkpoint.key"]
-    monkeypatch.setenv("NJ_LEDGER_CHECKPOINT_KEY", "a configured key, long enough")
-    assert checkpoint_key(tmp_path) == b"a configured key, long enough"
-    monkeypatch.setenv("NJ_LEDGER_CHECKPOINT_KEY", "short")
-    with pytest.raises(ValueError, match="at least 16"):
-        checkpoint_key(tmp_path)
+def test_the_signing_key_file_is_made_once_private_and_shared(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(SIGNING_KEY_FILE_ENV, str(tmp_path / "keys" / "signing.key"))
+    monkeypatch.delenv(SIGNING_KEY_ENV, raising=False)
+    assert configured_signer() is None  # never made by reading it
+    signer = make_key_file(key_file())
+    path = tmp_path / "keys" / "signing.key"
+    assert path.stat().st_mode & 0o777 == 0o600 and path.read_text().strip() == b64url(signer.seed)
+    assert configured_signer() == signer and make_key_file(key_file()) == signer  # made once: the first one stays
+    assert [p.name for p in path.parent.iterdir()] == ["signing.key"]
+    monkeypatch.setenv(SIGNING_KEY_ENV, b64url(bytes(range(32))))
+    assert configured_signer() == Signer.from_seed(bytes(range(32)))
+    monkeypatch.setenv(SIGNING_KEY_ENV, "not a key")
+    with pytest.raises(SigningKeyError, match="holds no signing key"):
+        configured_signer()
 
 
 def test_processes_starting_together_agree_on_one_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import multiprocessing
-
-    monkeypatch.delenv("NJ_LEDGER_CHECKPOINT_KEY")
+    monkeypatch.delenv(SIGNING_KEY_ENV, raising=False)
     with multiprocessing.get_context("fork").Pool(4) as pool:  # forked before any key was read
-        keys = pool.map(checkpoint_key, [tmp_path] * 8)
-    assert len(set(keys)) == 1 and [p.name for p in tmp_path.iterdir()] == ["checkpoint.key"]
+        keys = pool.map(made_key_id, [tmp_path / "signing.key"] * 8)
+    assert len(set(keys)) == 1 and [p.name for p in tmp_path.iterdir()] == ["signing.key"]
+
+
+def made_key_id(path: Path) -> str:
+    return make_key_file(path).id
+
+
+def test_checkpoints_signed_before_receipts_still_verify(guarded: Table) -> None:
+    """HMAC checkpoints (written before receipts existed) verify with their key; a wrong one is still found."""
+    table = guarded
+    records = table.records()
+    table.drop_guards("checkpoints")
+    with table.engine.begin() as connection:
+        connection.execute(delete(Checkpoint).where(Checkpoint.game_id == table.game, Checkpoint.seq < len(records)))
+        connection.execute(insert(Checkpoint), checkpoint_rows(CHECKPOINT_KEY.encode(), table.game, records[:-1],
+                                                               datetime.now(UTC)))
+    report = table.audit()
+    assert report["ok"], report["findings"]
+    kinds = {c["seq"]: c["key_id"] for c in checkpoints(table.store, table.club.id, table.game)}
+    assert list(kinds) == table.signed() and list(kinds.values()).count(None) == len(kinds) - 1
+    with table.engine.begin() as connection:
+        connection.execute(update(Checkpoint).where(Checkpoint.game_id == table.game, Checkpoint.seq == 1).values(
+            signature=sign_checkpoint(b"another key, long enough", table.game, 1, records[0]["hash"])))
+    assert_caught(table.audit(), "checkpoints", 1)
 
 
 def test_the_migration_signs_the_games_stored_before_it(guarded: Table) -> None:

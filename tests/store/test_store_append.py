@@ -139,12 +139,12 @@ def test_an_idempotent_retry_returns_the_first_response_and_appends_nothing(stor
     game_id = store.create_game(club.id, new_game(PLAYERS, "classic", 60)).game.id
     request = IdempotentRequest("deal-1", "fingerprint-a")
 
-    def respond(game, state, records):
-        return 201, {"version": game.version, "appended": len(records)}
+    def respond(game, state, records, receipt):
+        return 201, {"version": game.version, "appended": len(records), "receipt": receipt["version"]}
 
     first = store.append(club.id, game_id, [{"type": "deal"}], idempotency=request, respond=respond)
     again = store.append(club.id, game_id, [{"type": "deal"}], idempotency=request, respond=respond)
-    assert again == StoredResponse(201, {"version": 17, "appended": 16})
+    assert again == StoredResponse(201, {"version": 17, "appended": 16, "receipt": 17})
     assert first.game.version == 17 and store.game(club.id, game_id).version == 17
     with pytest.raises(IdempotencyMismatch):
         store.append(club.id, game_id, [{"type": "end"}], idempotency=IdempotentRequest("deal-1", "other"),

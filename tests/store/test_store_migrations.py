@@ -15,6 +15,7 @@ from nj_ledger.store.models import Base
 from nj_ledger.store.scratch import scratch_postgres, scratch_sqlite
 
 TABLES = {"clubs", "tokens", "players", "games", "game_players", "events", "idempotency_keys", "checkpoints",
+          "signing_keys",
           "game_results", "seat_results", "score_rollups", "seasons", "alembic_version"}
 
 

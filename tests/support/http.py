@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
 from flask.testing import FlaskClient
 
-ADMIN_TOKEN = "admin-token-for-the-tests"
+ADMIN_TOKEN = os.environ["NJ_LEDGER_TEST_ADMIN_TOKEN"]  # made for the run by tests/conftest.py
 PLAYERS = ["Ana", "Ben", "Chloé"]
 
 
@@ -68,3 +69,19 @@ def assert_problem(answer: Any, status: int, code: str) -> dict[str, Any]:
     return dict(body)
 
 
+
+
+def verified_receipt(client: FlaskClient, body: dict[str, Any], game: str, version: int) -> dict[str, Any]:
+    """The receipt an answer carries: for ``game`` at ``version``, signed by a key that ``GET /keys`` lists."""
+    from nj_ledger.receipts import from_b64url, verify
+
+    receipt = body["receipt"]
+    assert (receipt["game"], receipt["version"]) == (game, version), receipt
+    keys = {key["id"]: from_b64url(key["public_key"]) for key in client.get("/api/v1/keys").json["keys"]}
+    assert verify(receipt, keys), receipt
+    return dict(receipt)
+
+
+def without_receipt(body: dict[str, Any]) -> dict[str, Any]:
+    """An answer's body without its receipt (signed at each write: two games never share one)."""
+    return {name: value for name, value in body.items() if name != "receipt"}

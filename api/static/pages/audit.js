@@ -1,13 +1,15 @@
 // The audit of a game: the verdict, each check, findings, per-account totals, undos and
 // adjustments, every transfer, and each player's chips over the deals.
 
-import { $, api, el, formatNumber, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, clearNotice, el, formatNumber, lang, notify, requireSession, start, t } from "./common.js";
 import { accountName, boardOrder } from "./table.js";
 import { chartElement, chipsOverDeals } from "./chart.js";
+import { heldReceipt, receiptsFile, receiptsOf } from "./receipts.js";
 
 const game = document.body.dataset.game;
 const KNOWN_FINDINGS = ["chain-broken", "unreadable", "unreplayable", "undo", "adjustment", "shortfall",
-  "not-announced", "not-conserved", "recomputation-differs", "checkpoint-mismatch"];
+  "not-announced", "not-conserved", "recomputation-differs", "checkpoint-mismatch", "log-cut", "log-extra",
+  "head-differs", "receipt-past-end", "receipt-head-differs", "receipt-bad-signature"];
 
 function badge(ok) {
   return el("span", { class: `badge ${ok ? "ok" : "bad"}` }, ok ? t("audit.ok") : t("audit.failed"));
@@ -24,9 +26,14 @@ function checks(report) {
   const items = [
     [t("audit.conservation", { checked: c.checked, total: c.total ?? "–" }), c.ok, c.first_bad_seq],
     [t("audit.chain", { checked: report.chain.checked }), report.chain.ok, report.chain.first_bad_seq],
+    [t("audit.head", { version: report.head.version }), report.head.ok, report.head.first_bad_seq],
     [t("audit.checkpoints", { count: report.checkpoints.count }), report.checkpoints.ok, report.checkpoints.first_bad_seq],
     [t("audit.recomputation", { checked: report.recomputation.checked }), report.recomputation.ok, null],
   ];
+  if (report.receipts) {
+    items.push([t("audit.receipts", { checked: report.receipts.checked }), report.receipts.ok,
+      report.receipts.first_bad_seq]);
+  }
   return items.map(([text, ok, bad]) => el("li", {}, badge(ok), " ", text,
     bad ? ` — ${t("audit.first_bad", { seq: bad })}` : null));
 }
@@ -40,10 +47,68 @@ function findings(report) {
     el("span", { class: "message" }, f.message))));
 }
 
+/** The audit, held to `receipts` when there are any (the server checks them against the log). */
+function audited(receipts) {
+  const path = `/games/${encodeURIComponent(game)}/audit`;
+  return receipts.length ? api(path, { method: "POST", body: { receipts } }) : api(path);
+}
+
+const when = (at) => (Number.isNaN(Date.parse(at)) ? at : new Date(at).toLocaleString(lang()));
+
+function showReceipts(held, source = null) {
+  const lines = [el("p", {}, t("receipts.explain")),
+    el("p", { id: "receipt-held" }, held ? t("receipts.held", { version: held.version, at: when(held.at) })
+      : t("receipts.none"))];
+  if (source) lines.push(el("p", { id: "receipt-source" }, source));
+  $("#receipts").replaceChildren(...lines);
+}
+
+function saveReceipts() {
+  const link = el("a", { href: URL.createObjectURL(new Blob([receiptsFile()], { type: "application/json" })),
+    download: "nj-ledger-receipts.json" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+async function checkFile(state, file) {
+  let receipts;
+  try {
+    receipts = receiptsOf(JSON.parse(await file.text()));
+  } catch (ignored) {
+    notify(t("receipts.file_unreadable"));
+    return;
+  }
+  const mine = receipts.filter((receipt) => receipt.game === game);
+  if (!mine.length) {
+    notify(receipts.length ? t("receipts.file_other", { count: receipts.length }) : t("receipts.file_empty"));
+    return;
+  }
+  try {
+    show(state, await audited(mine));
+    clearNotice();
+    showReceipts(heldReceipt(game), t("receipts.from_file", { count: mine.length, file: file.name }));
+  } catch (failure) {
+    notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
+  }
+}
+
 async function main() {
   requireSession();
   const path = `/games/${encodeURIComponent(game)}`;
-  const [state, report] = await Promise.all([api(path), api(`${path}/audit`)]);
+  const held = heldReceipt(game); // before the game is read: reading it keeps a newer receipt
+  const [state, report] = await Promise.all([api(path), audited(held ? [held] : [])]);
+  show(state, report);
+  showReceipts(held);
+  $("#receipts-file").addEventListener("change", (event) => {
+    if (event.target.files.length) checkFile(state, event.target.files[0]);
+    event.target.value = "";
+  });
+  $("#receipts-save").addEventListener("click", saveReceipts);
+}
+
+function show(state, report) {
+  const path = `/games/${encodeURIComponent(game)}`;
   $("#title").textContent = t("audit.title", { players: state.players.map((p) => p.name).join(", ") });
   $("#replay-link").href = `${path}/replay`;
   $("#record-link").href = `${path}/record`;

@@ -1,6 +1,8 @@
 // What every page shares: the club session kept in the browser, calls to the JSON API,
 // translated messages, a small DOM helper, the header (language switch, sign-out).
 
+import { keepReceipt } from "./receipts.js";
+
 const SESSION_KEY = "nj-ledger.session";
 const SIGNING_IN = "signing in";
 const LANG_COOKIE = "lang";
@@ -145,7 +147,18 @@ export async function api(path, options = {}) {
     throw new ApiError(response.status, problem);
   }
   if (options.raw) return response;
-  return response.status === 204 ? null : response.json();
+  if (response.status === 204) return null;
+  const body = await response.json();
+  if (body && body.receipt) noticeReceipt(body.receipt);
+  return body;
+}
+
+/** Keep an answer's receipt; say at once when the server shows a game behind a receipt this browser holds. */
+function noticeReceipt(receipt) {
+  const { verdict, held } = keepReceipt(receipt);
+  if (verdict === "behind" || verdict === "differs") {
+    notify(t(`receipts.${verdict}`, { held: held.version, shown: receipt.version }));
+  }
 }
 
 const RETRY_DELAYS = [300, 800, 1500, 3000];

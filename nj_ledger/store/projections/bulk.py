@@ -33,7 +33,7 @@ from sqlalchemy import insert
 from ...events import Event
 from ...reducer import replay
 from ...scoring import Rating
-from ..base import new_id
+from ..base import new_id, utcnow
 from ..clubs import name_key
 from ..games import GamesMixin
 from ..log import GENESIS, chain_records
@@ -74,6 +74,8 @@ def _load(store: GamesMixin, club_id: str, chunk: Sequence[BulkGame], ratings: d
     seat_rows: list[dict[str, Any]] = []
     logs: list[tuple[str, list[Record]]] = []
     ended: list[EndedGame] = []
+    signer = store.signer()
+    moment = utcnow()
     with store.writing() as session:
         members = dict(zip(map(name_key, names), store._register_players(session, club_id, names)))
         for game in chunk:
@@ -102,6 +104,6 @@ def _load(store: GamesMixin, club_id: str, chunk: Sequence[BulkGame], ratings: d
         session.execute(insert(GamePlayer), seat_rows)
         session.info[COUNTED_BY_CALLER] = True
         for game_id, records in logs:
-            store._insert_records(session, game_id, records)  # the log's rows as every path writes them
+            store._insert_records(session, game_id, records, signer, moment)  # as every path writes them
         record_results(session, club_id, ended, ratings)
     return len(chunk)

@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     CheckConstraint,
     Date,
     Float,
@@ -78,11 +79,11 @@ class SeatResult(Base):
     deals_won: Mapped[int] = mapped_column(Integer)
     grand_operas: Mapped[int] = mapped_column(Integer)
     honours_taken: Mapped[int] = mapped_column(Integer)
-    honour_chips: Mapped[int] = mapped_column(Integer)
+    honour_chips: Mapped[int] = mapped_column(BigInteger)
     betes_paid: Mapped[int] = mapped_column(Integer)
     ruins: Mapped[int] = mapped_column(Integer)
-    chips: Mapped[int] = mapped_column(Integer)
-    net: Mapped[int] = mapped_column(Integer)
+    chips: Mapped[int] = mapped_column(BigInteger)
+    net: Mapped[int] = mapped_column(BigInteger)
     rank: Mapped[int] = mapped_column(Integer)
     win_units: Mapped[int] = mapped_column(Integer)
     rating_mu: Mapped[float] = mapped_column(Float)
@@ -104,10 +105,10 @@ class ScoreRollup(Base):
     win_units: Mapped[int] = mapped_column(Integer)
     deals_played: Mapped[int] = mapped_column(Integer)
     deals_won: Mapped[int] = mapped_column(Integer)
-    net: Mapped[int] = mapped_column(Integer)
+    net: Mapped[int] = mapped_column(BigInteger)
     grand_operas: Mapped[int] = mapped_column(Integer)
     honours_taken: Mapped[int] = mapped_column(Integer)
-    honour_chips: Mapped[int] = mapped_column(Integer)
+    honour_chips: Mapped[int] = mapped_column(BigInteger)
     betes_paid: Mapped[int] = mapped_column(Integer)
     ruins: Mapped[int] = mapped_column(Integer)
     last_end_key: Mapped[str] = mapped_column(END_KEY)

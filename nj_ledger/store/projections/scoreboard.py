@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, func, select, union_all
+from sqlalchemy import BigInteger, ColumnElement, Select, bindparam, cast, func, select, union_all
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
 
@@ -123,7 +123,8 @@ def _statement(shape: Shape, one_player: bool, dialect: str) -> Select[Any]:
         return rows.c[column]
 
     lines = (
-        select(rows.c.player_id, *(func.sum(rows.c[name]).label(name) for name in SUMMED),
+        # PostgreSQL sums BIGINTs into NUMERIC: cast back, so that sums are read as ints, never as decimals
+        select(rows.c.player_id, *(cast(func.sum(rows.c[name]), BigInteger).label(name) for name in SUMMED),
                func.max(rows.c.last_end_key).label("last_end_key"), latest("rating_mu").label("rating_mu"),
                latest("rating_sigma").label("rating_sigma"))
         .group_by(rows.c.player_id)

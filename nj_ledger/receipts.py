@@ -1,0 +1,131 @@
+"""Receipts: what the ledger acknowledged, signed so that anyone can check it without the server's secret.
+
+A receipt says "at ``at``, the log of ``game`` stood at ``version`` with head hash ``head``", signed with
+Ed25519 by the key ``key``. The head hash commits to every event before it (the hash chain), so a
+receipt held by a member catches any later rewrite of events 1 to ``version``, and any log cut back
+below ``version``. The signed bytes are the canonical JSON (sorted keys, no spaces, UTF-8) of the
+receipt without its ``signature``; a key's id is the start of the SHA-256 of its raw public key, so a
+key list that was tampered with cannot lend a receipt another key.
+
+    >>> signer = Signer.from_seed(bytes(32))
+    >>> receipt = signer.sign("g1", 3, "ab" * 32, "2026-11-23T10:00:00.000000Z")
+    >>> sorted(receipt)
+    ['at', 'game', 'head', 'key', 'signature', 'version']
+    >>> verify(receipt, {signer.id: signer.public_key})
+    True
+    >>> verify({**receipt, "version": 4}, {signer.id: signer.public_key})
+    False
+
+Pure: no I/O. Where the key comes from is the store's business (``nj_ledger.store.keys``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from .chain import canonical_bytes
+
+ALGORITHM = "Ed25519"
+SIGNED_FIELDS = ("at", "game", "head", "key", "version")
+FIELDS = (*SIGNED_FIELDS, "signature")
+KEY_ID_LENGTH = 16  # hex characters: 64 bits of the public key's SHA-256
+_HEAD = re.compile(r"[0-9a-f]{64}")
+
+
+def b64url(data: bytes) -> str:
+    """Base64url without padding.
+
+    >>> b64url(b"\\xff\\xfe")
+    '__4'
+    """
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def from_b64url(text: str) -> bytes:
+    """The bytes of a base64url text (padding optional); ValueError for anything else."""
+    if not isinstance(text, str) or not re.fullmatch(r"[A-Za-z0-9_-]*={0,2}", text):
+        raise ValueError("not base64url")
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError("not base64url") from None
+
+
+def key_id(public_key: bytes) -> str:
+    """A public key's id: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(public_key).hexdigest()[:KEY_ID_LENGTH]
+
+
+def signed_bytes(receipt: Mapping[str, Any]) -> bytes:
+    """What a receipt's signature covers: the canonical JSON of its other fields."""
+    return canonical_bytes({name: receipt[name] for name in SIGNED_FIELDS})
+
+
+@dataclass(frozen=True)
+class Signer:
+    """An Ed25519 private key, with its id and raw public key."""
+
+    private: Ed25519PrivateKey = field(repr=False, compare=False)  # a key is its public half: compared by it
+    id: str
+    public_key: bytes
+
+    @classmethod
+    def from_private(cls, private: Ed25519PrivateKey) -> Signer:
+        public = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        return cls(private, key_id(public), public)
+
+    @classmethod
+    def from_seed(cls, seed: bytes) -> Signer:
+        """The key whose 32-byte private seed is ``seed``."""
+        if len(seed) != 32:
+            raise ValueError("an Ed25519 private key is 32 bytes")
+        return cls.from_private(Ed25519PrivateKey.from_private_bytes(seed))
+
+    @classmethod
+    def generate(cls) -> Signer:
+        return cls.from_private(Ed25519PrivateKey.generate())
+
+    @property
+    def seed(self) -> bytes:
+        return self.private.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                          serialization.NoEncryption())
+
+    def sign(self, game: str, version: int, head: str, at: str) -> dict[str, Any]:
+        """A receipt for ``game`` at ``version`` with head hash ``head``, signed at ``at``."""
+        receipt: dict[str, Any] = {"game": game, "version": version, "head": head, "at": at, "key": self.id}
+        receipt["signature"] = b64url(self.private.sign(signed_bytes(receipt)))
+        return receipt
+
+
+def well_formed(receipt: Any) -> bool:
+    """Whether ``receipt`` has the fields of a receipt, each of the right kind."""
+    if not isinstance(receipt, Mapping) or set(receipt) != set(FIELDS):
+        return False
+    version = receipt["version"]
+    return (isinstance(receipt["game"], str) and type(version) is int and version >= 1
+            and isinstance(receipt["head"], str) and _HEAD.fullmatch(receipt["head"]) is not None
+            and all(isinstance(receipt[name], str) for name in ("at", "key", "signature")))
+
+
+def verify(receipt: Mapping[str, Any], public_keys: Mapping[str, bytes]) -> bool:
+    """Whether ``receipt`` is well formed and signed by one of ``public_keys`` (raw keys by id)."""
+    if not well_formed(receipt):
+        return False
+    public = public_keys.get(receipt["key"])
+    if public is None or key_id(public) != receipt["key"]:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(from_b64url(receipt["signature"]), signed_bytes(receipt))
+    except (InvalidSignature, ValueError):
+        return False
+    return True

@@ -1,0 +1,27 @@
+"""What every test process shares (child processes too, through the environment).
+
+- An instance folder of the run's own, so that no test reads or writes the user's (the default database, the
+  signing key).
+- One admin token, long and random as the app demands, made for the run (never written in a file).
+- A limit on wrong tokens high enough for the suites that try hundreds on purpose; the test of the limit
+  itself builds its app with the default (tests/reliability/test_tokens.py).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import secrets
+import shutil
+import tempfile
+
+ADMIN_TOKEN_ENV = "NJ_LEDGER_TEST_ADMIN_TOKEN"
+
+# Always the run's own: `make run`'s instance folder (exported by the Makefile) and the user's are never used.
+_instance = tempfile.mkdtemp(prefix="nj-ledger-instance-")
+os.environ["NJ_LEDGER_INSTANCE"] = _instance
+atexit.register(shutil.rmtree, _instance, True)
+for _setting in ("NJ_LEDGER_SIGNING_KEY", "NJ_LEDGER_SIGNING_KEY_FILE", "NJ_LEDGER_DATABASE_URL"):
+    os.environ.pop(_setting, None)
+os.environ.setdefault(ADMIN_TOKEN_ENV, secrets.token_urlsafe(32))
+os.environ["NJ_LEDGER_AUTH_FAILURE_LIMIT"] = "1000000/minute"

@@ -1,0 +1,137 @@
+"""One signing key, in one place: the instance folder never follows the working directory, and a server whose key
+did not sign the database's games refuses to start until that key is rotated in on purpose."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from nj_ledger.receipts import Signer, b64url
+
+from .helpers import ROOT, free_port
+
+EXAMPLE = ROOT / "examples" / "dimanche-chez-jeanne.json"
+
+
+def settings(url: str, instance: Path, **more: str) -> dict[str, str]:
+    """The environment of a command on ``url`` with ``instance`` as its instance folder (and no key unless given)."""
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("NJ_LEDGER_SIGNING_KEY", "NJ_LEDGER_SIGNING_KEY_FILE", "NJ_LEDGER_CHECKPOINT_KEY")}
+    return {**env, "NJ_LEDGER_DATABASE_URL": url, "NJ_LEDGER_INSTANCE": str(instance),
+            "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)]), **more}
+
+
+def command(env: dict[str, str], *arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "nj_ledger.cli", *arguments], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def serve(env: dict[str, str], cwd: Path) -> tuple[subprocess.Popen[str], int | None]:
+    """``nj-ledger serve`` from ``cwd``: the process and its port once it answers, or None if it stopped."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "nj_ledger.cli", "serve", "--port", str(port)], env=env,
+                              cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            return server, None
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2).close()
+            return server, port
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise AssertionError("the server neither started nor stopped")
+
+
+def stop(server: subprocess.Popen[str]) -> None:
+    server.terminate()
+    server.communicate(timeout=30)
+
+
+def call(port: int, path: str, token: str = "", body: Any = None) -> Any:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1{path}",
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def imported(env: dict[str, str], cwd: Path) -> tuple[str, str, str]:
+    """The example game imported by the command line: its id, its club and the club's token."""
+    done = command(env, "import", str(EXAMPLE), cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    game = done.stdout.split("Game ")[1].split()[0]
+    club = done.stdout.split("(")[1].split(")")[0]
+    token = done.stdout.split("token: ")[1].split()[0]
+    return game, club, token
+
+
+def test_a_server_started_from_another_folder_signs_with_the_same_key(fresh_url: str, tmp_path: Path) -> None:
+    instance = tmp_path / "instance"
+    env = settings(fresh_url, instance)
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    game, _, token = imported(env, here)
+    assert [path.name for path in instance.iterdir()] == ["signing.key"]
+    assert not (here / "instance").exists() and not (elsewhere / "instance").exists()
+    listed = json.loads(command(env, "keys", "list", "--json", cwd=elsewhere).stdout)["keys"]
+    server, port = serve(env, elsewhere)
+    try:
+        assert port is not None, server.communicate()[1]
+        assert call(port, "/keys")["keys"] == listed and len(listed) == 1
+        report = call(port, f"/games/{game}/audit", token)
+        assert report["ok"] and report["checkpoints"]["ok"], report["findings"]
+    finally:
+        stop(server)
+
+
+def test_a_foreign_key_stops_the_server_until_it_is_rotated_in(fresh_url: str, tmp_path: Path) -> None:
+    env = settings(fresh_url, tmp_path / "instance")
+    game, club, token = imported(env, tmp_path)  # signed with the instance folder's key
+    heads = tmp_path / "heads.json"
+    assert command(env, "heads", "export", club, "-o", str(heads), cwd=tmp_path).returncode == 0
+    first = json.loads(command(env, "keys", "list", "--json", cwd=tmp_path).stdout)["keys"]
+
+    other = Signer.generate()
+    foreign = {**env, "NJ_LEDGER_SIGNING_KEY": b64url(other.seed)}
+    server, port = serve(foreign, tmp_path)
+    assert port is None and server.returncode != 0
+    said = server.communicate()[1]
+    assert f"{other.id}" in said and first[0]["id"] in said and "keys rotate --adopt" in said, said
+    assert "Traceback" not in said
+    refused = command(foreign, "import", str(EXAMPLE), cwd=tmp_path)  # nothing signs under it either
+    assert refused.returncode != 0 and "did not sign this database's games" in refused.stderr
+
+    adopted = command(foreign, "keys", "rotate", "--adopt", cwd=tmp_path)
+    assert adopted.returncode == 0 and other.id in adopted.stdout, adopted.stderr
+    keys = json.loads(command(env, "keys", "list", "--json", cwd=tmp_path).stdout)["keys"]
+    assert [key["id"] for key in keys] == [first[0]["id"], other.id]
+    server, port = serve(foreign, tmp_path)
+    try:
+        assert port is not None, server.communicate()[1]
+        receipts = json.loads(heads.read_text())["receipts"]
+        report = call(port, f"/games/{game}/audit", token, {"receipts": receipts})  # signed by the retired key
+        assert report["ok"] and report["receipts"]["checked"] == 1, report["findings"]
+        created = call(port, f"/clubs/{club}/games", token, {"players": ["Ana", "Ben"], "starting_chips": 40})
+        assert created["receipt"]["key"] == other.id  # the key taken into use signs from now on
+    finally:
+        stop(server)
+
+    retired = command(env, "import", str(EXAMPLE), cwd=tmp_path)  # the instance folder's key was retired
+    assert retired.returncode != 0 and "retired" in retired.stderr
+    rotated = command(env, "keys", "rotate", cwd=tmp_path)  # a new key file, taken into use
+    assert rotated.returncode == 0, rotated.stderr
+    assert command(env, "import", str(EXAMPLE), cwd=tmp_path).returncode == 0
+    assert len(json.loads(command(env, "keys", "list", "--json", cwd=tmp_path).stdout)["keys"]) == 3
+    env_rotation = command(foreign, "keys", "rotate", cwd=tmp_path)
+    assert env_rotation.returncode != 0 and "NJ_LEDGER_SIGNING_KEY" in env_rotation.stderr
+    checked = command(env, "heads", "check", str(heads), cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout

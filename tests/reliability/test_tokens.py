@@ -1,0 +1,150 @@
+"""Tokens a club can list, revoke and rotate; wrong tokens rate-limited per address; an admin token worth the name.
+
+A revoked token is refused at once by every worker (no process keeps a cache of
+tokens); wrong tokens from one address are answered 429 past the limit, with
+``Retry-After``; a server refuses to start with a short or regular admin token.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from api import create_app
+from api.auth import WeakAdminToken, check_admin_token
+from api.config import Config
+from nj_ledger.cli import main
+from nj_ledger.store import Store
+
+from .helpers import ADMIN_TOKEN, Calls, Club, assert_problem, environment, start_server
+
+
+def listed(calls: Calls, club: Club) -> list[dict]:
+    answer = calls.client.get(f"/api/v1/clubs/{club.id}/tokens", headers=club.auth)
+    assert answer.status_code == 200, answer.get_json()
+    return list(answer.json["tokens"])
+
+
+def test_a_club_lists_revokes_and_rotates_its_tokens(calls: Calls, club: Club) -> None:
+    viewer = calls.token(club, "viewer")
+    tokens = listed(calls, club)
+    assert [(t["role"], t["label"]) for t in tokens] == [("scorer", "first scorer"), ("viewer", "")]
+    assert set(tokens[0]) == {"id", "role", "label", "created_at", "last_used_at", "revoked_at"}
+    assert tokens[0]["last_used_at"] is not None and tokens[1]["last_used_at"] is None  # the viewer never called
+    assert club.token not in json.dumps(tokens) and viewer.token not in json.dumps(tokens)
+
+    rotated = calls.client.post(f"/api/v1/clubs/{club.id}/tokens/{tokens[1]['id']}/rotate", headers=club.auth)
+    assert rotated.status_code == 201 and rotated.headers["Cache-Control"] == "no-store"
+    assert (rotated.json["role"], rotated.json["label"]) == ("viewer", "")
+    assert_problem(calls.client.get(f"/api/v1/clubs/{club.id}", headers=viewer.auth), 401, "unauthorized")
+    fresh = Club(club.id, rotated.json["token"])
+    assert calls.client.get(f"/api/v1/clubs/{club.id}", headers=fresh.auth).status_code == 200
+
+    gone = calls.client.delete(f"/api/v1/clubs/{club.id}/tokens/{rotated.json['id']}", headers=club.auth)
+    assert gone.status_code == 204
+    assert_problem(calls.client.get(f"/api/v1/clubs/{club.id}", headers=fresh.auth), 401, "unauthorized")
+    again = calls.client.delete(f"/api/v1/clubs/{club.id}/tokens/{rotated.json['id']}", headers=club.auth)
+    assert again.status_code == 204  # revoking a revoked token changes nothing
+    revoked = {t["id"]: t["revoked_at"] for t in listed(calls, club)}
+    assert revoked[tokens[0]["id"]] is None and revoked[tokens[1]["id"]] and revoked[rotated.json["id"]]
+
+    last = calls.client.delete(f"/api/v1/clubs/{club.id}/tokens/{tokens[0]['id']}", headers=club.auth)
+    assert_problem(last, 409, "last-scorer-token")  # or the club could never write again
+    assert_problem(calls.client.post(f"/api/v1/clubs/{club.id}/tokens/{rotated.json['id']}/rotate",
+                                     headers=club.auth), 404, "not-found")
+    assert_problem(calls.client.delete(f"/api/v1/clubs/{club.id}/tokens/{tokens[1]['id']}", headers=fresh.auth),
+                   401, "unauthorized")
+    assert_problem(calls.client.delete(f"/api/v1/clubs/{club.id}/tokens/999999", headers=club.auth), 404,
+                   "not-found")
+
+
+def test_the_command_line_lists_revokes_and_rotates_tokens(store: Store, calls: Calls, club: Club) -> None:
+    viewer = calls.token(club, "viewer")
+    env = {"NJ_LEDGER_DATABASE_URL": store.url}
+    runner = CliRunner()
+    shown = runner.invoke(main, ["tokens", "list", club.id, "--json"], env=env)
+    assert shown.exit_code == 0, shown.output
+    ids = [t["id"] for t in json.loads(shown.output)["tokens"]]
+    assert len(ids) == 2 and club.token not in shown.output
+    rotated = runner.invoke(main, ["tokens", "rotate", club.id, str(ids[1])], env=env)
+    assert rotated.exit_code == 0 and "token: " in rotated.output, rotated.output
+    secret = rotated.output.split("token: ")[1].split()[0]
+    assert store.authenticate(secret) is not None and store.authenticate(viewer.token) is None
+    new_id = store.authenticate(secret).id
+    assert runner.invoke(main, ["tokens", "revoke", club.id, str(new_id)], env=env).exit_code == 0
+    assert store.authenticate(secret) is None
+    refused = runner.invoke(main, ["tokens", "revoke", club.id, str(ids[0])], env=env)
+    assert refused.exit_code != 0 and "last-scorer-token" in refused.output
+
+
+def test_a_revoked_token_is_refused_at_once_by_every_worker(fresh_url: str, tmp_path: Path) -> None:
+    with (tmp_path / "server.log").open("wb") as log:
+        server, port = start_server(fresh_url, tmp_path, log, workers=2)
+    try:
+        def call(method: str, path: str, token: str) -> int:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)  # a new connection each:
+            try:  # the server hands them to either worker
+                connection.request(method, path, headers={"Authorization": f"Bearer {token}"})
+                return connection.getresponse().status
+            finally:
+                connection.close()
+
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("POST", "/api/v1/clubs", body=json.dumps({"name": "Club"}),
+                           headers={"Authorization": f"Bearer {ADMIN_TOKEN}", "Content-Type": "application/json"})
+        made = json.loads(connection.getresponse().read())
+        connection.request("POST", f"/api/v1/clubs/{made['id']}/tokens", body=json.dumps({"role": "viewer"}),
+                           headers={"Authorization": f"Bearer {made['token']}", "Content-Type": "application/json"})
+        viewer = json.loads(connection.getresponse().read())
+        club = f"/api/v1/clubs/{made['id']}"
+        assert [call("GET", club, viewer["token"]) for _ in range(20)] == [200] * 20  # both workers know it
+        assert call("DELETE", f"{club}/tokens/{viewer['id']}", made["token"]) == 204
+        assert [call("GET", club, viewer["token"]) for _ in range(20)] == [401] * 20
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_wrong_tokens_from_one_address_are_rate_limited(store: Store) -> None:
+    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+                      "AUTH_FAILURE_LIMIT": Config.AUTH_FAILURE_LIMIT})  # the default, not the suite's
+    intruder = app.test_client()
+    intruder.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    member = app.test_client()
+    member.environ_base["REMOTE_ADDR"] = "192.0.2.8"
+    club = Calls(member).club()
+    limit = int(Config.AUTH_FAILURE_LIMIT.split("/")[0])
+    statuses = [intruder.get(f"/api/v1/clubs/{club.id}", headers={"Authorization": f"Bearer guess-{n}"}).status_code
+                for n in range(limit + 50)]
+    assert statuses == [401] * limit + [429] * 50
+    refused = intruder.get(f"/api/v1/clubs/{club.id}", headers=club.auth)  # even a right token, from there
+    body = assert_problem(refused, 429, "too-many-requests")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60 and refused.headers["Retry-After"] in body["detail"]
+    admin = intruder.post("/api/v1/clubs", json={"name": "x"}, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert_problem(admin, 429, "too-many-requests")
+    assert member.get(f"/api/v1/clubs/{club.id}", headers=club.auth).status_code == 200  # another address
+    assert intruder.get("/api/v1/health").status_code == 200  # no token, nothing counted
+
+
+@pytest.mark.parametrize("weak", ["short", "admin", "q8Zr" * 8, "a" * 64, "abcdabcdabcdabcdabcdabcdabcdabcd"])
+def test_a_weak_admin_token_stops_the_server_from_starting(weak: str, fresh_url: str, tmp_path: Path) -> None:
+    with pytest.raises(WeakAdminToken, match="nj-ledger admin-token"):
+        create_app({"DATABASE_URL": fresh_url, "ADMIN_TOKEN": weak})
+    server = subprocess.run(
+        [sys.executable, "-m", "nj_ledger.cli", "serve", "--port", "1"], capture_output=True, text=True,
+        env={**environment(fresh_url), "NJ_LEDGER_ADMIN_TOKEN": weak}, cwd=tmp_path, timeout=60)
+    assert server.returncode != 0 and "nj-ledger admin-token" in server.stderr, server.stderr
+    assert "Traceback" not in server.stderr
+
+
+def test_the_command_line_makes_admin_tokens_the_server_accepts() -> None:
+    made = {CliRunner().invoke(main, ["admin-token"]).output.strip() for _ in range(3)}
+    assert len(made) == 3
+    for token in made:
+        check_admin_token(token)
