@@ -10,6 +10,45 @@ Python threads: a request costs the server a third less CPU than with a server
 written in Python, and a worker with one thread (the default with several
 workers) never makes its requests wait for one another's turn at the
 interpreter lock.
+
+Connections. Either server keeps answering while a thousand idle or slow
+connections are open (``tests/reliability/test_connections.py``); each limit is
+set here on purpose rather than left at the server's default:
+
+- Open files: a connection is a file descriptor, and a fresh machine may give a
+  process only 1,024. The soft ``RLIMIT_NOFILE`` is raised to the hard limit on
+  start (workers inherit it), and the connection limits below never exceed it,
+  keeping ``FILES_KEPT_FREE`` for the database, the logs and spooled bodies.
+- waitress ``connection_limit``, ``MAX_CONNECTIONS``: past it waitress stops
+  accepting, and at its default of 100 a hundred idle sockets, no token needed,
+  would leave every new client waiting in the kernel's queue.
+- waitress ``asyncore_use_poll``: its default, ``select()``, cannot watch a
+  socket numbered 1,024 or more (it raises, and the server stops); ``poll()`` can.
+- waitress ``channel_timeout`` and ``cleanup_interval`` (defaults 120 s and
+  30 s): a connection that has sent and received nothing for ``IDLE_TIMEOUT``
+  while no request of it is running is closed, at most ``CLEANUP_INTERVAL``
+  later. waitress has no deadline for a whole request head: a client trickling
+  a byte within every ``IDLE_TIMEOUT`` keeps its connection, and only
+  ``MAX_CONNECTIONS`` bounds how many it holds (a server open to anyone runs
+  behind a proxy that buffers requests, or on granian's workers).
+- granian ``backpressure`` (default ``backlog // workers``, 512 with two
+  workers): each open connection holds one of a worker's places until it
+  closes, and the kernel may hand most connections to one worker, so every
+  worker gets ``MAX_CONNECTIONS`` places.
+- granian ``HTTP1Settings(header_read_timeout=...)``: the whole request head
+  must arrive within ``IDLE_TIMEOUT``, counted from the connection's start or
+  from the previous answer, so it also closes idle keep-alive connections and
+  connections that send nothing.
+- granian ``http=HTTPModes.http1``: in its ``auto`` mode granian first reads the
+  opening bytes to tell HTTP/2 from HTTP/1, with no deadline, so a connection
+  that sends nothing would hold its place forever. Browsers speak HTTP/2 only
+  over TLS, and a proxy in front speaks HTTP/1.1 to the app.
+- ``backlog`` (both): connections the kernel completes while the server is busy
+  accepting others wait in this queue (the kernel caps it at
+  ``net.core.somaxconn``).
+
+Stopping with ``--workers N``: a worker stops with its server however the server
+stops (see ``_stop_with_server`` and ``_server_class``).
 """
 
 from __future__ import annotations
@@ -29,52 +68,133 @@ from . import create_app
 ONE_PROCESS_THREADS = 8
 WORKER_THREADS = 1
 STOP_GRACE = 10  # seconds a stopped server gives its workers to finish their requests
+MAX_CONNECTIONS = 4096  # open connections a process holds at most (each worker, with several)
+FILES_KEPT_FREE = 128  # file descriptors never given to connections: database, logs, spooled bodies
+IDLE_TIMEOUT = 30  # seconds a connection may stay silent, or take to send a request head (granian)
+CLEANUP_INTERVAL = 5  # seconds between waitress's rounds closing connections silent for IDLE_TIMEOUT
+BACKLOG = 2048  # connections the kernel keeps waiting for the server to accept them
 _WORKER_CONFIG_ENV = "NJ_LEDGER_WORKER_CONFIG"  # the app's settings, passed to the worker processes
 _SERVER_PID_ENV = "NJ_LEDGER_SERVER_PID"  # the process that started the workers
 _PR_SET_PDEATHSIG = 1
+_OPEN_FILES_WANTED = 65536  # the soft limit asked for when the hard limit is unlimited
 
 
 def serve(config: Mapping[str, Any], host: str, port: int, threads: int | None, workers: int) -> None:
     """Serve ``create_app(config)`` on ``host:port`` until interrupted (``threads`` in each process)."""
+    connections = connection_limit(raise_open_files_limit())
     if workers == 1:
         import waitress
 
         waitress.serve(create_app(config), host=host, port=port, threads=threads or ONE_PROCESS_THREADS,
-                       ident="nj-ledger")
+                       ident="nj-ledger", connection_limit=connections, asyncore_use_poll=True,
+                       channel_timeout=IDLE_TIMEOUT, cleanup_interval=CLEANUP_INTERVAL, backlog=BACKLOG)
         return
-    _run_workers(config, host, port, threads or WORKER_THREADS, workers)
+    _run_workers(config, host, port, threads or WORKER_THREADS, workers, connections)
 
 
-def _run_workers(config: Mapping[str, Any], host: str, port: int, threads: int, workers: int) -> None:
+def raise_open_files_limit() -> int | None:
+    """Raise this process's soft limit of open files to its hard limit; the limit now (None: no such limit).
+
+    >>> import resource
+    >>> raise_open_files_limit() == resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    True
+    """
+    try:
+        import resource
+    except ImportError:  # not a POSIX system
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = _OPEN_FILES_WANTED if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):  # refused (a system cap below the hard limit): the old limit stays
+            return soft
+        return wanted
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def connection_limit(open_files: int | None) -> int:
+    """How many connections a process may hold with ``open_files`` file descriptors.
+
+    >>> connection_limit(1024), connection_limit(20000), connection_limit(None)
+    (896, 4096, 4096)
+    """
+    if open_files is None:
+        return MAX_CONNECTIONS
+    return max(1, min(MAX_CONNECTIONS, open_files - FILES_KEPT_FREE))
+
+
+def _run_workers(config: Mapping[str, Any], host: str, port: int, threads: int, workers: int,
+                 connections: int) -> None:
     """granian's WSGI workers, each making its own app (and with it its own database engine)."""
-    from granian import Granian
-    from granian.constants import Interfaces
+    from granian.constants import HTTPModes, Interfaces
+    from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
     os.environ[_WORKER_CONFIG_ENV] = json.dumps(dict(config))
     os.environ[_SERVER_PID_ENV] = str(os.getpid())
-    Granian(
+    _server_class()(
         f"{__name__}:worker_app", factory=True, interface=Interfaces.WSGI, address=host, port=port,
         workers=workers, blocking_threads=threads,
+        http=HTTPModes.http1, http1_settings=HTTP1Settings(header_read_timeout=IDLE_TIMEOUT * 1000),
+        backlog=BACKLOG, backpressure=connections,
         respawn_failed_workers=True,  # a worker that dies is replaced, as the others keep serving
         workers_kill_timeout=STOP_GRACE,  # a worker still busy (or stuck) that long after a stop is killed
-        log_level=LogLevels.warning,  # requests are not logged: a URL may name a game, a header carries a token
+        # requests are not logged: a URL may name a game, a header carries a token
+        log_level=LogLevels.warning,
     ).serve()
+
+
+def _server_class() -> type:
+    """granian's server, whose stop handlers, inherited by a worker until granian sets the worker's own, stop
+    that worker at once.
+
+    granian forks a worker from a server that already handles SIGTERM and SIGINT
+    (by flagging its main loop, which the worker does not run): a stop arriving
+    before the worker's app is made would be lost, and the server would wait
+    ``STOP_GRACE`` before killing the worker.
+    """
+    from granian import Granian
+
+    server = os.getpid()
+
+    class _Server(Granian):  # type: ignore[misc, valid-type]
+        def signal_handler_interrupt(self, *args: Any, **kwargs: Any) -> None:
+            if os.getpid() != server:  # a worker still starting
+                signum = args[0] if args else signal.SIGTERM
+                signal.signal(signum, signal.SIG_DFL)
+                os.kill(os.getpid(), signum)
+                return
+            super().signal_handler_interrupt(*args, **kwargs)
+
+    return _Server
 
 
 def worker_app() -> Flask:
     """The app of one worker process, with the settings ``serve`` was given."""
-    for stop in (signal.SIGTERM, signal.SIGINT):  # a stop while the app is being made ends the worker there:
-        signal.signal(stop, signal.SIG_DFL)  # the server's own handlers, inherited over the fork, would lose it
+    for stop in (signal.SIGTERM, signal.SIGINT):  # a stop while the app is being made ends the worker there
+        signal.signal(stop, signal.SIG_DFL)
     _stop_with_server()
     return create_app(json.loads(os.environ.get(_WORKER_CONFIG_ENV) or "{}"))
 
 
 def _stop_with_server() -> None:
-    """Have Linux stop this worker (SIGTERM, which it handles gracefully) when the server process is gone, even
-    killed with SIGKILL: orphaned workers would go on serving and hold the port."""
+    """Have Linux kill this worker (SIGKILL) when the server process is gone, even killed with SIGKILL:
+    orphaned workers would go on serving and hold the port.
+
+    SIGKILL, not a graceful SIGTERM: Linux sends the parent-death signal again
+    each time a thread of the dying server exits and the worker passes to
+    another, so a worker gets several; granian's worker handler blocks, holding
+    the interpreter lock, on a stop signal arriving while an earlier one is still
+    queued, and such a worker hung forever, stopped accepting but holding its
+    connections. A server that is gone crashed: its workers end as it did (a
+    write is stored whole or not at all, and a client retries it with its
+    ``Idempotency-Key``). granian forks its workers from its main thread, which
+    lives until the server has stopped them.
+    """
     if not sys.platform.startswith("linux"):
         return
-    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if str(os.getppid()) != os.environ.get(_SERVER_PID_ENV, str(os.getppid())):  # gone before the call above
-        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGKILL)
