@@ -6,14 +6,18 @@ club's game, answers 404 as if it did not exist. The admin token (from
 the app refuses to start (:func:`check_admin_token`).
 
 Wrong tokens are counted per client address (the ``limits`` library, a moving
-window kept in each process): past ``AUTH_FAILURE_LIMIT`` every token from
-that address is answered 429 with ``Retry-After`` until the window moves on,
-so guessing tokens gets nowhere. A request with no token is not counted.
+window kept in each process: with N workers an address gets N times the limit):
+past ``AUTH_FAILURE_LIMIT`` every token from that address is answered 429 with
+``Retry-After`` until the window moves on, a right one too (were a right token
+still let through, the 429s would only tell a guesser which guess was right).
+A request with no token is not counted. Behind a reverse proxy, say how many
+proxies to trust (``NJ_LEDGER_PROXIES``), or every client counts as the proxy.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import math
 import time
 from typing import Any
@@ -22,6 +26,7 @@ from flask import Flask, current_app, g, request
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from nj_ledger.store import TokenInfo
 
@@ -86,9 +91,11 @@ class FailedAuthentications:
 
 
 def init_app(app: Flask) -> None:
-    """Check the admin token and set up the count of wrong tokens."""
+    """Check the admin token, set up the count of wrong tokens, and trust the proxies the settings name."""
     check_admin_token(app.config.get("ADMIN_TOKEN"))
     app.extensions[FAILURES] = FailedAuthentications(app.config["AUTH_FAILURE_LIMIT"])
+    if app.config["PROXIES"]:  # the client's address is the one the last PROXIES proxies put in X-Forwarded-For
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"])  # type: ignore[method-assign]
 
 
 def _failures() -> FailedAuthentications:
@@ -96,7 +103,14 @@ def _failures() -> FailedAuthentications:
 
 
 def _address() -> str:
-    return request.remote_addr or "unknown"
+    """Who is counted: the client's address (behind trusted proxies, the one they name: ``PROXIES``), an IPv6
+    address by its /64 (a host can take any address of its network)."""
+    address = request.remote_addr or "unknown"
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    return str(ipaddress.ip_network(f"{parsed}/64", strict=False)) if parsed.version == 6 else address
 
 
 def bearer_token() -> str | None:

@@ -9,6 +9,7 @@ from nj_ledger.store import default_database_url
 
 ADMIN_TOKEN_ENV = "NJ_LEDGER_ADMIN_TOKEN"
 AUTH_FAILURE_LIMIT_ENV = "NJ_LEDGER_AUTH_FAILURE_LIMIT"
+PROXIES_ENV = "NJ_LEDGER_PROXIES"
 
 
 class Config:
@@ -28,10 +29,14 @@ class Config:
     MIGRATE = False  # run the migrations when the app starts (the CLI's serve does it for SQLite)
     # Wrong tokens one client address may send before it is answered 429 (limits' notation).
     AUTH_FAILURE_LIMIT = "100/minute"
+    # Reverse proxies in front of the server whose X-Forwarded-For is trusted for the client's address (0: none).
+    PROXIES = 0
 
 
 def from_environment() -> dict[str, Any]:
     settings = {"DATABASE_URL": default_database_url(), "ADMIN_TOKEN": os.environ.get(ADMIN_TOKEN_ENV) or None}
     if os.environ.get(AUTH_FAILURE_LIMIT_ENV):
         settings["AUTH_FAILURE_LIMIT"] = os.environ[AUTH_FAILURE_LIMIT_ENV]
+    if os.environ.get(PROXIES_ENV):
+        settings["PROXIES"] = int(os.environ[PROXIES_ENV])
     return settings

@@ -53,6 +53,8 @@ TITLES = {
     "log-damaged": N_("The game's log was changed outside the ledger"),
     "last-scorer-token": N_("The club's last scorer token"),
     "signing-key": N_("The server cannot sign receipts"),
+    "setting": N_("The server cannot sign receipts"),
+    "too-many-receipts": N_("Too many receipts"),
     "unavailable": N_("Service unavailable"),
     "internal-error": N_("Internal error"),
 }
@@ -70,8 +72,10 @@ FIELD_DETAIL = "{field}: "  # a validation message, where it applies: "players.0
 
 # The status of each refusal of the store.
 STORE_STATUS = {"not-found": 404, "version-conflict": 409, "player-exists": 409, "season-exists": 409,
-                "idempotency-mismatch": 422, "busy": 503, "log-damaged": 409, "last-scorer-token": 409,
-                "signing-key": 503}
+                "idempotency-mismatch": 422, "busy": 503, "log-damaged": 409, "last-scorer-token": 409}
+# Refusals caused by how the server was set up (its signing key, a setting): the client is told that much only.
+SERVER_SETTINGS = frozenset({"signing-key", "setting"})
+SETTINGS_DETAIL = N_("The server is not set up to sign receipts right now: its operator will find why in its log.")
 
 # Codes for HTTP errors that carry no code of their own.
 HTTP_CODES = {
@@ -236,6 +240,9 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(StoreError)
     def _store(error: StoreError) -> Response:
+        if error.code in SERVER_SETTINGS:  # the operator's business: the details (paths, key ids) go to the log
+            log.error("Refused for the server's settings on %s %s: %s", request.method, request.path, error.message)
+            return problem_response(503, error.code, SETTINGS_DETAIL, {"Retry-After": "60"})
         status = STORE_STATUS.get(error.code, 500)
         extra: dict[str, Any] = {}
         headers: dict[str, str] = {}

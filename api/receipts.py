@@ -42,8 +42,9 @@ class ReceiptSchema(Schema):
 
 
 class WithReceiptSchema(Schema):
-    receipt = fields.Nested(ReceiptSchema, metadata={
-        "description": "The signed receipt of the game's head: keep it, an audit can be held to it."})
+    receipt = fields.Nested(ReceiptSchema, allow_none=True, metadata={
+        "description": "The signed receipt of the game's head: keep it, an audit can be held to it (null only "
+                       "for a game that ended before receipts existed)."})
 
 
 class ReceiptedGameSchema(GameStateSchema, WithReceiptSchema):

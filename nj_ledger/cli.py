@@ -97,7 +97,7 @@ def serve(host: str, port: int, threads: int | None, workers: int) -> None:
     from api.config import ADMIN_TOKEN_ENV
     from api.serving import serve as serve_app
 
-    from .store import Store, StoreError, default_database_url, is_sqlite
+    from .store import Store, default_database_url, is_sqlite
     from .store.migrate import is_current, upgrade
 
     try:
@@ -112,8 +112,6 @@ def serve(host: str, port: int, threads: int | None, workers: int) -> None:
     store = Store(url)
     try:
         signer = store.signer()  # said now, not at the first write: the key must be the one that signed here
-    except StoreError as error:
-        raise click.ClickException(error.message) from None
     finally:
         store.close()
     click.echo(f"Nain Jaune Ledger on http://{host}:{port}/  (API docs: http://{host}:{port}/api/v1/docs)")
@@ -373,12 +371,7 @@ def keys_generate() -> None:
                    "NJ_LEDGER_SIGNING_KEY or moving a key file in).")
 def keys_rotate(adopt: bool) -> None:
     """Sign with a new key from now on; older keys keep verifying what they signed. Restart the servers after."""
-    from .store import StoreError
-
-    try:
-        key = _store().rotate_signing_key(adopt=adopt)
-    except StoreError as error:
-        raise _refusal(error) from None
+    key = _store().rotate_signing_key(adopt=adopt)
     click.echo(f"Key {key.id} signs from now on (public key {key.public_key}). Restart the servers to use it.")
 
 
@@ -391,16 +384,19 @@ def heads() -> None:
 @click.argument("club_id", metavar="CLUB")
 @click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="File (default: stdout).")
 def heads_export(club_id: str, output: Any) -> None:
-    """Write a signed receipt of every game of CLUB as it stands (JSON): print it, mail it, keep it."""
-    from .store import StoreError
+    """Write the signed receipt of every game of CLUB as it stands (JSON): print it, mail it, keep it.
+
+    A game whose head the ledger did not sign is left out and named (exit 1): audit it.
+    """
     from .store.checkpoints import sign_heads
 
-    try:
-        document = sign_heads(_store(), club_id)
-    except StoreError as error:
-        raise _refusal(error) from None
+    document, left_out = sign_heads(_store(), club_id)
     json.dump(document, output, ensure_ascii=False, indent=1)
     output.write("\n")
+    for game in left_out:
+        click.echo(f"{game['game']} (version {game['version']}) left out: {game['why']}.", err=True)
+    if left_out:
+        sys.exit(1)
 
 
 @heads.command("check")
@@ -414,13 +410,16 @@ def heads_check(file: Any) -> None:
         document = json.load(file)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise click.ClickException(f"{file.name} is not JSON: {error}") from None
-    receipts = document.get("receipts") if isinstance(document, dict) else document
-    if not isinstance(receipts, list) or not all(isinstance(r, dict) for r in receipts):
-        raise click.ClickException(f"{file.name} holds no list of receipts.")
+    from .receipts import well_formed
+
+    listed = document.get("receipts") if isinstance(document, dict) else document
+    receipts = [receipt for receipt in listed if well_formed(receipt)] if isinstance(listed, list) else []
+    if not receipts:
+        raise click.ClickException(f"{file.name} holds no receipt.")
     store = _store()
     by_game: dict[str, list[dict[str, Any]]] = {}
     for receipt in receipts:
-        by_game.setdefault(str(receipt.get("game")), []).append(receipt)
+        by_game.setdefault(receipt["game"], []).append(receipt)
     failed = 0
     for game, held in by_game.items():
         club_id = store.owner(game)
@@ -451,15 +450,6 @@ def tokens() -> None:
     """A club's tokens: list, revoke, rotate."""
 
 
-def _club_id(store: Store, club_id: str) -> str:
-    from .store import NotFound
-
-    try:
-        return store.club(club_id).id
-    except NotFound as missing:
-        raise click.ClickException(missing.message) from None
-
-
 @tokens.command("list")
 @click.argument("club_id", metavar="CLUB")
 @click.option("--json", "as_json", is_flag=True, help="Print the tokens as JSON.")
@@ -468,7 +458,7 @@ def tokens_list(club_id: str, as_json: bool) -> None:
     from .store import iso
 
     store = _store()
-    found = store.tokens(_club_id(store, club_id), limit=10_000)
+    found = store.tokens(store.club(club_id).id, limit=10_000)
     rows = [{"id": t.id, "role": t.role, "label": t.label, "created_at": iso(t.created_at),
              "last_used_at": t.last_used_at and iso(t.last_used_at), "revoked_at": t.revoked_at and iso(t.revoked_at)}
             for t in found]
@@ -487,13 +477,8 @@ def tokens_list(club_id: str, as_json: bool) -> None:
 @click.argument("token_id", metavar="TOKEN", type=click.IntRange(1))
 def tokens_revoke(club_id: str, token_id: int) -> None:
     """Revoke token TOKEN of CLUB: refused at once by every server."""
-    from .store import StoreError
-
     store = _store()
-    try:
-        store.revoke_token(_club_id(store, club_id), token_id)
-    except StoreError as error:
-        raise _refusal(error) from None
+    store.revoke_token(store.club(club_id).id, token_id)
     click.echo(f"Token {token_id} revoked.")
 
 
@@ -502,13 +487,8 @@ def tokens_revoke(club_id: str, token_id: int) -> None:
 @click.argument("token_id", metavar="TOKEN", type=click.IntRange(1))
 def tokens_rotate(club_id: str, token_id: int) -> None:
     """Replace token TOKEN of CLUB by a new one with its role and label (the old one is revoked)."""
-    from .store import StoreError
-
     store = _store()
-    try:
-        new = store.rotate_token(_club_id(store, club_id), token_id)
-    except StoreError as error:
-        raise _refusal(error) from None
+    new = store.rotate_token(store.club(club_id).id, token_id)
     click.echo(f"Token {token_id} revoked; token {new.id} replaces it.")
     _echo_token(new)
 

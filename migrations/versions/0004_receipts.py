@@ -1,6 +1,7 @@
 """Receipts: the signing keys' public halves, Ed25519 checkpoints, tokens that can be revoked, wider chip columns.
 
-- ``signing_keys``: the public keys that sign receipts and checkpoints, append-only.
+- ``signing_keys``: the public keys that sign receipts and checkpoints, append-only, each newer one signing
+  its succession.
 - ``checkpoints`` gain the key's id and the signed time of an Ed25519 checkpoint (a receipt), and room for its
   signature; the HMAC checkpoints already stored keep verifying with their key.
 - ``tokens`` gain when each was last used and when it was revoked.
@@ -70,6 +71,9 @@ def upgrade() -> None:
         sa.Column("algorithm", sa.String(16), nullable=False),
         sa.Column("public_key", sa.String(64), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("predecessor", sa.String(32), nullable=True),
+        sa.Column("endorsement", sa.String(128), nullable=True),
+        sa.Column("handover", sa.String(128), nullable=True),
         sa.PrimaryKeyConstraint("number", name=op.f("pk_signing_keys")),
         sa.UniqueConstraint("id", name=op.f("uq_signing_keys_id")),
     )

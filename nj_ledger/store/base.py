@@ -14,7 +14,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from .cache import StateCache
+from .cache import Remembered, StateCache
 from .database import WRITE, WriterQueue, default_database_url, make_engine
 from .dealstarts import DealStarts
 from .errors import StoreBusy
@@ -81,6 +81,7 @@ class StoreBase:
         self._write = sessionmaker(self._write_engine, expire_on_commit=False)
         self.cache = StateCache(cache_size)
         self.deal_starts = DealStarts()
+        self.signed_heads: Remembered[str] = Remembered(cache_size)  # game -> a head hash known to be signed
 
     @property
     def dialect(self) -> str:
@@ -110,6 +111,17 @@ class StoreBase:
         """A write transaction on a Core connection: the append path, which has no use for the ORM's session."""
         with self.writers.turn(), self._write_engine.begin() as connection:
             yield connection
+
+    @contextmanager
+    def writing_if_free(self) -> Iterator[Connection | None]:
+        """A write transaction if no writer is waiting or writing now (None otherwise): for a write that may as
+        well be skipped, which must never make a reader wait behind an import."""
+        with self.writers.turn(wait=False) as free:
+            if not free:
+                yield None
+                return
+            with self._write_engine.begin() as connection:
+                yield connection
 
     def retrying(self, attempt: Callable[[], T]) -> T:
         """Run a write transaction again when it lost a race to another writer (never a 500 on a race)."""

@@ -1,9 +1,10 @@
-"""A small in-process cache of each game's latest state, so an append does not replay the whole log.
+"""Small in-process caches: each game's latest state, so an append does not replay the whole log, and the head
+each game is known to have had signed, so an append does not check its signature again.
 
-The cache is only a shortcut: an entry is used when its version is the game's
-version (or older: the missing events are folded on top of a copy), and the
-log decides otherwise. States are never mutated once cached (the core's
-``execute`` and ``apply`` work on copies).
+A cache is only a shortcut: a state is used when its version is the game's
+version (or older: the missing events are folded on top of a copy), a head when
+it is the game's head, and the database decides otherwise. States are never
+mutated once cached (the core's ``execute`` and ``apply`` work on copies).
 
     >>> cache = StateCache(capacity=2)
     >>> cache.get("g1") is None
@@ -14,40 +15,52 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import Generic, TypeVar
 
 from ..state import GameState
 
+T = TypeVar("T")
 
-class StateCache:
-    """The latest known state of the most recently used games (least recently used evicted)."""
+
+class Remembered(Generic[T]):
+    """A value per game for the most recently used games (least recently used forgotten)."""
 
     def __init__(self, capacity: int = 512) -> None:
         self.capacity = capacity
-        self._states: OrderedDict[str, GameState] = OrderedDict()
+        self._values: OrderedDict[str, T] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> GameState | None:
+    def get(self, game_id: str) -> T | None:
         with self._lock:
-            state = self._states.get(game_id)
-            if state is not None:
-                self._states.move_to_end(game_id)
-            return state
+            value = self._values.get(game_id)
+            if value is not None:
+                self._values.move_to_end(game_id)
+            return value
 
-    def put(self, game_id: str, state: GameState) -> None:
-        """Remember ``state`` unless a newer one is already known."""
+    def put(self, game_id: str, value: T) -> None:
         with self._lock:
-            known = self._states.get(game_id)
-            if known is not None and known.version > state.version:
+            if self._keeps(self._values.get(game_id), value):
                 return
-            self._states[game_id] = state
-            self._states.move_to_end(game_id)
-            while len(self._states) > self.capacity:
-                self._states.popitem(last=False)
+            self._values[game_id] = value
+            self._values.move_to_end(game_id)
+            while len(self._values) > self.capacity:
+                self._values.popitem(last=False)
+
+    def _keeps(self, known: T | None, value: T) -> bool:
+        """Whether the value ``known`` stays rather than ``value``."""
+        return False
 
     def forget(self, game_id: str) -> None:
         with self._lock:
-            self._states.pop(game_id, None)
+            self._values.pop(game_id, None)
 
     def clear(self) -> None:
         with self._lock:
-            self._states.clear()
+            self._values.clear()
+
+
+class StateCache(Remembered[GameState]):
+    """The latest known state of the most recently used games: a newer state is never replaced by an older."""
+
+    def _keeps(self, known: GameState | None, value: GameState) -> bool:
+        return known is not None and known.version > value.version

@@ -26,12 +26,12 @@ import hmac
 import os
 import secrets
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import Connection, ForeignKey, Integer, String, Table, insert, select
+from sqlalchemy import Connection, ForeignKey, Integer, String, Table, bindparam, insert, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..audit import CheckpointCheck, audit, check_receipts, with_receipts
@@ -40,6 +40,7 @@ from ..receipts import Signer, verify
 from .base import StoreBase, iso, utcnow
 from .database import instance_path
 from .errors import NotFound
+from .keys import create_once
 from .models import Base, Club, Game
 from .rows import game_records
 from .values import Record
@@ -105,22 +106,7 @@ def legacy_key(folder: Path | None = None) -> bytes | None:
 
 
 def _read_or_make_key_file(path: Path) -> bytes:
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        candidate = path.with_name(f".{KEY_FILE}.{secrets.token_hex(8)}")
-        descriptor = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(descriptor, (secrets.token_hex(32) + "\n").encode())
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-        try:
-            os.link(candidate, path)
-        except FileExistsError:
-            pass  # another process made the key first: use theirs
-        finally:
-            candidate.unlink()
-    key = path.read_text(encoding="ascii").strip()
+    key = create_once(path, secrets.token_hex(32))
     if len(key) < MIN_KEY_LENGTH:
         raise ValueError(f"The checkpoint key file {path} holds no usable key.")
     return key.encode()
@@ -187,10 +173,28 @@ def _stored(session: Session, game_id: str) -> list[dict[str, Any]]:
              "created_at": iso(row.created_at), "key_id": row.key_id, "at": row.at} for row in rows]
 
 
-def head_receipt(session: Session, game_id: str, version: int) -> dict[str, Any] | None:
+_AT_SEQ = select(*_COLUMNS).where(Checkpoint.game_id == bindparam("game_id"), Checkpoint.seq == bindparam("seq"))
+
+
+def head_receipt(session: Session | Connection, game_id: str, version: int) -> dict[str, Any] | None:
     """The receipt the ledger signed for ``game_id`` at ``version`` (None before receipts existed)."""
-    row = session.execute(select(*_COLUMNS).where(Checkpoint.game_id == game_id, Checkpoint.seq == version)).first()
+    row = session.execute(_AT_SEQ, {"game_id": game_id, "seq": version}).first()
     return None if row is None else receipt_of(game_id, row)
+
+
+def head_signed(connection: Session | Connection, game_id: str, version: int, head_hash: str,
+                public_keys: Callable[[str | None], Mapping[str, bytes]]) -> bool:
+    """Whether the ledger signed ``head_hash`` as ``game_id``'s head at ``version``: the checkpoint kept there
+    names that hash and is validly signed by a key to believe (``public_keys(wanted)``), or, for a head
+    stored before receipts existed, by the HMAC key. Nothing is signed on top of a head that is not."""
+    row = connection.execute(_AT_SEQ, {"game_id": game_id, "seq": version}).first()
+    if row is None or not hmac.compare_digest(row.head_hash, head_hash):
+        return False
+    receipt = receipt_of(game_id, row)
+    if receipt is not None:
+        return verify(receipt, public_keys(row.key_id))
+    key = legacy_key()
+    return key is not None and checkpoint_valid(key, game_id, version, head_hash, row.signature)
 
 
 def checkpoints(store: StoreBase, club_id: str, game_id: str) -> list[dict[str, Any]]:
@@ -201,10 +205,9 @@ def checkpoints(store: StoreBase, club_id: str, game_id: str) -> list[dict[str, 
 
 
 def checker(hmac_key: bytes | None, public_keys: Mapping[str, bytes], game_id: str,
-            records: Iterable[Record]) -> CheckpointCheck:
-    """The check the audit applies to each checkpoint: the log's hash at its seq, signed by a key of the
-    ledger (Ed25519, or for the oldest checkpoints the HMAC key)."""
-    hashes = {r["seq"]: r.get("hash") for r in records}
+            hashes: Mapping[int, Any]) -> CheckpointCheck:
+    """The check the audit applies to each checkpoint: the log's hash at its seq (``hashes``), signed by a key
+    of the ledger (Ed25519, or for the oldest checkpoints the HMAC key)."""
 
     def valid(checkpoint: Mapping[str, Any]) -> bool:
         seq, head, signature = checkpoint["seq"], checkpoint.get("head_hash"), checkpoint.get("signature")
@@ -246,15 +249,17 @@ def audit_game(store: Any, club_id: str, game_id: str,
         stored = _stored(session, game_id)
         records = list(game_records(session, game_id, 0, 2**62))
     public_keys = store.verifying_keys()
-    wanted = {c["key_id"] for c in stored if c["key_id"]} | {r.get("key") for r in receipts or () if isinstance(r, Mapping)}
-    if not wanted <= set(public_keys):  # a key taken into use since this process last read them
-        public_keys = store.verifying_keys(next(iter(wanted - set(public_keys))))
+    named = {c["key_id"] for c in stored if c["key_id"]}
+    named |= {r.get("key") for r in receipts or () if isinstance(r, Mapping)}
+    unknown = named - set(public_keys)
+    if unknown:  # a key taken into use since this process last read them (read again once)
+        public_keys = store.verifying_keys(next(iter(unknown)))
+    hashes = {r["seq"]: r.get("hash") for r in records if r["seq"] <= game.version}  # the acknowledged log's
     report = audit(records, expected_checkpoints(records, stored, game.version),
-                   checker(legacy_key(), public_keys, game_id, records), version=game.version,
+                   checker(legacy_key(), public_keys, game_id, hashes), version=game.version,
                    head_hash=game.head_hash)
     if receipts is None:
         return report
-    hashes = {r["seq"]: r.get("hash") for r in records if r["seq"] <= game.version}
     return with_receipts(report, check_receipts(game_id, game.version, hashes.get, receipts, public_keys))
 
 
@@ -262,16 +267,30 @@ def audit_game(store: Any, club_id: str, game_id: str,
 HEADS_FORMAT = "nj-ledger/heads"
 
 
-def sign_heads(store: Any, club_id: str) -> dict[str, Any]:
-    """A signed list of a club's game heads, to keep away from the server (printed, mailed): one receipt per
-    game, signed now. Any later audit of those games can be held to it (``nj-ledger heads check``)."""
+def sign_heads(store: Any, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A signed list of a club's game heads, to keep away from the server (printed, mailed): the receipt kept at
+    each game's head (signed now for a head stored before receipts existed, once its HMAC checks). Any later
+    audit of those games can be held to it (``nj-ledger heads check``). Also the games left out, each with
+    why: a head the ledger did not sign is never vouched for."""
     signer = store.signer()
+    at = iso(utcnow())
+    receipts: list[dict[str, Any]] = []
+    left_out: list[dict[str, Any]] = []
     with store.reading() as session:
         club = session.execute(select(Club.name).where(Club.id == club_id)).first()
         if club is None:
             raise NotFound("There is no club {club!r}.", club=club_id)
         games = session.execute(select(Game.id, Game.version, Game.head_hash).where(Game.club_id == club_id)
                                 .order_by(Game.created_at, Game.id)).all()
-    at = iso(utcnow())
-    return {"format": HEADS_FORMAT, "version": 1, "club": club_id, "name": club.name, "at": at,
-            "receipts": [signer.sign(game, version, head, at) for game, version, head in games]}
+        def keys(wanted: str | None) -> Mapping[str, bytes]:
+            return store.verifying_keys(wanted, session.connection())  # in this transaction
+
+        for game, version, head in games:
+            if not head_signed(session, game, version, head, keys):
+                left_out.append({"game": game, "version": version, "why": "its head is not the one the ledger "
+                                                                          "signed: audit it"})
+                continue
+            receipts.append(head_receipt(session, game, version) or signer.sign(game, version, head, at))
+    document = {"format": HEADS_FORMAT, "version": 1, "club": club_id, "name": club.name, "at": at,
+                "receipts": receipts}
+    return document, left_out

@@ -121,8 +121,9 @@ class ClubsMixin(StoreBase):
     def _mark_used(self, token_id: int, now: datetime) -> None:
         """Note that a token was used (best effort: a busy database does not fail the request for it)."""
         try:
-            with self.writing_connection() as connection:
-                connection.execute(_MARK_USED, {"token_id": token_id, "now": now})
+            with self.writing_if_free() as connection:
+                if connection is not None:
+                    connection.execute(_MARK_USED, {"token_id": token_id, "now": now})
         except DBAPIError:
             pass
 
@@ -147,10 +148,10 @@ class ClubsMixin(StoreBase):
             if row is None or row.club_id != club_id:
                 raise NotFound("This club has no token {token} in use.", token=token_id)
             if row.revoked_at is None:
-                if row.role == "scorer" and not session.scalar(
-                        select(func.count()).select_from(Token).where(
-                            Token.club_id == club_id, Token.role == "scorer", Token.revoked_at.is_(None),
-                            Token.id != token_id)):
+                # the club's scorer tokens in use, locked: two revocations at once cannot both see another left
+                scorers = session.scalars(select(Token.id).where(
+                    Token.club_id == club_id, Token.role == "scorer", Token.revoked_at.is_(None)).with_for_update())
+                if row.role == "scorer" and set(scorers) <= {token_id}:
                     raise LastScorerToken(token_id)
                 row.revoked_at = utcnow()
             return TokenRecord.of(row)

@@ -48,9 +48,20 @@ def instance_path() -> Path:
     """
     configured = os.environ.get(INSTANCE_ENV)
     if configured:
-        return Path(configured).expanduser().resolve()
+        return absolute_setting(INSTANCE_ENV, configured)
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data).expanduser().resolve() / "nj-ledger"
+
+
+def absolute_setting(name: str, value: str) -> Path:
+    """A folder or file named by a setting, which must not depend on the working directory."""
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        from .errors import SettingError
+
+        raise SettingError("{setting} must be an absolute path, not {path!r}: a relative one would change with the "
+                           "folder a command runs in.", setting=name, path=value)
+    return path.resolve()
 
 
 def default_database_url() -> str:
@@ -130,20 +141,30 @@ class WriterQueue:
         self._pid = 0
 
     @contextmanager
-    def turn(self) -> Iterator[None]:
+    def turn(self, wait: bool = True) -> Iterator[bool]:
+        """The writers' turn, waited for; with ``wait=False`` taken only if free at once (yields whether it was)."""
         if not self.active:
-            yield
+            yield True
             return
-        with self._threads:
+        if not self._threads.acquire(blocking=wait):
+            yield False
+            return
+        try:
             descriptor = self._descriptor()
             if descriptor is None:
-                yield
+                yield True
                 return
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
             try:
-                yield
+                fcntl.flock(descriptor, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+                return
+            try:
+                yield True
             finally:
                 fcntl.flock(descriptor, fcntl.LOCK_UN)
+        finally:
+            self._threads.release()
 
     def _descriptor(self) -> int | None:
         """The lock file, opened by each process for itself (a descriptor inherited over a fork would share

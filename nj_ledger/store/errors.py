@@ -80,3 +80,9 @@ class LastScorerToken(StoreError):
     def __init__(self, token: int) -> None:
         super().__init__("Token {token} is the club's last scorer token: make another scorer token before "
                          "revoking it, or rotate it instead.", token=token)
+
+
+class SettingError(StoreError):
+    """A setting of the environment that cannot be used as it is."""
+
+    code = "setting"

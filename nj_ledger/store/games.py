@@ -27,13 +27,13 @@ from ..events import Event
 from ..receipts import Signer
 from ..reducer import fold, replay
 from ..state import GameState
-from .base import LostRace, iso, new_id, utcnow
-from .checkpoints import head_receipt, sign_checkpoints
+from .base import LostRace, new_id, utcnow
+from .checkpoints import head_receipt, head_signed, sign_checkpoints
 from .clubs import ClubsMixin, name_key
 from .errors import IdempotencyMismatch, LogDamaged, NotFound, VersionConflict
 from .keys import KeysMixin
 from .log import GENESIS, chain_records, event_of, record_of, records_query
-from .models import Club, EventRecord, Game, GamePlayer, IdempotencyRecord, Player
+from .models import Club, Game, GamePlayer, IdempotencyRecord, Player
 from .projections import ends_game, project_records
 from .rows import deal_records, game_owner_and_version, game_records, insert_events
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
@@ -151,7 +151,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
         A refusal of the core (:class:`~nj_ledger.errors.LedgerError`) stores nothing. The batch's last event
         is signed: :attr:`Appended.receipt`.
         """
-        signer = self.signer()
+        signer = self.signer()  # checked before the transaction: it may need a transaction of its own
 
         def attempt() -> Appended | StoredResponse:
             with self.writing_connection() as connection:
@@ -166,6 +166,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
                         return StoredResponse(stored.status, dict(stored.body))
                 if expected_version is not None and game.version != expected_version:
                     raise VersionConflict(expected_version, game.version)
+                self._check_head(connection, game)
                 info = GameInfo.of(cast(Game, game))  # the row has the model's columns
                 state, events = execute(self._state_on(connection, info), actions)
                 now = utcnow()
@@ -180,9 +181,26 @@ class GamesMixin(ClubsMixin, KeysMixin):
                         "status": status, "body": body, "created_at": utcnow(),
                     })
             self.cache.put(game_id, state)
+            if receipt is not None:
+                self.signed_heads.put(game_id, receipt["head"])
             return Appended(info, state, records, receipt)
 
         return self.retrying(attempt)
+
+    def _check_head(self, connection: Connection, game: Any) -> None:
+        """Refuse to sign on top of a head the ledger did not sign (a log rewritten and re-chained outside it):
+        the receipt would vouch for the rewrite. A head this process signed, or checked, is not checked again."""
+        if self.signed_heads.get(game.id) == game.head_hash:
+            return
+
+        def keys(wanted: str | None) -> Mapping[str, bytes]:
+            return self.verifying_keys(wanted, connection)  # in the append's transaction
+
+        if not head_signed(connection, game.id, game.version, game.head_hash, keys):
+            raise LogDamaged("The head of game {game!r} at version {version} is not the one the ledger signed: its "
+                             "log was changed outside the ledger, and nothing more can be recorded in it. Its "
+                             "audit shows what changed.", game=game.id, version=game.version)
+        self.signed_heads.put(game.id, game.head_hash)
 
     def remember_response(self, club_id: str, request: IdempotentRequest, status: int, body: dict[str, Any]) -> None:
         """Keep the response to an idempotent request that appended nothing (a refusal), unless one is kept."""
@@ -272,22 +290,12 @@ class GamesMixin(ClubsMixin, KeysMixin):
             game = self._game(session, club_id, game_id)
             return game, self._state_of(session, game)
 
-    def receipt(self, club_id: str, game_id: str, version: int) -> dict[str, Any]:
-        """The receipt signed when the game reached ``version``; signed now for a head stored before receipts
-        existed (its checkpoint an HMAC only the server can check)."""
-        signer = self.signer()
+    def receipt(self, club_id: str, game_id: str, version: int) -> dict[str, Any] | None:
+        """The receipt signed when the game reached ``version``, as it is kept; None for a head stored before
+        receipts existed. Nothing is ever signed on a read: a head would be vouched for unchecked."""
         with self.reading() as session:
             self._game(session, club_id, game_id)
-            receipt = head_receipt(session, game_id, version)
-            if receipt is None:
-                head = session.scalar(select(EventRecord.hash).where(EventRecord.game_id == game_id,
-                                                                     EventRecord.seq == version))
-                if head is None:
-                    raise LogDamaged("The log of game {game!r} stops before its version {version}: events were "
-                                     "removed or changed outside the ledger. Its audit shows what changed.",
-                                     game=game_id, version=version)
-                receipt = signer.sign(game_id, version, head, iso(utcnow()))
-        return receipt
+            return head_receipt(session, game_id, version)
 
     def records(self, club_id: str, game_id: str, after: int = 0, limit: int | None = None) -> list[Record]:
         """The stored records of a game with seq > ``after``, at most ``limit`` of them."""

@@ -25,22 +25,28 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from sqlalchemy import Connection, Table, insert, select
 
+from ..chain import canonical_bytes
 from ..receipts import ALGORITHM, Signer, b64url, from_b64url, key_id
 from .base import StoreBase, iso, utcnow
-from .database import instance_path
+from .database import absolute_setting, instance_path
 from .errors import StoreError
 from .models import SigningKey
 
 SIGNING_KEY_ENV = "NJ_LEDGER_SIGNING_KEY"
 SIGNING_KEY_FILE_ENV = "NJ_LEDGER_SIGNING_KEY_FILE"
 KEY_FILE = "signing.key"
+SIGNER_CHECKED_FOR = 60.0  # seconds a process signs before it checks its key is still the one to sign with
 _KEYS = cast(Table, SigningKey.__table__)
 
 
@@ -52,17 +58,35 @@ class SigningKeyError(StoreError):
 
 @dataclass(frozen=True)
 class KeyInfo:
-    """A public key of the database: ``public_key`` is the raw 32 bytes, base64url."""
+    """A public key of the database: ``public_key`` is the raw 32 bytes, base64url.
+
+    A key taken into use after another names it (``predecessor``) and signs the
+    succession (``endorsement``: the new key vouches for the old one); a rotation
+    made with the old key also has the old key sign it (``handover``: the old key
+    vouches for the new one). Trust runs along these signatures from the key a
+    process holds, never from the rows alone (:func:`trusted_keys`).
+    """
 
     number: int
     id: str
     algorithm: str
     public_key: str
     created_at: datetime
+    predecessor: str | None = None
+    endorsement: str | None = None
+    handover: str | None = None
 
     @property
     def raw(self) -> bytes:
         return from_b64url(self.public_key)
+
+    @property
+    def genuine(self) -> bool:
+        """Whether the row's id is its public key's (a row changed in the database is not)."""
+        try:
+            return key_id(self.raw) == self.id
+        except ValueError:
+            return False
 
     def view(self) -> dict[str, str]:
         """The key as ``GET /keys`` and ``nj-ledger keys list`` show it."""
@@ -74,7 +98,7 @@ class KeyInfo:
 def key_file() -> Path:
     """Where the private key is kept: ``NJ_LEDGER_SIGNING_KEY_FILE``, else ``signing.key`` in the instance folder."""
     configured = os.environ.get(SIGNING_KEY_FILE_ENV)
-    return Path(configured).expanduser().resolve() if configured else instance_path() / KEY_FILE
+    return absolute_setting(SIGNING_KEY_FILE_ENV, configured) if configured else instance_path() / KEY_FILE
 
 
 def key_source() -> str:
@@ -106,55 +130,131 @@ def configured_signer() -> Signer | None:
                               error=str(error)) from None
 
 
-def _write_private(path: Path, signer: Signer) -> Path:
-    """A new file beside ``path`` holding the key, readable by its owner only."""
+def _write_private(path: Path, text: str) -> Path:
+    """A new file beside ``path`` holding ``text``, readable by its owner only."""
     path.parent.mkdir(parents=True, exist_ok=True)
     candidate = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
     descriptor = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        os.write(descriptor, (b64url(signer.seed) + "\n").encode("ascii"))
+        os.write(descriptor, (text + "\n").encode("ascii"))
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
     return candidate
 
 
+def create_once(path: Path, text: str) -> str:
+    """Make ``path`` hold ``text`` unless a file is there (made by another process at the same moment: linking
+    is atomic, the first wins); what the file holds then."""
+    if not path.exists():
+        candidate = _write_private(path, text)
+        try:
+            os.link(candidate, path)
+        except FileExistsError:
+            pass  # another process made it first: use theirs
+        finally:
+            candidate.unlink()
+    return path.read_text(encoding="ascii").strip()
+
+
 def make_key_file(path: Path) -> Signer:
-    """A new key in ``path``, unless another process made one first: then theirs (linking is atomic)."""
-    candidate = _write_private(path, Signer.generate())
-    try:
-        os.link(candidate, path)
-    except FileExistsError:
-        pass  # another process made the key first: use theirs
-    finally:
-        candidate.unlink()
-    return read_key(path.read_text(encoding="ascii"), str(path))
+    """A new key in ``path``, unless there is one (another process's, made first): then that one."""
+    return read_key(create_once(path, b64url(Signer.generate().seed)), str(path))
 
 
 def replace_key_file(path: Path, signer: Signer) -> None:
     """Put ``signer`` in ``path`` in one step (a reader sees the old key or the new one, never half a file)."""
-    os.replace(_write_private(path, signer), path)
+    os.replace(_write_private(path, b64url(signer.seed)), path)
 
 
 # --- the public keys in the database -----------------------------------------------------------
 def registered_keys(connection: Connection) -> list[KeyInfo]:
     """The database's public keys, oldest first (usable inside a migration)."""
     rows = connection.execute(select(*_KEYS.c).order_by(_KEYS.c.number))
-    return [KeyInfo(row.number, row.id, row.algorithm, row.public_key, row.created_at) for row in rows]
+    return [KeyInfo(row.number, row.id, row.algorithm, row.public_key, row.created_at, row.predecessor,
+                    row.endorsement, row.handover) for row in rows]
 
 
-def register_key(connection: Connection, signer: Signer) -> None:
-    """Take ``signer`` into use: its public key becomes the database's newest."""
-    connection.execute(insert(_KEYS), {"id": signer.id, "algorithm": ALGORITHM,
-                                       "public_key": b64url(signer.public_key), "created_at": utcnow()})
+def succession(key: str, public_key: str, predecessor: KeyInfo) -> bytes:
+    """What a succession's signatures cover: the new key and the one it follows."""
+    return canonical_bytes({"key": key, "public_key": public_key, "predecessor": predecessor.id,
+                            "predecessor_key": predecessor.public_key})
+
+
+def register_key(connection: Connection, signer: Signer, predecessor: KeyInfo | None = None,
+                 handing_over: Signer | None = None) -> None:
+    """Take ``signer`` into use after ``predecessor``: it signs the succession, and so does ``handing_over``
+    (the predecessor's private key) when the rotation holds it."""
+    row: dict[str, Any] = {"id": signer.id, "algorithm": ALGORITHM, "public_key": b64url(signer.public_key),
+                           "created_at": utcnow(), "predecessor": None, "endorsement": None, "handover": None}
+    if predecessor is not None:
+        statement = succession(signer.id, row["public_key"], predecessor)
+        row.update(predecessor=predecessor.id, endorsement=b64url(signer.private.sign(statement)),
+                   handover=None if handing_over is None else b64url(handing_over.private.sign(statement)))
+    connection.execute(insert(_KEYS), row)
+
+
+def _signed_by(key: KeyInfo, signature: str | None, statement: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(key.raw).verify(from_b64url(signature or ""), statement)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def trusted_keys(keys: Sequence[KeyInfo], anchor: str) -> list[KeyInfo]:
+    """The keys to believe, oldest first, given the key a process holds (``anchor``): it, the keys it follows
+    by the successions each newer key signed, and the keys an older trusted key handed over to. A row added
+    to the database by anyone else is none of these.
+
+    >>> first, second = Signer.from_seed(bytes(32)), Signer.from_seed(bytes(31) + b"\\x01")
+    >>> one = KeyInfo(1, first.id, ALGORITHM, b64url(first.public_key), utcnow())
+    >>> statement = succession(second.id, b64url(second.public_key), one)
+    >>> two = KeyInfo(2, second.id, ALGORITHM, b64url(second.public_key), utcnow(), one.id,
+    ...               b64url(second.private.sign(statement)))
+    >>> [key.id for key in trusted_keys([one, two], second.id)] == [first.id, second.id]
+    True
+    >>> [key.id for key in trusted_keys([one, two], first.id)] == [first.id]  # not handed over
+    True
+    """
+    usable = {key.id: key for key in keys if key.genuine}
+    if anchor not in usable:
+        return []
+    trusted = {anchor}
+    grew = True
+    while grew:
+        grew = False
+        for key in usable.values():
+            before = usable.get(key.predecessor or "")
+            if before is None or (key.id in trusted and before.id in trusted):
+                continue
+            statement = succession(key.id, key.public_key, before)
+            if not _signed_by(key, key.endorsement, statement):
+                continue
+            if key.id in trusted:  # a trusted key vouches for the one it follows
+                trusted.add(before.id)
+                grew = True
+            elif before.id in trusted and _signed_by(before, key.handover, statement):  # handed over to
+                trusted.add(key.id)
+                grew = True
+    return [key for key in keys if key.id in trusted]
+
+
+def _lock_keys(connection: Connection) -> None:
+    """One process at a time decides which key signs (PostgreSQL; SQLite's writers already queue)."""
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql("LOCK TABLE signing_keys IN SHARE ROW EXCLUSIVE MODE")
 
 
 def accepted_signer(connection: Connection) -> Signer:
     """The configured key, checked against the database's keys (in the caller's write transaction).
 
     An empty database takes the configured key into use, or a new key file's
-    when none is configured. Otherwise the key must be the database's newest.
+    when none is configured. Otherwise the key must be the database's newest:
+    the one the last rotation took into use. (Which keys to believe is another
+    question, answered from the key a process holds: :func:`trusted_keys`.)
     """
+    _lock_keys(connection)
     known = registered_keys(connection)
     signer = configured_signer()
     if not known:
@@ -168,9 +268,9 @@ def accepted_signer(connection: Connection) -> Signer:
             "There is no signing key at {source}, but this database's receipts are signed with key {active} "
             "(taken into use {created}): put that key back, or take a new one into use with "
             "`nj-ledger keys rotate`.", **facts)
-    if signer.id == active.id:
+    if active.id == signer.id:
         return signer
-    if signer.id in {key.id for key in known}:
+    if any(key.id == signer.id for key in known):
         raise SigningKeyError(
             "The signing key {key} at {source} was retired by a rotation: this database signs with key {active} "
             "now (taken into use {created}).", key=signer.id, **facts)
@@ -185,59 +285,76 @@ class KeysMixin(StoreBase):
     """The store's signing key and the database's public keys."""
 
     _signer: Signer | None = None
+    _signer_until = 0.0  # when the key is checked against the database again (a rotation elsewhere retires it)
     _verifying: dict[str, bytes] | None = None
 
-    def signing_keys(self) -> list[KeyInfo]:
-        """Every public key of the database, oldest first."""
-        with self.reading() as session:
-            return registered_keys(session.connection())
+    def signing_keys(self, connection: Connection | None = None) -> list[KeyInfo]:
+        """The keys to believe, oldest first: this store's own and those it trusts (:func:`trusted_keys`);
+        none before the database's first key. Read in ``connection``'s transaction when given."""
+        # within a transaction, the key already checked (checking it again may need a transaction of its own)
+        anchor = (self._signer if connection is not None and self._signer is not None else self.signer()).id
+        if connection is None:
+            with self.reading() as session:
+                known = registered_keys(session.connection())
+        else:
+            known = registered_keys(connection)
+        return trusted_keys(known, anchor) if known else []
 
-    def verifying_keys(self, wanted: str | None = None) -> dict[str, bytes]:
-        """The raw public keys by id, only those whose id is their own hash (a row changed in the database is
-        left out); read again when ``wanted`` is not among them (another process may have rotated)."""
+    def verifying_keys(self, wanted: str | None = None, connection: Connection | None = None) -> dict[str, bytes]:
+        """The raw public keys to believe, by id; read again when ``wanted`` is not among them (another
+        process may have taken a key into use since), in ``connection``'s transaction when given."""
         if self._verifying is None or (wanted is not None and wanted not in self._verifying):
-            self._verifying = {key.id: key.raw for key in self.signing_keys() if key_id(key.raw) == key.id}
+            self._verifying = {key.id: key.raw for key in self.signing_keys(connection)}
         return self._verifying
 
     def signer(self) -> Signer:
-        """The key this store signs with, checked against the database once per process
-        (:class:`SigningKeyError` when it may not sign here)."""
-        if self._signer is None:
+        """The key this store signs with, checked against the database (:class:`SigningKeyError` when it may
+        not sign here), again every minute: a key retired by a rotation in another process stops signing."""
+        now = time.monotonic()
+        if self._signer is None or now >= self._signer_until:
             def attempt() -> Signer:
                 with self.writing() as session:
                     return accepted_signer(session.connection())
 
+            self._signer, self._verifying = None, None
             self._signer = self.retrying(attempt)
+            self._signer_until = now + SIGNER_CHECKED_FOR
         return self._signer
 
     def rotate_signing_key(self, *, adopt: bool = False) -> KeyInfo:
-        """Sign with a new key from now on (or, with ``adopt``, with the configured one); the old keys stay to
-        verify what they signed. A new key is written to the key file first, so that a failure afterwards
-        leaves a key to adopt rather than none."""
+        """Sign with a new key from now on (or, with ``adopt``, with the configured one, after the database's
+        newest key); the old keys stay to verify what they signed. A new key is written to the key file first,
+        so that a failure afterwards leaves a key to adopt rather than none."""
         if adopt:
-            signer = configured_signer()
-            if signer is None:
+            new = configured_signer()
+            if new is None:
                 raise SigningKeyError("There is no signing key at {source} to take into use.", source=key_source())
+            old: Signer | None = None
         else:
             if os.environ.get(SIGNING_KEY_ENV):
                 raise SigningKeyError(
                     "The signing key comes from {source}: set it to a new key (`nj-ledger keys generate` prints "
                     "one), then run `nj-ledger keys rotate --adopt`.", source=SIGNING_KEY_ENV)
-            signer = Signer.generate()
-            replace_key_file(key_file(), signer)
-        new = signer
+            old = self.signer()  # the key signing now hands over to the new one
+            new = Signer.generate()
+            replace_key_file(key_file(), new)
 
         def attempt() -> KeyInfo:
             with self.writing() as session:
                 connection = session.connection()
+                _lock_keys(connection)
                 known = registered_keys(connection)
-                if any(key.id == new.id for key in known[:-1]):
+                mine = [key for key in known if key.id == new.id]
+                if mine and trusted_keys(known, new.id)[-1].id == new.id:
+                    return mine[0]  # already signing
+                if mine:
                     raise SigningKeyError("The key {key} was retired by an earlier rotation: make a new one.",
                                           key=new.id)
-                if not known or known[-1].id != new.id:
-                    register_key(connection, new)
+                before = next((key for key in known if old is not None and key.id == old.id),
+                              known[-1] if known else None)
+                register_key(connection, new, before, old)
                 return registered_keys(connection)[-1]
 
         taken = self.retrying(attempt)
-        self._signer, self._verifying = new, None
+        self._signer, self._verifying, self._signer_until = new, None, time.monotonic() + SIGNER_CHECKED_FOR
         return taken

@@ -83,6 +83,11 @@ class SigningKey(Base):
     algorithm: Mapped[str] = mapped_column(String(16))
     public_key: Mapped[str] = mapped_column(String(64))  # the raw 32 bytes, base64url
     created_at: Mapped[datetime]
+    # A key taken into use after another: the key it follows, the succession signed by this key, and by the
+    # key it follows when the rotation held it (nj_ledger.store.keys.trusted_keys)
+    predecessor: Mapped[str | None] = mapped_column(String(32))
+    endorsement: Mapped[str | None] = mapped_column(String(128))
+    handover: Mapped[str | None] = mapped_column(String(128))
 
 
 class Player(Base):

@@ -12,9 +12,13 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from api import create_app
+from api.context import store as app_store
 from nj_ledger.receipts import Signer, b64url
 
-from .helpers import ROOT, free_port
+from .helpers import ADMIN_TOKEN, ROOT, Calls, free_port
 
 EXAMPLE = ROOT / "examples" / "dimanche-chez-jeanne.json"
 
@@ -112,8 +116,8 @@ def test_a_foreign_key_stops_the_server_until_it_is_rotated_in(fresh_url: str, t
 
     adopted = command(foreign, "keys", "rotate", "--adopt", cwd=tmp_path)
     assert adopted.returncode == 0 and other.id in adopted.stdout, adopted.stderr
-    keys = json.loads(command(env, "keys", "list", "--json", cwd=tmp_path).stdout)["keys"]
-    assert [key["id"] for key in keys] == [first[0]["id"], other.id]
+    keys = json.loads(command(foreign, "keys", "list", "--json", cwd=tmp_path).stdout)["keys"]
+    assert [key["id"] for key in keys] == [first[0]["id"], other.id]  # the adopted key vouches for the first
     server, port = serve(foreign, tmp_path)
     try:
         assert port is not None, server.communicate()[1]
@@ -127,11 +131,44 @@ def test_a_foreign_key_stops_the_server_until_it_is_rotated_in(fresh_url: str, t
 
     retired = command(env, "import", str(EXAMPLE), cwd=tmp_path)  # the instance folder's key was retired
     assert retired.returncode != 0 and "retired" in retired.stderr
-    rotated = command(env, "keys", "rotate", cwd=tmp_path)  # a new key file, taken into use
-    assert rotated.returncode == 0, rotated.stderr
-    assert command(env, "import", str(EXAMPLE), cwd=tmp_path).returncode == 0
-    assert len(json.loads(command(env, "keys", "list", "--json", cwd=tmp_path).stdout)["keys"]) == 3
+    assert command(env, "keys", "rotate", cwd=tmp_path).returncode != 0  # nor may it hand over to a new one
     env_rotation = command(foreign, "keys", "rotate", cwd=tmp_path)
     assert env_rotation.returncode != 0 and "NJ_LEDGER_SIGNING_KEY" in env_rotation.stderr
+
+    (tmp_path / "instance" / "signing.key").write_text(b64url(other.seed) + "\n")  # the key signing now, in a file
+    rotated = command(env, "keys", "rotate", cwd=tmp_path)  # a new key file, handed over by the old key
+    assert rotated.returncode == 0, rotated.stderr
+    assert command(env, "import", str(EXAMPLE), cwd=tmp_path).returncode == 0
+    keys = json.loads(command(env, "keys", "list", "--json", cwd=tmp_path).stdout)["keys"]
+    assert [key["id"] for key in keys][:2] == [first[0]["id"], other.id] and len(keys) == 3
     checked = command(env, "heads", "check", str(heads), cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout
+
+
+def test_a_server_that_may_not_sign_tells_its_client_that_much_only(fresh_url: str, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key's path and ids are for the operator's log, not for a client (a key rotated in by another
+    process after this one started)."""
+    monkeypatch.setenv("NJ_LEDGER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("NJ_LEDGER_SIGNING_KEY", raising=False)
+    app = create_app({"DATABASE_URL": fresh_url, "ADMIN_TOKEN": ADMIN_TOKEN})
+    calls = Calls(app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    monkeypatch.setenv("NJ_LEDGER_SIGNING_KEY", b64url(Signer.generate().seed))
+    with app.app_context():
+        app_store()._signer = None  # as a minute later, when the key is checked again
+    answer = calls.act(club, game, {"type": "deal"})  # 503: the server, not the request, is at fault
+    body = answer.get_json()
+    assert (answer.status_code, answer.mimetype, body["code"]) == (503, "application/problem+json", "signing-key")
+    assert answer.headers["Retry-After"] and "operator" in body["detail"]
+    assert str(tmp_path) not in json.dumps(body) and "NJ_LEDGER" not in json.dumps(body)
+    assert len(calls.events(club, game)) == 1  # nothing stored
+
+
+@pytest.mark.parametrize("setting", ["NJ_LEDGER_INSTANCE", "NJ_LEDGER_SIGNING_KEY_FILE"])
+def test_a_relative_instance_or_key_path_is_refused(setting: str, fresh_url: str, tmp_path: Path) -> None:
+    env = {**settings(fresh_url, tmp_path / "instance"), setting: "relative/place"}
+    done = command(env, "keys", "list", cwd=tmp_path)
+    assert done.returncode != 0 and f"{setting} must be an absolute path" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "relative").exists()

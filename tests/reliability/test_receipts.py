@@ -12,19 +12,23 @@ away from the server.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from sqlalchemy import delete, insert
 
 from nj_ledger.cli import main
-from nj_ledger.receipts import from_b64url, verify
+from nj_ledger.receipts import Signer, b64url, from_b64url, verify
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
+from nj_ledger.store.checkpoints import Checkpoint
 from nj_ledger.store.keys import configured_signer
+from nj_ledger.store.models import SigningKey
 
-from .helpers import Calls, Club
+from .helpers import Calls, Club, assert_problem
 from .tampering import Table
 
 
@@ -143,7 +147,8 @@ def test_the_open_deal_rewritten_with_the_engine_is_caught(intruded: tuple[Store
     report = held_audit(table, receipts)
     assert not report["ok"]
     assert report["receipts"]["first_bad_seq"] is not None and report["receipts"]["first_bad_seq"] > after
-    assert {f["code"] for f in report["receipts"]["findings"]} <= {"receipt-past-end", "receipt-head-differs"}
+    codes = [f["code"] for f in report["receipts"]["findings"]]
+    assert "receipt-head-differs" in codes and set(codes) <= {"receipt-past-end", "receipt-head-differs"}
 
 
 def test_receipts_of_a_heads_file_check_clean_on_an_untouched_club(intruded: tuple[Store, Calls],
@@ -161,3 +166,54 @@ def test_receipts_of_a_heads_file_check_clean_on_an_untouched_club(intruded: tup
     assert checked.exit_code == 0 and "1 of 1 games hold to their receipts." in checked.output, checked.output
     report = held_audit(table, document["receipts"])  # the API takes the file's receipts as they are
     assert report["ok"] and report["receipts"]["checked"] == 1
+
+
+def test_a_read_never_signs_a_head(intruded: tuple[Store, Calls]) -> None:
+    """A head without its checkpoint (deleted by an intruder) gets no receipt from a read: a reader could
+    otherwise have any head signed, and put the signature back as a checkpoint."""
+    store, calls = intruded
+    table, receipts = recorded(store, calls, deals=1, ended=False)
+    table.drop_guards("checkpoints")
+    with table.engine.begin() as connection:
+        connection.execute(delete(Checkpoint).where(Checkpoint.game_id == table.game,
+                                                    Checkpoint.seq == receipts[-1]["version"]))
+    before = table.signed()
+    state = calls.client.get(f"/api/v1/games/{table.game}", headers=table.club.auth).json
+    assert state["receipt"] is None and table.signed() == before
+    assert not table.audit()["checkpoints"]["ok"]  # the head's checkpoint is missed
+
+
+def test_a_key_added_to_the_database_is_not_believed(intruded: tuple[Store, Calls]) -> None:
+    """An intruder adds a key of their own to the database (its id its own hash, listed first) and signs the
+    rewritten open deal with it: neither the audit nor GET /keys believes that key."""
+    store, calls = intruded
+    table, receipts = recorded(store, calls, deals=2, ended=False)
+    after = receipts[len(receipts) // 2]["version"]
+    table.rewrite_tail(after, first_announcement_dropped())
+    intruder = Signer.generate()
+    with table.engine.begin() as connection:
+        connection.execute(insert(SigningKey), {"number": -1, "id": intruder.id, "algorithm": "Ed25519",
+                                                "public_key": b64url(intruder.public_key),
+                                                "created_at": datetime.now(UTC)})
+    table.sign_head(intruder)
+    store._verifying = None  # as a process that reads the keys afresh
+    report = table.audit()
+    assert not report["ok"] and not report["checkpoints"]["ok"]
+    assert intruder.id not in {key["id"] for key in calls.client.get("/api/v1/keys").json["keys"]}
+
+
+def test_nothing_is_signed_on_top_of_a_head_the_ledger_did_not_sign(intruded: tuple[Store, Calls],
+                                                                     tmp_path: Path) -> None:
+    """A log rewritten and re-chained outside the ledger: the next append is refused (its receipt would vouch
+    for the rewrite), and a heads file leaves the game out."""
+    store, calls = intruded
+    table, receipts = recorded(store, calls, deals=2, ended=False)
+    version = table.rewrite_tail(receipts[1]["version"], first_announcement_dropped())
+    answer = calls.act(table.club, table.game, {"type": "undo"})
+    assert_problem(answer, 409, "log-damaged")
+    assert len(table.records()) == version
+    heads = tmp_path / "heads.json"
+    exported = CliRunner().invoke(main, ["heads", "export", table.club.id, "-o", str(heads)],
+                                  env={"NJ_LEDGER_DATABASE_URL": store.url})
+    assert exported.exit_code == 1 and f"{table.game} (version {version}) left out" in exported.stderr
+    assert table.game not in {r["game"] for r in json.loads(heads.read_text())["receipts"]}

@@ -148,3 +148,35 @@ def test_the_command_line_makes_admin_tokens_the_server_accepts() -> None:
     assert len(made) == 3
     for token in made:
         check_admin_token(token)
+
+
+def test_wrong_tokens_are_counted_by_ipv6_network_and_by_the_address_trusted_proxies_name(store: Store) -> None:
+    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+                      "AUTH_FAILURE_LIMIT": "3/minute", "PROXIES": 1})
+    club = Calls(app.test_client()).club()
+
+    def status(address: str, forwarded: str | None = None, token: str = "wrong") -> int:
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = address
+        headers = {"Authorization": f"Bearer {token}", **({"X-Forwarded-For": forwarded} if forwarded else {})}
+        return client.get(f"/api/v1/clubs/{club.id}", headers=headers).status_code
+
+    # one host, any address of its /64
+    assert [status(f"2001:db8:1:2::{n}") for n in range(1, 5)] == [401, 401, 401, 429]
+    assert status("2001:db8:1:3::1") == 401  # another network
+    # behind the trusted proxy, each client counts for itself, not the proxy for all
+    assert [status("10.0.0.1", "198.51.100.7") for _ in range(4)] == [401, 401, 401, 429]
+    assert status("10.0.0.1", "198.51.100.8", club.token) == 200
+
+
+def test_an_audit_checks_a_bounded_number_of_one_games_receipts(calls: Calls, club: Club) -> None:
+    game = calls.game(club)
+    receipt = game["receipt"]
+    many = [{**receipt, "signature": f"{n:x}"} for n in range(257)]
+    answer = calls.client.post(f"/api/v1/games/{game['id']}/audit", json={"receipts": many}, headers=club.auth)
+    body = assert_problem(answer, 422, "too-many-receipts")
+    assert "256" in body["detail"] and "257" in body["detail"]
+    again = [receipt] * 500 + [{**receipt, "game": f"other{n}"} for n in range(300)]  # the same one, and others
+    answer = calls.client.post(f"/api/v1/games/{game['id']}/audit", json={"receipts": again}, headers=club.auth)
+    assert answer.status_code == 200 and answer.json["receipts"]["checked"] == 1
+    assert answer.json["receipts"]["skipped"] == 300 and answer.json["ok"]

@@ -4,7 +4,7 @@
 import { $, ApiError, api, clearNotice, el, formatNumber, lang, notify, requireSession, start, t } from "./common.js";
 import { accountName, boardOrder } from "./table.js";
 import { chartElement, chipsOverDeals } from "./chart.js";
-import { heldReceipt, receiptsFile, receiptsOf } from "./receipts.js";
+import { gameReceipts, heldReceipt, receiptsFile, receiptsOf } from "./receipts.js";
 
 const game = document.body.dataset.game;
 const KNOWN_FINDINGS = ["chain-broken", "unreadable", "unreplayable", "undo", "adjustment", "shortfall",
@@ -96,10 +96,10 @@ async function checkFile(state, file) {
 async function main() {
   requireSession();
   const path = `/games/${encodeURIComponent(game)}`;
-  const held = heldReceipt(game); // before the game is read: reading it keeps a newer receipt
-  const [state, report] = await Promise.all([api(path), audited(held ? [held] : [])]);
+  const held = gameReceipts(game); // before the game is read: reading it keeps a newer receipt
+  const [state, report] = await Promise.all([api(path), audited(held)]);
   show(state, report);
-  showReceipts(held);
+  showReceipts(held.length ? held[held.length - 1] : null);
   $("#receipts-file").addEventListener("change", (event) => {
     if (event.target.files.length) checkFile(state, event.target.files[0]);
     event.target.value = "";

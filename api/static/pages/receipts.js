@@ -1,26 +1,34 @@
-// The receipts this browser keeps: the latest signed receipt of every game it recorded or followed.
+// The receipts this browser keeps: signed receipts of every game it recorded or followed.
 //
 // Every answer of the API that carries a `receipt` (an append, a new game, an import, a game read) is kept
-// here, one per game, the highest version. A receipt is the ledger's signed word that the game's log stood
-// at that version with that head hash: the audit page sends it back, and a log cut back or rewritten since
-// shows against it. An answer that shows a game behind (or beside) the receipt held is said at once.
+// here: per game the first one and the latest ones (KEPT in all). A receipt is the ledger's signed word that
+// the game's log stood at that version with that head hash: the audit page sends them back, and a log cut
+// back or rewritten since shows against them. Older ones are kept too: a newer receipt signed with a stolen
+// key over a rewritten log must not erase the evidence. An answer that shows a game behind (or beside) the
+// latest receipt held is said at once.
 
 const RECEIPTS_KEY = "nj-ledger.receipts";
+const KEPT = 16; // receipts kept per game: the first and the latest 15
 
 function load() {
   try {
     const saved = JSON.parse(localStorage.getItem(RECEIPTS_KEY) || "{}");
-    return saved && typeof saved === "object" && !Array.isArray(saved) ? saved : {};
+    if (!saved || typeof saved !== "object" || Array.isArray(saved)) return {};
+    for (const [game, held] of Object.entries(saved)) saved[game] = Array.isArray(held) ? held : [held];
+    return saved;
   } catch (ignored) {
     return {}; // a damaged entry holds nothing
   }
 }
 
-/** The receipts held, by game id. */
-export const heldReceipts = () => load();
+/** The receipts held for one game, oldest first. */
+export const gameReceipts = (game) => (load()[game] || []).filter(wellFormed);
 
-/** The receipt held for one game, or null. */
-export const heldReceipt = (game) => load()[game] || null;
+/** The latest receipt held for one game, or null. */
+export function heldReceipt(game) {
+  const held = gameReceipts(game);
+  return held.length ? held[held.length - 1] : null;
+}
 
 function wellFormed(receipt) {
   return receipt && typeof receipt.game === "string" && Number.isInteger(receipt.version)
@@ -35,12 +43,14 @@ function wellFormed(receipt) {
 export function keepReceipt(receipt) {
   if (!wellFormed(receipt)) return { verdict: "ignored" };
   const all = load();
-  const held = all[receipt.game];
+  const kept = (all[receipt.game] || []).filter(wellFormed);
+  const held = kept.length ? kept[kept.length - 1] : null;
+  const same = kept.find((one) => one.version === receipt.version);
+  if (same && same.head !== receipt.head) return { verdict: "differs", held: same };
   if (held && held.version > receipt.version) return { verdict: "behind", held };
-  if (held && held.version === receipt.version) {
-    return held.head === receipt.head ? { verdict: "same", held } : { verdict: "differs", held };
-  }
-  all[receipt.game] = receipt;
+  if (same) return { verdict: "same", held };
+  kept.push(receipt);
+  all[receipt.game] = kept.length > KEPT ? [kept[0], ...kept.slice(kept.length - KEPT + 1)] : kept;
   try {
     localStorage.setItem(RECEIPTS_KEY, JSON.stringify(all));
   } catch (ignored) {
@@ -57,6 +67,7 @@ export function receiptsOf(document) {
 
 /** The receipts held, as a file to save (the audit page and `nj-ledger heads check` read it back). */
 export function receiptsFile() {
-  const receipts = Object.values(load()).sort((a, b) => a.game.localeCompare(b.game));
+  const receipts = Object.values(load()).flat().filter(wellFormed)
+    .sort((a, b) => a.game.localeCompare(b.game) || a.version - b.version);
   return JSON.stringify({ format: "nj-ledger/receipts", version: 1, receipts }, null, 1);
 }
