@@ -51,10 +51,12 @@ class WeakAdminToken(ValueError):
 
 
 def check_admin_token(secret: str | None) -> None:
-    """Refuse an admin token shorter than 32 characters or with fewer than 128 bits by a plain count.
+    """Refuse an admin token shorter than 32 characters, with fewer than 128 bits by a plain count (length x
+    log2 of its distinct characters), that repeats itself (a quarter of its three-character pieces seen
+    before) or runs through the alphabet (a quarter of its neighbours consecutive).
 
     >>> check_admin_token("Wj3x_Qm8pLz0-Vb6Ye2Rk9Tn5Hc1Ud7Af4Gs")
-    >>> check_admin_token("q8Zr" * 8)
+    >>> check_admin_token("0123456789" * 4)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     api.auth.WeakAdminToken: The admin token (NJ_LEDGER_ADMIN_TOKEN) is not random enough: ...
@@ -62,11 +64,16 @@ def check_admin_token(secret: str | None) -> None:
     if not secret:
         return
     bits = len(secret) * math.log2(len(set(secret))) if len(set(secret)) > 1 else 0.0
-    if len(secret) < ADMIN_TOKEN_LENGTH or bits < ADMIN_TOKEN_BITS:
+    pieces = [secret[i:i + 3] for i in range(len(secret) - 2)]
+    repeated = len(pieces) - len(set(pieces))
+    runs = sum(ord(b) - ord(a) == 1 for a, b in zip(secret, secret[1:]))
+    if (len(secret) < ADMIN_TOKEN_LENGTH or bits < ADMIN_TOKEN_BITS or repeated * 4 > len(pieces)
+            or runs * 4 > len(secret)):
         raise WeakAdminToken(
             "The admin token (NJ_LEDGER_ADMIN_TOKEN) is not random enough: it needs at least "
-            f"{ADMIN_TOKEN_LENGTH} characters and {ADMIN_TOKEN_BITS} bits (this one: {len(secret)} characters, "
-            f"about {bits:.0f} bits). Make one with: {MAKE_ADMIN_TOKEN}")
+            f"{ADMIN_TOKEN_LENGTH} characters, {ADMIN_TOKEN_BITS} bits, and no pattern that repeats or runs through "
+            f"the alphabet (this one: {len(secret)} characters, about {bits:.0f} bits). Make one with: "
+            f"{MAKE_ADMIN_TOKEN}")
 
 
 class FailedAuthentications:
@@ -104,13 +111,17 @@ def _failures() -> FailedAuthentications:
 
 def _address() -> str:
     """Who is counted: the client's address (behind trusted proxies, the one they name: ``PROXIES``), an IPv6
-    address by its /64 (a host can take any address of its network)."""
+    address by its /64 (a host can take any address of its network), an IPv4 one written as IPv6 as itself."""
     address = request.remote_addr or "unknown"
     try:
         parsed = ipaddress.ip_address(address)
     except ValueError:
         return address
-    return str(ipaddress.ip_network(f"{parsed}/64", strict=False)) if parsed.version == 6 else address
+    if parsed.version == 4:
+        return address
+    if parsed.ipv4_mapped is not None:  # an IPv4 client of a server listening on both (::ffff:a.b.c.d)
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
 
 
 def bearer_token() -> str | None:

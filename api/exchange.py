@@ -97,7 +97,7 @@ class Export(MethodView):
     @blp.alt_response(200, content_type=NJN, schema={"type": "string"},
                       description="The game document; with format=njn, the game's canonical NJN record.")
     @blp.alt_response(304, description="Not modified (If-None-Match names the current version).")
-    def get(self, query: dict[str, Any], game: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
+    def get(self, query: dict[str, Any], game: str) -> Response:
         """The game as a document (its table actions in order, and its stored records) or as an NJN record.
 
         The NJN record is the text `nj-ledger export --format njn` writes. The
@@ -112,7 +112,8 @@ class Export(MethodView):
         if query["format"] == "njn":
             text = write_njn(document, {"club": store().club(token.club_id).name})
             return Response(text, status=200, headers=tag, content_type=NJN_CONTENT_TYPE)
-        return document, 200, tag
+        # Written directly (the schema documents it): a row changed outside the ledger is shown as it stands
+        return json_response(document, 200, tag)
 
 
 @blp.route("/clubs/<club>/imports")

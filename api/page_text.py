@@ -167,6 +167,8 @@ MESSAGES = {
     "receipts.from_file": _l("Checked against {count} receipt(s) from {file}."),
     "receipts.behind": _l("Warning: this browser holds a receipt for version {held} of this game, but the "
                           "server now shows version {shown}. Events may have been removed: open the audit."),
+    "receipts.rewritten": _l("Warning: the log of this game no longer holds, at version {held}, the head a "
+                             "receipt this browser keeps names: it may have been rewritten. Open the audit."),
     "receipts.differs": _l("Warning: the server shows version {shown} of this game with another head than "
                            "the receipt this browser holds: the log may have been rewritten. Open the audit."),
     "correction.undo": _l("Action withdrawn"),

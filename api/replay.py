@@ -18,8 +18,9 @@ from nj_ledger.bounds import MAX_DEAL_EVENTS
 from nj_ledger.events import Event
 from nj_ledger.reducer import fold
 from nj_ledger.state import GameState, state_view
-from nj_ledger.store import LogDamaged, Record
+from nj_ledger.store import Record
 from nj_ledger.store.checkpoints import audit_game
+from nj_ledger.store.errors import unreplayable
 from nj_ledger.store.log import event_of
 
 from .auth import reader
@@ -103,9 +104,7 @@ class Replay(MethodView):
             try:  # fold a copy first: a stored event that cannot be folded is a 409 here, not a cut-off answer
                 reduce(fold, events, state.copy())
             except Exception:  # noqa: BLE001 - the log was changed outside the ledger
-                raise LogDamaged("The log of game {game!r} cannot be replayed at deal {number}: events were "
-                                 "removed or changed outside the ledger. Its audit shows what changed.", game=game,
-                                 number=number) from None
+                raise unreplayable(game, number) from None
             return replay_body(game, token.club_id, number, state, records, events, at)
 
         # Written directly (the schema documents it). A deal within the bounds is made once and kept (a replay

@@ -108,6 +108,8 @@ def audit(
     events: list[Event] = []
     for record in records:
         try:
+            if not isinstance(record.get("data"), Mapping):
+                raise TypeError("its data is not an object")
             events.append(event_from_dict(record))
         except (KeyError, TypeError, ValueError) as broken:
             findings.append(_finding("error", record.get("seq"), "unreadable", "Event cannot be read: {error}.",
@@ -123,60 +125,12 @@ def audit(
     for seq, event in enumerate(events, start=1):
         try:
             state = fold(state, event)
-        except Exception as broken:  # a stored event the engine cannot fold: report, never crash
+            _count(event, seq, state, transfers, totals, corrections, findings)
+        except Exception as broken:  # a stored event the engine cannot fold or read: report, never crash
             findings.append(_finding("error", seq, "unreplayable", "Event {seq} ({type}) cannot be replayed: {error}.",
                                      seq=seq, type=event.type, error=repr(broken)))
             replayed = False
             break
-        if event.type == "transfer":
-            d = event.data
-            transfers.append({"seq": seq, "deal": event.deal, "from": d["from"], "to": d["to"],
-                              "amount": d["amount"], "reason": d["reason"]})
-            for account, sign in ((d["from"], -1), (d["to"], 1)):
-                row = totals.setdefault(account, {"in": 0, "out": 0, "net": 0})
-                row["in" if sign > 0 else "out"] += d["amount"]
-                row["net"] += sign * d["amount"]
-        elif event.type == "undo":
-            corrections.append({"seq": seq, "deal": event.deal, "type": "undo", "reason": event.data.get("reason", "")})
-            reason = event.data.get("reason")
-            findings.append(
-                _finding("info", seq, "undo", "Deal {deal}: an action was withdrawn ({reason}).", deal=event.deal,
-                         reason=reason) if reason else
-                _finding("info", seq, "undo", "Deal {deal}: an action was withdrawn (no reason given).", deal=event.deal)
-            )
-        elif event.type == "adjust":
-            d = event.data
-            corrections.append({"seq": seq, "deal": event.deal, "type": "adjust", "from": d["from"], "to": d["to"],
-                                "amount": d["amount"], "reason": d.get("reason", "")})
-            moved = {"amount": d["amount"], "source": d["from"], "target": d["to"]}
-            findings.append(
-                _finding("warning", seq, "adjustment", "{amount} chips moved by agreement from {source} to {target} "
-                         "({reason}).", **moved, reason=d["reason"]) if d.get("reason") else
-                _finding("warning", seq, "adjustment", "{amount} chips moved by agreement from {source} to {target} "
-                         "(no reason given).", **moved)
-            )
-        elif event.type == "deal_ended":
-            for shortfall in event.data.get("shortfalls", []):
-                findings.append(_finding(
-                    "warning", seq, "shortfall",
-                    "Deal {deal}: seat {seat} owed {owed} chips ({transfer_reason}) and could pay only {paid}.",
-                    deal=event.data["number"], seat=shortfall["seat"], owed=shortfall["owed"],
-                    transfer_reason=shortfall["reason"], paid=shortfall["paid"],
-                ))
-        elif event.type == "play":
-            rules = state.rules
-            forgotten = [c for c in parse_cards(event.data["cards"])
-                         if rules.announceable(c) and c not in event.data.get("announced", [])]
-            for uncalled in forgotten:  # what was lost depends on what the card is: an honour, a hoc, or both
-                boxed, hoc = uncalled in rules.board, rules.is_hoc(uncalled)
-                findings.append(_finding(
-                    "info", seq, "not-announced",
-                    "{card} was played without being announced: its box stays on the board and no hoc chips were "
-                    "paid." if boxed and hoc else
-                    "{card} was played without being announced: its box stays on the board." if boxed else
-                    "{card} was played without being announced: no hoc chips were paid.",
-                    card=uncalled,
-                ))
         total = sum(state.balances) + sum(state.boxes)
         conservation["checked"] += 1
         conservation["total"] = state.total_chips
@@ -225,6 +179,61 @@ def audit(
         "corrections": corrections,
         "findings": findings,
     }
+
+
+def _count(event: Event, seq: int, state: GameState, transfers: list[dict[str, Any]],
+           totals: dict[str, dict[str, int]], corrections: list[dict[str, Any]],
+           findings: list[dict[str, Any]]) -> None:
+    """What one folded event adds to the audit: its transfer, its correction, its findings."""
+    if event.type == "transfer":
+        d = event.data
+        transfers.append({"seq": seq, "deal": event.deal, "from": d["from"], "to": d["to"],
+                          "amount": d["amount"], "reason": d["reason"]})
+        for account, sign in ((d["from"], -1), (d["to"], 1)):
+            row = totals.setdefault(account, {"in": 0, "out": 0, "net": 0})
+            row["in" if sign > 0 else "out"] += d["amount"]
+            row["net"] += sign * d["amount"]
+    elif event.type == "undo":
+        corrections.append({"seq": seq, "deal": event.deal, "type": "undo", "reason": event.data.get("reason", "")})
+        reason = event.data.get("reason")
+        findings.append(
+            _finding("info", seq, "undo", "Deal {deal}: an action was withdrawn ({reason}).", deal=event.deal,
+                     reason=reason) if reason else
+            _finding("info", seq, "undo", "Deal {deal}: an action was withdrawn (no reason given).", deal=event.deal)
+        )
+    elif event.type == "adjust":
+        d = event.data
+        corrections.append({"seq": seq, "deal": event.deal, "type": "adjust", "from": d["from"], "to": d["to"],
+                            "amount": d["amount"], "reason": d.get("reason", "")})
+        moved = {"amount": d["amount"], "source": d["from"], "target": d["to"]}
+        findings.append(
+            _finding("warning", seq, "adjustment", "{amount} chips moved by agreement from {source} to {target} "
+                     "({reason}).", **moved, reason=d["reason"]) if d.get("reason") else
+            _finding("warning", seq, "adjustment", "{amount} chips moved by agreement from {source} to {target} "
+                     "(no reason given).", **moved)
+        )
+    elif event.type == "deal_ended":
+        for shortfall in event.data.get("shortfalls", []):
+            findings.append(_finding(
+                "warning", seq, "shortfall",
+                "Deal {deal}: seat {seat} owed {owed} chips ({transfer_reason}) and could pay only {paid}.",
+                deal=event.data["number"], seat=shortfall["seat"], owed=shortfall["owed"],
+                transfer_reason=shortfall["reason"], paid=shortfall["paid"],
+            ))
+    elif event.type == "play":
+        rules = state.rules
+        forgotten = [c for c in parse_cards(event.data["cards"])
+                     if rules.announceable(c) and c not in event.data.get("announced", [])]
+        for uncalled in forgotten:  # what was lost depends on what the card is: an honour, a hoc, or both
+            boxed, hoc = uncalled in rules.board, rules.is_hoc(uncalled)
+            findings.append(_finding(
+                "info", seq, "not-announced",
+                "{card} was played without being announced: its box stays on the board and no hoc chips were "
+                "paid." if boxed and hoc else
+                "{card} was played without being announced: its box stays on the board." if boxed else
+                "{card} was played without being announced: no hoc chips were paid.",
+                card=uncalled,
+            ))
 
 
 def recompute(events: Sequence[Event]) -> dict[str, Any]:

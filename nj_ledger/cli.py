@@ -63,18 +63,35 @@ def _refusal(error: LedgerError | StoreError, where: str = "") -> click.ClickExc
 
 
 class LedgerCommands(click.Group):
-    """The commands, whose refusals of the store (a signing key that may not sign here, a missing club…) are
-    said in a sentence, never as a traceback."""
+    """The commands, whose refusals of the store (a signing key that may not sign here, a missing club…) and of
+    the database (an unknown kind of URL, a file that is not a database) are said in a sentence, never as a
+    traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except Exception as error:
-            from .store import StoreError  # here, not at the top: `nj-ledger --help` does not load the store
+            from sqlalchemy.exc import ArgumentError, SQLAlchemyError  # not at the top: `--help` stays quick
+
+            from .store import StoreError
 
             if isinstance(error, StoreError):
                 raise _refusal(error) from None
+            if isinstance(error, (SQLAlchemyError, ArgumentError)):
+                first = (str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__])[0]
+                hint = " (a new database? `nj-ledger db upgrade` sets it up)" if "table" in first else ""
+                raise click.ClickException(f"The database cannot be used: {first}{hint}") from None
             raise
+
+
+def _an_id(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A club's or a game's id as typed: letters and digits (anything else names nothing here)."""
+    if value is not None and not (value.isascii() and value.isalnum() and len(value) <= 64):
+        raise click.BadParameter("an id has letters and digits only", ctx=ctx, param=param)
+    return value
+
+
+TOKEN_NUMBER = click.IntRange(1, 2**31 - 1)
 
 
 @click.group(cls=LedgerCommands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -191,7 +208,8 @@ def demo(folder: Path) -> None:
 
 @main.command("import")
 @click.argument("file", type=click.File("rb"))
-@click.option("--club", "club_id", help=f"Club id (default: the club {LOCAL_CLUB!r}, created if missing).")
+@click.option("--club", "club_id", callback=_an_id,
+              help=f"Club id (default: the club {LOCAL_CLUB!r}, created if missing).")
 @click.option("--format", "fmt", type=click.Choice(["auto", "json", "njn"]), default="auto", show_default=True,
               help="auto: NJN for a .njn file, JSON otherwise.")
 def import_(file: Any, club_id: str | None, fmt: str) -> None:
@@ -232,7 +250,7 @@ def import_(file: Any, club_id: str | None, fmt: str) -> None:
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", callback=_an_id)
 @click.option("--format", "fmt", type=click.Choice(["json", "njn"]), default="json", show_default=True)
 @click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="File (default: stdout).")
 def export(game: str, fmt: str, output: Any) -> None:
@@ -262,7 +280,8 @@ def export(game: str, fmt: str, output: Any) -> None:
 @click.option("--deals", type=click.IntRange(1), default=8, show_default=True, help="Deals at most per game.")
 @click.option("--info", type=click.Choice(["full", "partial"]), default="full", show_default=True,
               help="Hands given at the deal (full), or revealed at the end (partial).")
-@click.option("--club", "club_id", help=f"Club id (default: the club {SIMULATION_CLUB!r}, created if missing).")
+@click.option("--club", "club_id", callback=_an_id,
+              help=f"Club id (default: the club {SIMULATION_CLUB!r}, created if missing).")
 def simulate(count: int, profile: str, players: int | None, seed: int, deals: int, info: str,
              club_id: str | None) -> None:
     """Play random legal games and store them through the same append path as the API."""
@@ -311,7 +330,7 @@ def projections() -> None:
 
 
 @projections.command("rebuild")
-@click.option("--club", "club_id", help="Only this club (default: every club).")
+@click.option("--club", "club_id", callback=_an_id, help="Only this club (default: every club).")
 def projections_rebuild(club_id: str | None) -> None:
     """Rebuild the scoreboard's tables from the log (one transaction; the old tables stay until it commits)."""
     from .store.projections import rebuild_steps
@@ -344,9 +363,22 @@ def keys() -> None:
 
 @keys.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print {keys: [{id, algorithm, public_key, created}]}.")
-def keys_list(as_json: bool) -> None:
+@click.option("--all", "every", is_flag=True,
+              help="Every row of the database's key table, believed or not, with the key each follows.")
+def keys_list(as_json: bool, every: bool) -> None:
     """The public keys that check receipts (as GET /api/v1/keys serves them); the last one signs now."""
-    found = [key.view() for key in _store().signing_keys()]
+    store = _store()
+    if every:
+        rows = [{**key.view(), "follows": key.predecessor, "genuine": key.genuine} for key in store.all_keys()]
+        if as_json:
+            click.echo(json.dumps({"keys": rows}))
+            return
+        for row in rows:
+            follows = f"follows {row['follows']}" if row["follows"] else "the first"
+            mark = "" if row["genuine"] else "  (NOT GENUINE: its id is not its key's)"
+            click.echo(f"{row['id']}  {row['public_key']}  since {row['created']}  {follows}{mark}")
+        return
+    found = [key.view() for key in store.signing_keys()]
     if as_json:
         click.echo(json.dumps({"keys": found}))
         return
@@ -368,10 +400,14 @@ def keys_generate() -> None:
 @keys.command("rotate")
 @click.option("--adopt", is_flag=True,
               help="Take the configured key into use instead of making a new one (after changing "
-                   "NJ_LEDGER_SIGNING_KEY or moving a key file in).")
-def keys_rotate(adopt: bool) -> None:
+                   "NJ_LEDGER_SIGNING_KEY or moving a key file in); name the key it follows with --after.")
+@click.option("--after", metavar="KEY", help="With --adopt: the key that signed the games (the `key` of a receipt "
+                                             "or heads file you hold; `keys list --all` shows them).")
+def keys_rotate(adopt: bool, after: str | None) -> None:
     """Sign with a new key from now on; older keys keep verifying what they signed. Restart the servers after."""
-    key = _store().rotate_signing_key(adopt=adopt)
+    if after and not adopt:
+        raise click.BadParameter("only with --adopt: a plain rotation follows the key signing now", param_hint="--after")
+    key = _store().rotate_signing_key(adopt=adopt, after=after)
     click.echo(f"Key {key.id} signs from now on (public key {key.public_key}). Restart the servers to use it.")
 
 
@@ -381,7 +417,7 @@ def heads() -> None:
 
 
 @heads.command("export")
-@click.argument("club_id", metavar="CLUB")
+@click.argument("club_id", metavar="CLUB", callback=_an_id)
 @click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="File (default: stdout).")
 def heads_export(club_id: str, output: Any) -> None:
     """Write the signed receipt of every game of CLUB as it stands (JSON): print it, mail it, keep it.
@@ -408,8 +444,8 @@ def heads_check(file: Any) -> None:
 
     try:
         document = json.load(file)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"{file.name} is not JSON: {error}") from None
+    except (ValueError, RecursionError) as error:  # not JSON, nested too deep, a number too long to read
+        raise click.ClickException(f"{file.name} is not a receipts file: {error}") from None
     from .receipts import well_formed
 
     listed = document.get("receipts") if isinstance(document, dict) else document
@@ -451,7 +487,7 @@ def tokens() -> None:
 
 
 @tokens.command("list")
-@click.argument("club_id", metavar="CLUB")
+@click.argument("club_id", metavar="CLUB", callback=_an_id)
 @click.option("--json", "as_json", is_flag=True, help="Print the tokens as JSON.")
 def tokens_list(club_id: str, as_json: bool) -> None:
     """CLUB's tokens: id, role, label, made, last used (to the minute), revoked. Never a secret."""
@@ -473,8 +509,8 @@ def tokens_list(club_id: str, as_json: bool) -> None:
 
 
 @tokens.command("revoke")
-@click.argument("club_id", metavar="CLUB")
-@click.argument("token_id", metavar="TOKEN", type=click.IntRange(1))
+@click.argument("club_id", metavar="CLUB", callback=_an_id)
+@click.argument("token_id", metavar="TOKEN", type=TOKEN_NUMBER)
 def tokens_revoke(club_id: str, token_id: int) -> None:
     """Revoke token TOKEN of CLUB: refused at once by every server."""
     store = _store()
@@ -483,8 +519,8 @@ def tokens_revoke(club_id: str, token_id: int) -> None:
 
 
 @tokens.command("rotate")
-@click.argument("club_id", metavar="CLUB")
-@click.argument("token_id", metavar="TOKEN", type=click.IntRange(1))
+@click.argument("club_id", metavar="CLUB", callback=_an_id)
+@click.argument("token_id", metavar="TOKEN", type=TOKEN_NUMBER)
 def tokens_rotate(club_id: str, token_id: int) -> None:
     """Replace token TOKEN of CLUB by a new one with its role and label (the old one is revoked)."""
     store = _store()

@@ -661,7 +661,9 @@ def _decide_into(s: GameState, action: Mapping[str, Any], events: list[Event]) -
             field="type",
         )
     DECIDERS[kind](s, action, events)
-    if s.version - s.deal_first_seq >= MAX_DEAL_EVENTS:  # past the bound: the deal's events, undos included
+    # past the bound: the deal's events, undos included; before the first deal (adjustments only) no replay
+    # ever shows them, and nothing bounds them but the game
+    if s.deal_number and s.version - s.deal_first_seq >= MAX_DEAL_EVENTS:
         raise RuleViolation(
             "deal-too-long",
             "Deal {deal} would hold {count} events, more than the {limit} a deal may hold: "

@@ -40,6 +40,8 @@ SIGNED_FIELDS = ("at", "game", "head", "key", "version")
 FIELDS = (*SIGNED_FIELDS, "signature")
 KEY_ID_LENGTH = 16  # hex characters: 64 bits of the public key's SHA-256
 _HEAD = re.compile(r"[0-9a-f]{64}")
+_GAME = re.compile(r"[A-Za-z0-9]{1,64}")  # a game's id: letters and digits
+_KEY = re.compile(r"[0-9a-f]{%d}" % KEY_ID_LENGTH)
 
 
 def b64url(data: bytes) -> str:
@@ -111,10 +113,11 @@ def well_formed(receipt: Any) -> bool:
     """Whether ``receipt`` has the fields of a receipt, each of the right kind."""
     if not isinstance(receipt, Mapping) or set(receipt) != set(FIELDS):
         return False
-    version = receipt["version"]
-    return (isinstance(receipt["game"], str) and type(version) is int and version >= 1
-            and isinstance(receipt["head"], str) and _HEAD.fullmatch(receipt["head"]) is not None
-            and all(isinstance(receipt[name], str) for name in ("at", "key", "signature")))
+    version, game, head, key = receipt["version"], receipt["game"], receipt["head"], receipt["key"]
+    return (type(version) is int and 1 <= version < 2**63 and isinstance(game, str) and _GAME.fullmatch(game)
+            is not None and isinstance(head, str) and _HEAD.fullmatch(head) is not None and isinstance(key, str)
+            and _KEY.fullmatch(key) is not None and isinstance(receipt["at"], str)
+            and isinstance(receipt["signature"], str))
 
 
 def verify(receipt: Mapping[str, Any], public_keys: Mapping[str, bytes]) -> bool:

@@ -6,8 +6,10 @@
   signature; the HMAC checkpoints already stored keep verifying with their key.
 - ``tokens`` gain when each was last used and when it was revoked.
 - The scoreboard's chip columns become BIGINT: a game of a billion starting chips each overflows a 32-bit sum.
-- Every stored game's head is signed with the signing key as this migration runs (unless a checkpoint already
-  stands there), so that every game's audit finds a checkpoint at its head.
+- The HMAC checkpoints already stored are checked with their key and signed again with the signing key (one
+  that does not check is left as it is, and its audit says so): from here on no HMAC is believed, so a
+  checkpoint key file put in the instance folder lends nobody a signature. Every stored game's head without a
+  checkpoint is signed too, so that every game's audit finds one at its head.
 
 Revision ID: 0004
 Revises: 0003
@@ -84,13 +86,16 @@ def upgrade() -> None:
         batch.add_column(sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True))
 
-    drop, create = CHECKPOINT_TRIGGERS.get(dialect, ([], []))
-    for statement in drop:  # SQLite copies the table to alter a column, and a trigger would not follow it
+    # SQLite copies the table to alter a column, and a trigger would not follow it; both sign its rows again
+    drop, create = CHECKPOINT_TRIGGERS.get(dialect, (["ALTER TABLE checkpoints DISABLE TRIGGER USER"],
+                                                     ["ALTER TABLE checkpoints ENABLE TRIGGER USER"]))
+    for statement in drop:
         op.execute(statement)
     with op.batch_alter_table("checkpoints") as batch:
         batch.alter_column("signature", existing_type=sa.String(64), type_=sa.String(128), existing_nullable=False)
         batch.add_column(sa.Column("key_id", sa.String(32), nullable=True))
         batch.add_column(sa.Column("at", sa.String(32), nullable=True))
+    _sign_again()
     for statement in create:
         op.execute(statement)
 
@@ -100,6 +105,33 @@ def upgrade() -> None:
                 batch.alter_column(column, existing_type=sa.Integer(), type_=sa.BigInteger(), existing_nullable=False)
 
     _sign_heads()
+
+
+CHECKPOINTS = sa.table("checkpoints", sa.column("game_id"), sa.column("seq"), sa.column("head_hash"),
+                       sa.column("signature"), sa.column("created_at"), sa.column("key_id"), sa.column("at"))
+
+
+def _sign_again() -> None:
+    """Each HMAC checkpoint that checks with its key, signed again with the signing key (in place: the
+    checkpoints' guards are off while the table is altered)."""
+    from nj_ledger.chain import checkpoint_valid
+    from nj_ledger.store.base import iso, utcnow
+    from nj_ledger.store.checkpoints import legacy_key
+    from nj_ledger.store.keys import accepted_signer
+
+    bind = op.get_bind()
+    rows = bind.execute(sa.select(CHECKPOINTS.c.game_id, CHECKPOINTS.c.seq, CHECKPOINTS.c.head_hash,
+                                  CHECKPOINTS.c.signature)).all()
+    key = legacy_key() if rows else None
+    if key is None:
+        return
+    signer = accepted_signer(bind)
+    at = iso(utcnow())
+    for game_id, seq, head, signature in rows:
+        if checkpoint_valid(key, game_id, seq, head, signature):
+            receipt = signer.sign(game_id, seq, head, at)
+            bind.execute(sa.update(CHECKPOINTS).where(CHECKPOINTS.c.game_id == game_id, CHECKPOINTS.c.seq == seq)
+                         .values(signature=receipt["signature"], key_id=signer.id, at=at))
 
 
 def _sign_heads() -> None:
@@ -117,19 +149,16 @@ def _sign_heads() -> None:
     signer = accepted_signer(bind)
     moment = utcnow()
     at = iso(moment)
-    checkpoints = sa.table(
-        "checkpoints", sa.column("game_id"), sa.column("seq"), sa.column("head_hash"), sa.column("signature"),
-        sa.column("created_at"), sa.column("key_id"), sa.column("at"))
     rows = []
     for game_id, version, head in heads:
         receipt = signer.sign(game_id, version, head, at)
         rows.append({"game_id": game_id, "seq": version, "head_hash": head, "signature": receipt["signature"],
                      "created_at": moment, "key_id": signer.id, "at": at})
         if len(rows) >= BACKFILL_BATCH:
-            op.bulk_insert(checkpoints, rows)
+            op.bulk_insert(CHECKPOINTS, rows)
             rows = []
     if rows:
-        op.bulk_insert(checkpoints, rows)
+        op.bulk_insert(CHECKPOINTS, rows)
 
 
 def downgrade() -> None:
@@ -138,7 +167,7 @@ def downgrade() -> None:
         with op.batch_alter_table(table) as batch:
             for column in columns:
                 batch.alter_column(column, existing_type=sa.BigInteger(), type_=sa.Integer(), existing_nullable=False)
-    # The Ed25519 checkpoints have no place in the older schema: they go (the HMAC ones stay).
+    # The Ed25519 checkpoints have no place in the older schema: they go (the HMAC ones, if any, stay).
     drop, create = CHECKPOINT_TRIGGERS.get(dialect, (["ALTER TABLE checkpoints DISABLE TRIGGER USER"],
                                                      ["ALTER TABLE checkpoints ENABLE TRIGGER USER"]))
     for statement in drop:

@@ -10,9 +10,10 @@ missing where the log says one was signed is a finding.
 
 A checkpoint is signed at the end of every batch of events (so the open deal is
 covered too), at the game's first event, at the end of every deal and at the
-end of the game. Checkpoints written before receipts existed are HMACs with the
-key ``NJ_LEDGER_CHECKPOINT_KEY`` or the instance folder's ``checkpoint.key``;
-they still verify.
+end of the game. Checkpoints written before receipts existed were HMACs (key
+``NJ_LEDGER_CHECKPOINT_KEY`` or the instance folder's ``checkpoint.key``): the
+migration that brought receipts signed again every one that checked, and no HMAC
+is believed since.
 
 What a database alone cannot show is a log cut back to an earlier batch with
 the later checkpoints deleted and the game's summary lowered: the receipts a
@@ -35,7 +36,7 @@ from sqlalchemy import Connection, ForeignKey, Integer, String, Table, bindparam
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..audit import CheckpointCheck, audit, check_receipts, with_receipts
-from ..chain import checkpoint_valid, sign_checkpoint
+from ..chain import sign_checkpoint
 from ..receipts import Signer, verify
 from .base import StoreBase, iso, utcnow
 from .database import instance_path
@@ -61,8 +62,8 @@ class Checkpoint(Base):
     head_hash: Mapped[str] = mapped_column(String(64))
     signature: Mapped[str] = mapped_column(String(128))
     created_at: Mapped[datetime]
-    # An Ed25519 checkpoint is a receipt: its key's id and the signed time (the text signed). Both are null
-    # on the HMAC checkpoints written before receipts existed.
+    # A checkpoint is a receipt: its key's id and the signed time (the text signed). Both are null only on an
+    # HMAC checkpoint written before receipts existed that did not check when they came (never believed).
     key_id: Mapped[str | None] = mapped_column(String(32))
     at: Mapped[str | None] = mapped_column(String(32))
 
@@ -99,7 +100,8 @@ def checkpoint_key(folder: Path | None = None) -> bytes:
 
 
 def legacy_key(folder: Path | None = None) -> bytes | None:
-    """The HMAC key if there is one (never made here: only old checkpoints need it, to verify)."""
+    """The HMAC key if there is one (never made here: only the migration that brought receipts reads it, to check
+    the HMAC checkpoints it signs again)."""
     if os.environ.get(CHECKPOINT_KEY_ENV) or ((folder or instance_path()) / KEY_FILE).exists():
         return checkpoint_key(folder)
     return None
@@ -185,16 +187,13 @@ def head_receipt(session: Session | Connection, game_id: str, version: int) -> d
 def head_signed(connection: Session | Connection, game_id: str, version: int, head_hash: str,
                 public_keys: Callable[[str | None], Mapping[str, bytes]]) -> bool:
     """Whether the ledger signed ``head_hash`` as ``game_id``'s head at ``version``: the checkpoint kept there
-    names that hash and is validly signed by a key to believe (``public_keys(wanted)``), or, for a head
-    stored before receipts existed, by the HMAC key. Nothing is signed on top of a head that is not."""
+    names that hash and is validly signed by a key to believe (``public_keys(wanted)``). Nothing is signed on
+    top of a head that is not."""
     row = connection.execute(_AT_SEQ, {"game_id": game_id, "seq": version}).first()
     if row is None or not hmac.compare_digest(row.head_hash, head_hash):
         return False
     receipt = receipt_of(game_id, row)
-    if receipt is not None:
-        return verify(receipt, public_keys(row.key_id))
-    key = legacy_key()
-    return key is not None and checkpoint_valid(key, game_id, version, head_hash, row.signature)
+    return receipt is not None and verify(receipt, public_keys(row.key_id))
 
 
 def checkpoints(store: StoreBase, club_id: str, game_id: str) -> list[dict[str, Any]]:
@@ -204,10 +203,10 @@ def checkpoints(store: StoreBase, club_id: str, game_id: str) -> list[dict[str, 
         return _stored(session, game_id)
 
 
-def checker(hmac_key: bytes | None, public_keys: Mapping[str, bytes], game_id: str,
-            hashes: Mapping[int, Any]) -> CheckpointCheck:
+def checker(public_keys: Mapping[str, bytes], game_id: str, hashes: Mapping[int, Any]) -> CheckpointCheck:
     """The check the audit applies to each checkpoint: the log's hash at its seq (``hashes``), signed by a key
-    of the ledger (Ed25519, or for the oldest checkpoints the HMAC key)."""
+    to believe. An HMAC checkpoint is never believed: the migration that brought receipts signed again every
+    one that checked with its key, so one still there did not (or was put there since)."""
 
     def valid(checkpoint: Mapping[str, Any]) -> bool:
         seq, head, signature = checkpoint["seq"], checkpoint.get("head_hash"), checkpoint.get("signature")
@@ -216,10 +215,9 @@ def checker(hmac_key: bytes | None, public_keys: Mapping[str, bytes], game_id: s
             return False
         if not hmac.compare_digest(logged, head):
             return False
-        if checkpoint.get("key_id") is not None:
-            return verify({"game": game_id, "version": seq, "head": head, "at": checkpoint.get("at"),
-                           "key": checkpoint["key_id"], "signature": signature}, public_keys)
-        return hmac_key is not None and checkpoint_valid(hmac_key, game_id, seq, head, signature)
+        return checkpoint.get("key_id") is not None and verify(
+            {"game": game_id, "version": seq, "head": head, "at": checkpoint.get("at"),
+             "key": checkpoint["key_id"], "signature": signature}, public_keys)
 
     return valid
 
@@ -256,7 +254,7 @@ def audit_game(store: Any, club_id: str, game_id: str,
         public_keys = store.verifying_keys(next(iter(unknown)))
     hashes = {r["seq"]: r.get("hash") for r in records if r["seq"] <= game.version}  # the acknowledged log's
     report = audit(records, expected_checkpoints(records, stored, game.version),
-                   checker(legacy_key(), public_keys, game_id, hashes), version=game.version,
+                   checker(public_keys, game_id, hashes), version=game.version,
                    head_hash=game.head_hash)
     if receipts is None:
         return report
@@ -269,10 +267,9 @@ HEADS_FORMAT = "nj-ledger/heads"
 
 def sign_heads(store: Any, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A signed list of a club's game heads, to keep away from the server (printed, mailed): the receipt kept at
-    each game's head (signed now for a head stored before receipts existed, once its HMAC checks). Any later
-    audit of those games can be held to it (``nj-ledger heads check``). Also the games left out, each with
-    why: a head the ledger did not sign is never vouched for."""
-    signer = store.signer()
+    each game's head. Any later audit of those games can be held to it (``nj-ledger heads check``). Also the
+    games left out, each with why: a head the ledger did not sign is never vouched for."""
+    store.signer()  # the keys to believe are the ones this store's key trusts
     at = iso(utcnow())
     receipts: list[dict[str, Any]] = []
     left_out: list[dict[str, Any]] = []
@@ -290,7 +287,7 @@ def sign_heads(store: Any, club_id: str) -> tuple[dict[str, Any], list[dict[str,
                 left_out.append({"game": game, "version": version, "why": "its head is not the one the ledger "
                                                                           "signed: audit it"})
                 continue
-            receipts.append(head_receipt(session, game, version) or signer.sign(game, version, head, at))
+            receipts.append(head_receipt(session, game, version))
     document = {"format": HEADS_FORMAT, "version": 1, "club": club_id, "name": club.name, "at": at,
                 "receipts": receipts}
     return document, left_out

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..chain import canonical_json
 from ..exchange import document_meta, read_game_document, write_game_document
+from .errors import LogDamaged
 from .games import GamesMixin
 from .values import Appended
 
@@ -40,4 +41,8 @@ def import_document(store: GamesMixin, club_id: str, document: Mapping[str, Any]
 def export_document(store: GamesMixin, club_id: str, game_id: str) -> dict[str, Any]:
     """A stored game as a document: its table actions, its details and its records."""
     game = store.game(club_id, game_id)
-    return write_game_document(store.records(club_id, game_id), game.meta)
+    try:
+        return write_game_document(store.records(club_id, game_id), game.meta)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise LogDamaged("The log of game {game!r} cannot be exported: events were changed outside the ledger. "
+                         "Its audit shows what changed.", game=game_id) from None

@@ -86,3 +86,9 @@ class SettingError(StoreError):
     """A setting of the environment that cannot be used as it is."""
 
     code = "setting"
+
+
+def unreplayable(game: str, number: int) -> LogDamaged:
+    """The refusal of a deal whose stored events cannot be replayed."""
+    return LogDamaged("The log of game {game!r} cannot be replayed at deal {number}: events were removed or changed "
+                      "outside the ledger. Its audit shows what changed.", game=game, number=number)

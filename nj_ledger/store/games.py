@@ -30,9 +30,9 @@ from ..state import GameState
 from .base import LostRace, new_id, utcnow
 from .checkpoints import head_receipt, head_signed, sign_checkpoints
 from .clubs import ClubsMixin, name_key
-from .errors import IdempotencyMismatch, LogDamaged, NotFound, VersionConflict
+from .errors import IdempotencyMismatch, LogDamaged, NotFound, VersionConflict, unreplayable
 from .keys import KeysMixin
-from .log import GENESIS, chain_records, event_of, record_of, records_query
+from .log import GENESIS, chain_records, event_of
 from .models import Club, Game, GamePlayer, IdempotencyRecord, Player
 from .projections import ends_game, project_records
 from .rows import deal_records, game_owner_and_version, game_records, insert_events
@@ -258,8 +258,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
         after = 0
         if cached is not None and cached.version < game.version:
             state, after = cached.copy(), cached.version
-        for row in connection.execute(records_query(game.id, after, game.version)):
-            record = record_of(row)
+        for record in game_records(connection, game.id, after, game.version):
             if record["seq"] != after + 1:  # a hole: the state would be another game's
                 break
             try:
@@ -301,10 +300,8 @@ class GamesMixin(ClubsMixin, KeysMixin):
         """The stored records of a game with seq > ``after``, at most ``limit`` of them."""
         with self.reading() as session:
             game = self._game(session, club_id, game_id)
-            query = records_query(game_id, after, game.version)
-            if limit is not None:
-                query = query.limit(limit)
-            return [record_of(row) for row in session.execute(query)]
+            upto = game.version if limit is None else min(game.version, after + limit)  # seqs have no gaps
+            return list(game_records(session, game_id, after, upto))
 
     def deal_segment(self, club_id: str, game_id: str, deal: int) -> tuple[GameState, list[Record]] | None:
         """The state at the start of ``deal`` and the deal's records, or None if it was never dealt."""
@@ -325,7 +322,10 @@ class GamesMixin(ClubsMixin, KeysMixin):
             first, last = segment[0]["seq"], segment[-1]["seq"]
             if last - first + 1 != len(segment):  # a deal is one stretch of the log; read it as one if not
                 segment = list(read(first - 1, last))
-            state = self.deal_starts.before(game_id, deal, version, read)
+            try:
+                state = self.deal_starts.before(game_id, deal, version, read)
+            except (KeyError, TypeError, ValueError, AttributeError, AssertionError):
+                raise unreplayable(game_id, deal) from None
             return state, segment
 
     def list_games(

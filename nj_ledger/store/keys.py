@@ -46,6 +46,7 @@ from .models import SigningKey
 SIGNING_KEY_ENV = "NJ_LEDGER_SIGNING_KEY"
 SIGNING_KEY_FILE_ENV = "NJ_LEDGER_SIGNING_KEY_FILE"
 KEY_FILE = "signing.key"
+KEY_FILE_MOST = 256  # bytes read of a key file
 SIGNER_CHECKED_FOR = 60.0  # seconds a process signs before it checks its key is still the one to sign with
 _KEYS = cast(Table, SigningKey.__table__)
 
@@ -122,7 +123,9 @@ def configured_signer() -> Signer | None:
         return read_key(text, SIGNING_KEY_ENV)
     path = key_file()
     try:
-        return read_key(path.read_text(encoding="ascii"), str(path))
+        with path.open("rb") as file:
+            text = file.read(KEY_FILE_MOST).decode("ascii")  # a key is 43 characters: never read a device whole
+        return read_key(text, str(path))
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as error:
@@ -246,13 +249,19 @@ def _lock_keys(connection: Connection) -> None:
         connection.exec_driver_sql("LOCK TABLE signing_keys IN SHARE ROW EXCLUSIVE MODE")
 
 
+def _listed(keys: Sequence[KeyInfo]) -> str:
+    return ", ".join(key.id for key in keys if key.genuine) or "none"
+
+
 def accepted_signer(connection: Connection) -> Signer:
     """The configured key, checked against the database's keys (in the caller's write transaction).
 
     An empty database takes the configured key into use, or a new key file's
-    when none is configured. Otherwise the key must be the database's newest:
-    the one the last rotation took into use. (Which keys to believe is another
-    question, answered from the key a process holds: :func:`trusted_keys`.)
+    when none is configured. Otherwise the key must be one of the database's,
+    and no newer key may have signed that it follows it (a rotation: the
+    configured key is retired). A row anyone else adds can retire a key (so can
+    anyone who may write to the database: they could as well drop it), but never
+    lend one its trust.
     """
     _lock_keys(connection)
     known = registered_keys(connection)
@@ -261,24 +270,27 @@ def accepted_signer(connection: Connection) -> Signer:
         signer = signer or make_key_file(key_file())
         register_key(connection, signer)
         return signer
-    active = known[-1]
-    facts = {"source": key_source(), "active": active.id, "created": iso(active.created_at)}
+    facts = {"source": key_source(), "keys": _listed(known)}
     if signer is None:
         raise SigningKeyError(
-            "There is no signing key at {source}, but this database's receipts are signed with key {active} "
-            "(taken into use {created}): put that key back, or take a new one into use with "
-            "`nj-ledger keys rotate`.", **facts)
-    if active.id == signer.id:
-        return signer
-    if any(key.id == signer.id for key in known):
+            "There is no signing key at {source}, but this database holds keys already ({keys}): put the one that "
+            "signs back, or take a new one into use with `nj-ledger keys rotate --adopt --after KEY`.", **facts)
+    trusted = trusted_keys(known, signer.id)
+    if not trusted:
+        raise SigningKeyError(
+            "The signing key {key} at {source} did not sign this database's games (its keys: {keys}). Give the key "
+            "that did again, or sign with this one from now on: `nj-ledger keys rotate --adopt --after KEY`, KEY "
+            "being the key that signed your games (the `key` of a receipt or a heads file you hold).",
+            key=signer.id, **facts)
+    mine = trusted[[key.id for key in trusted].index(signer.id)]
+    successor = next((key for key in known if key.predecessor == signer.id and key.genuine
+                      and _signed_by(key, key.endorsement, succession(key.id, key.public_key, mine))), None)
+    if successor is not None:
         raise SigningKeyError(
             "The signing key {key} at {source} was retired by a rotation: this database signs with key {active} "
-            "now (taken into use {created}).", key=signer.id, **facts)
-    raise SigningKeyError(
-        "The signing key {key} at {source} did not sign this database's games: they are signed with key {active} "
-        "(taken into use {created}). Give that key again (NJ_LEDGER_SIGNING_KEY, or the file "
-        "NJ_LEDGER_SIGNING_KEY_FILE names), or run `nj-ledger keys rotate --adopt` to sign with this key from now "
-        "on.", key=signer.id, **facts)
+            "now (taken into use {created}).", key=signer.id, active=successor.id,
+            created=iso(successor.created_at), source=facts["source"])
+    return signer
 
 
 class KeysMixin(StoreBase):
@@ -321,10 +333,16 @@ class KeysMixin(StoreBase):
             self._signer_until = now + SIGNER_CHECKED_FOR
         return self._signer
 
-    def rotate_signing_key(self, *, adopt: bool = False) -> KeyInfo:
-        """Sign with a new key from now on (or, with ``adopt``, with the configured one, after the database's
-        newest key); the old keys stay to verify what they signed. A new key is written to the key file first,
-        so that a failure afterwards leaves a key to adopt rather than none."""
+    def all_keys(self) -> list[KeyInfo]:
+        """Every row of the key table, believed or not (to choose the key an adopted key follows)."""
+        with self.reading() as session:
+            return registered_keys(session.connection())
+
+    def rotate_signing_key(self, *, adopt: bool = False, after: str | None = None) -> KeyInfo:
+        """Sign with a new key from now on, handed over by the key signing now; the old keys stay to verify what
+        they signed. With ``adopt``, take the configured key into use instead, after the key ``after`` (the
+        one that signed the games: a row of the table is no reason to believe a key). A new key is written to
+        the key file first, so that a failure afterwards leaves a key to adopt rather than none."""
         if adopt:
             new = configured_signer()
             if new is None:
@@ -334,7 +352,7 @@ class KeysMixin(StoreBase):
             if os.environ.get(SIGNING_KEY_ENV):
                 raise SigningKeyError(
                     "The signing key comes from {source}: set it to a new key (`nj-ledger keys generate` prints "
-                    "one), then run `nj-ledger keys rotate --adopt`.", source=SIGNING_KEY_ENV)
+                    "one), then run `nj-ledger keys rotate --adopt --after KEY`.", source=SIGNING_KEY_ENV)
             old = self.signer()  # the key signing now hands over to the new one
             new = Signer.generate()
             replace_key_file(key_file(), new)
@@ -344,14 +362,13 @@ class KeysMixin(StoreBase):
                 connection = session.connection()
                 _lock_keys(connection)
                 known = registered_keys(connection)
-                mine = [key for key in known if key.id == new.id]
-                if mine and trusted_keys(known, new.id)[-1].id == new.id:
-                    return mine[0]  # already signing
-                if mine:
-                    raise SigningKeyError("The key {key} was retired by an earlier rotation: make a new one.",
-                                          key=new.id)
-                before = next((key for key in known if old is not None and key.id == old.id),
-                              known[-1] if known else None)
+                if any(key.id == new.id for key in known):
+                    raise SigningKeyError("The key {key} is in the database already: make a new one.", key=new.id)
+                before = next((key for key in known if key.genuine and key.id == (old.id if old else after)),
+                              None)
+                if known and before is None:
+                    raise SigningKeyError("Name the key the new one follows, one of this database's ({keys}): "
+                                          "`nj-ledger keys rotate --adopt --after KEY`.", keys=_listed(known))
                 register_key(connection, new, before, old)
                 return registered_keys(connection)[-1]
 

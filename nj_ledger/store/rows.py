@@ -47,11 +47,17 @@ def json_text(value: Any) -> str:
 
 
 def json_value(text: str | bytes) -> Any:
-    """The value of a JSON column's text."""
+    """The value of a JSON column's text (ValueError for text that is not JSON). ``NaN`` and ``Infinity`` are
+    refused: the ledger never writes them, and orjson would write one back as ``null``, the text a hash was
+    computed over for a true ``null``."""
     try:
         return orjson.loads(text)
-    except orjson.JSONDecodeError:  # NaN, integers past 64 bits: what only the json module reads
-        return json.loads(text)
+    except orjson.JSONDecodeError:  # integers past 64 bits written as they are: what only the json module reads
+        return json.loads(text, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a value the ledger writes")
 
 
 def event_rows(game_id: str, records: Sequence[Record]) -> list[tuple[Any, ...]]:
@@ -104,11 +110,16 @@ def game_owner_and_version(session: Session, game_id: str) -> tuple[str, int] | 
 
 def driver_record(row: Sequence[Any]) -> Record:
     """A record from a driver's row of ``seq, deal, type, data, v, recorded_at, hash`` (``data`` as JSON text,
-    or already a value where the driver reads JSON itself)."""
+    or already a value where the driver reads JSON itself). Data that is not JSON (written outside the ledger)
+    is kept as its text: the chain and the audit name the event, nothing fails on reading it."""
     seq, deal, kind, data, v, recorded_at, digest = row
-    return {"seq": seq, "deal": deal, "type": kind,
-            "data": json_value(data) if isinstance(data, (str, bytes)) else data,
-            "v": v, "recorded_at": recorded_at, "hash": digest}
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json_value(data)
+        except ValueError:
+            data = data.decode(errors="replace") if isinstance(data, bytes) else data
+    return {"seq": seq, "deal": deal, "type": kind, "data": data, "v": v, "recorded_at": recorded_at,
+            "hash": digest}
 
 
 def deal_records(session: Session, game_id: str, deal: int, upto: int) -> list[Record]:
@@ -121,10 +132,10 @@ _RECORDS_SQL = ("SELECT seq, deal, type, data, v, recorded_at, hash FROM events 
 FETCH_ROWS = 4096
 
 
-def game_records(session: Session, game_id: str, after: int, upto: int) -> Iterator[Record]:
+def game_records(session: Session | Connection, game_id: str, after: int, upto: int) -> Iterator[Record]:
     """The records of a game with ``after < seq <= upto``, in order, read a few thousand rows at a time
     (a server-side cursor on PostgreSQL): a long game's log is never held whole."""
-    connection = session.connection()
+    connection = session.connection() if isinstance(session, Session) else session
     postgres = connection.dialect.name == "postgresql"
     driver: Any = connection.connection.driver_connection
     cursor = driver.cursor(name="nj_ledger_records") if postgres else driver.cursor()

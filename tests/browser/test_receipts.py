@@ -15,8 +15,10 @@ from playwright.sync_api import Page, expect
 from reliability.helpers import Club
 from reliability.tampering import Table
 
+from nj_ledger import new_game
 from nj_ledger.store.checkpoints import sign_heads
 from nj_ledger.store.documents import import_document
+from nj_ledger.store.keys import configured_signer
 
 from .conftest import SESSION_KEY, new_context, screenshot
 from .server import EXAMPLES, LiveServer
@@ -85,3 +87,49 @@ def test_a_heads_file_checks_a_game_on_a_phone(live_server: LiveServer, browser)
         screenshot(page, "audit-receipts-phone-fr", full_page=False)
     finally:
         context.close()
+
+
+def test_an_older_receipt_is_forgotten_only_while_the_log_still_holds_it(page: Page,
+                                                                         live_server: LiveServer) -> None:
+    """A browser that kept 16 receipts of a game is given a newer one, validly signed (an intruder holds the
+    key) over a log rewritten since: the receipt it would forget is checked against the log first, and stays."""
+    table = a_copy_of_the_example(live_server, page)
+    store = live_server.store
+    created = store.create_game(table.club.id, new_game(["Ana", "Ben"], "classic", 40))
+    table = Table(store, table.club, created.game.id, calls=None)  # type: ignore[arg-type]
+    receipts = [created.receipt]
+    for step in range(16):
+        source, target = ("seat:0", "seat:1") if step % 2 == 0 else ("seat:1", "seat:0")
+        appended = store.append(table.club.id, table.game,
+                                [{"type": "adjust", "from": source, "to": target, "amount": 1, "reason": "x"}])
+        receipts.append(appended.receipt)  # type: ignore[union-attr]
+    page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
+                  ["nj-ledger.receipts", {table.game: receipts[:16]}])
+    table.rewrite_tail(receipts[1]["version"] - 2, lambda action: {**action, "reason": "changed"})
+    signer = configured_signer()
+    assert signer is not None
+    table.sign_head(signer)
+    page.goto(f"{live_server.url}/games/{table.game}/replay")
+    expect(page.locator("#notice")).to_contain_text(f"no longer holds, at version {receipts[1]['version']}")
+    held = page.evaluate("() => JSON.parse(localStorage.getItem('nj-ledger.receipts'))")[table.game]
+    assert receipts[1] in held and len(held) == 17
+
+
+def test_an_older_receipt_the_log_still_holds_is_forgotten(page: Page, live_server: LiveServer) -> None:
+    table = a_copy_of_the_example(live_server, page)
+    store = live_server.store
+    created = store.create_game(table.club.id, new_game(["Ana", "Ben"], "classic", 40))
+    receipts = [created.receipt]
+    for step in range(16):
+        source, target = ("seat:0", "seat:1") if step % 2 == 0 else ("seat:1", "seat:0")
+        appended = store.append(table.club.id, created.game.id,
+                                [{"type": "adjust", "from": source, "to": target, "amount": 1}])
+        receipts.append(appended.receipt)  # type: ignore[union-attr]
+    page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
+                  ["nj-ledger.receipts", {created.game.id: receipts[:16]}])
+    page.goto(f"{live_server.url}/games/{created.game.id}/replay")
+    page.wait_for_function(  # the newest kept, and the one it made surplus checked and forgotten
+        f"() => JSON.parse(localStorage.getItem('nj-ledger.receipts'))['{created.game.id}']"
+        f".every((receipt) => receipt.version !== {receipts[1]['version']})")
+    held = page.evaluate("() => JSON.parse(localStorage.getItem('nj-ledger.receipts'))")[created.game.id]
+    assert held == [receipts[0], *receipts[2:]]

@@ -279,17 +279,25 @@ def test_the_replay_bomb_document_is_refused_on_import() -> None:
     assert refusal.value.code == "deal-too-long" and refusal.value.params["index"] < MAX_DEAL_EVENTS
 
 
-def test_adjustments_between_deals_count_towards_the_deal_before_them() -> None:
-    """Adjustments agreed after a deal belong to its stretch of the log: they cannot grow it without end."""
+def test_adjustments_after_a_deal_count_towards_it_and_before_the_first_deal_towards_nothing() -> None:
+    """Adjustments agreed after a deal belong to its stretch of the log (its replay shows them): they cannot grow
+    it without end. Before the first deal no replay shows them, and only the game bounds them."""
+    adjustment = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1}
     state = replay([new_game(PLAYERS, {"profile": "classic", "shortfall": "negative"}, 60)])
-    adjustments = [{"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1}] * MAX_DEAL_EVENTS
+    state, _ = execute(state, [adjustment] * MAX_DEAL_EVENTS)
+    assert state.version == 2 * MAX_DEAL_EVENTS + 1 and state.deal_number == 0
+
+    game = simulate(seed=4, players=3, deals=2, starting_chips=200)
+    first_end = next(seq for seq, event in enumerate(game.events, start=1) if event.type == "deal_ended")
+    state = replay(game.events[:first_end])
+    room = (MAX_DEAL_EVENTS - (state.version - state.deal_first_seq + 1)) // 2  # two events an adjustment
+    back = {**adjustment, "from": "seat:1", "to": "seat:0"}
+    there_and_back = [adjustment, back] * (room // 2) + [adjustment] * (room % 2)
+    state, _ = execute(state, there_and_back)
     with pytest.raises(RuleViolation) as refusal:
-        execute(state, adjustments)
-    assert refusal.value.code == "deal-too-long" and refusal.value.params["deal"] == 0
-    # 499 adjustments and game_started fill the stretch before the first deal; a deal starts a new count
-    state, _ = execute(state, adjustments[:499])
-    assert state.version == MAX_DEAL_EVENTS - 1
-    state, events = execute(state, [{"type": "deal"}])
+        execute(state, [back])
+    assert refusal.value.code == "deal-too-long" and refusal.value.params["deal"] == 1
+    state, events = execute(state, [{"type": "deal"}])  # a deal starts a new count
     assert state.version - state.deal_first_seq + 1 == len(events) == 16
 
 

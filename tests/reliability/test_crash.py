@@ -125,6 +125,7 @@ def big_document(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Simula
 def kill_imports(rounds: Rounds, document: Path, game: SimulatedGame, kills: int) -> None:
     club, _ = rounds.club("Les Importés")
     command = ["reliability.crashing", "{kill_at}", "--", "import", str(document), "--club", club]
+    rounds.store.signer()  # the signing key taken into use first: the calibration's count is every run's
     calibration = subprocess.run([sys.executable, "-m", *(a.format(kill_at=0) for a in command)],
                                  env=environment(rounds.url), cwd=rounds.folder, capture_output=True, timeout=300,
                                  check=False)

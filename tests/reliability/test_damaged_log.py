@@ -8,9 +8,12 @@ extended), and the audit names what it found.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from sqlalchemy import delete, insert
+import pytest
+from sqlalchemy import delete, insert, text
+from sqlalchemy.exc import DBAPIError
 
 from nj_ledger import new_game
 from nj_ledger.store import Store
@@ -75,3 +78,40 @@ def test_a_row_put_past_the_version_is_a_409_not_a_503(intruded: tuple[Store, Ca
     play = {"type": "play", "seat": 0, "cards": ["5H"]}
     assert_problem(calls.act(table.club, table.game, play), 409, "log-damaged")  # at once, not 503 after retries
     assert len(table.records()) == version + 1 and table.records()[-1]["hash"] == "f" * 64
+
+
+CHANGES = {
+    "data that is not JSON": ("data", "{not json"),
+    "data that is a list": ("data", "[1, 2]"),
+    "NaN where null was": ("data", None),  # filled in from the stored text
+    "a deal that is not a number": ("deal", "x"),
+    "an unknown type": ("type", "shuffle"),
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_an_event_changed_into_what_the_ledger_never_writes_is_reported_never_a_500(table: Table,
+                                                                                      change: str) -> None:
+    column, value = CHANGES[change]
+    records = table.records()
+    seq = next(r["seq"] for r in records if r["type"] == "deal_ended")
+    if change == "NaN where null was":  # orjson writes NaN as null: the text the hash was computed over
+        seq = 1
+        value = json.dumps(records[0]["data"]).replace('"max_deals": null', '"max_deals": NaN')
+        assert "NaN" in value
+    table.drop_guards("events")
+    try:
+        with table.engine.begin() as connection:
+            connection.execute(text(f"UPDATE events SET {column} = :value WHERE game_id = :game AND seq = :seq"),
+                               {"value": value, "game": table.game, "seq": seq})
+    except DBAPIError:
+        pytest.skip(f"{table.store.dialect} refuses {change} itself")
+    found = answers(table)
+    report = found[f"GET /api/v1/games/{table.game}/audit"].json
+    assert not report["ok"] and report["chain"]["first_bad_seq"] == seq, report["chain"]
+    events = found[f"GET /api/v1/games/{table.game}/events"]  # the row shown as it stands, in strict JSON
+    assert events.status_code == 200 and json.loads(events.get_data(as_text=True), parse_constant=refuse)
+
+
+def refuse(constant: str) -> None:
+    raise AssertionError(f"{constant} is not JSON")

@@ -17,6 +17,8 @@ import pytest
 from api import create_app
 from api.context import store as app_store
 from nj_ledger.receipts import Signer, b64url
+from nj_ledger.store import SigningKeyError, Store
+from nj_ledger.store.keys import register_key, registered_keys
 
 from .helpers import ADMIN_TOKEN, ROOT, Calls, free_port
 
@@ -109,12 +111,16 @@ def test_a_foreign_key_stops_the_server_until_it_is_rotated_in(fresh_url: str, t
     server, port = serve(foreign, tmp_path)
     assert port is None and server.returncode != 0
     said = server.communicate()[1]
-    assert f"{other.id}" in said and first[0]["id"] in said and "keys rotate --adopt" in said, said
+    assert f"{other.id}" in said and first[0]["id"] in said and "keys rotate --adopt --after KEY" in said, said
     assert "Traceback" not in said
     refused = command(foreign, "import", str(EXAMPLE), cwd=tmp_path)  # nothing signs under it either
     assert refused.returncode != 0 and "did not sign this database's games" in refused.stderr
 
-    adopted = command(foreign, "keys", "rotate", "--adopt", cwd=tmp_path)
+    unnamed = command(foreign, "keys", "rotate", "--adopt", cwd=tmp_path)  # which key it follows is said
+    assert unnamed.returncode != 0 and "--after KEY" in unnamed.stderr, unnamed.stderr
+    every = json.loads(command(foreign, "keys", "list", "--all", "--json", cwd=tmp_path).stdout)["keys"]
+    assert [(key["id"], key["follows"], key["genuine"]) for key in every] == [(first[0]["id"], None, True)]
+    adopted = command(foreign, "keys", "rotate", "--adopt", "--after", first[0]["id"], cwd=tmp_path)
     assert adopted.returncode == 0 and other.id in adopted.stdout, adopted.stderr
     keys = json.loads(command(foreign, "keys", "list", "--json", cwd=tmp_path).stdout)["keys"]
     assert [key["id"] for key in keys] == [first[0]["id"], other.id]  # the adopted key vouches for the first
@@ -172,3 +178,45 @@ def test_a_relative_instance_or_key_path_is_refused(setting: str, fresh_url: str
     done = command(env, "keys", "list", cwd=tmp_path)
     assert done.returncode != 0 and f"{setting} must be an absolute path" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "relative").exists()
+
+
+def test_a_key_an_intruder_adds_is_never_trusted_not_even_through_a_rotation(
+        fresh_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row claiming to follow the real key retires it (anyone who may write to the database can stop the
+    server anyway), but adopting a new key after the real one leaves the intruder's key unbelieved."""
+    monkeypatch.setenv("NJ_LEDGER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("NJ_LEDGER_SIGNING_KEY", raising=False)
+    real = Store(fresh_url).signer()
+    intruder = Signer.generate()
+    with Store(fresh_url).writing() as session:
+        connection = session.connection()
+        register_key(connection, intruder, registered_keys(connection)[0])  # it signs that it follows the real one
+    with pytest.raises(SigningKeyError, match="retired"):
+        Store(fresh_url).signer()
+    adopted = Signer.generate()
+    monkeypatch.setenv("NJ_LEDGER_SIGNING_KEY", b64url(adopted.seed))
+    with pytest.raises(SigningKeyError, match="--after KEY"):
+        Store(fresh_url).rotate_signing_key(adopt=True)  # which key it follows is never guessed from the rows
+    store = Store(fresh_url)
+    store.rotate_signing_key(adopt=True, after=real.id)
+    assert [key.id for key in Store(fresh_url).signing_keys()] == [real.id, adopted.id]
+    assert intruder.id not in Store(fresh_url).verifying_keys()
+
+
+def test_odd_input_to_the_commands_is_a_sentence_never_a_traceback(fresh_url: str, tmp_path: Path) -> None:
+    env = settings(fresh_url, tmp_path / "instance")
+    deep, long_number = tmp_path / "deep.json", tmp_path / "long.json"
+    deep.write_text("[" * 100_000)
+    long_number.write_text('{"receipts": [{"version": ' + "9" * 5000 + "}]}")
+    odd = [
+        (env, ["tokens", "revoke", "abc", "99999999999999999999"]),
+        (env, ["tokens", "list", "caf\u00e9"]),
+        (env, ["heads", "export", "x y"]),
+        (env, ["heads", "check", str(deep)]),
+        (env, ["heads", "check", str(long_number)]),
+        ({**env, "NJ_LEDGER_DATABASE_URL": "nosuchkind://x"}, ["keys", "list"]),
+        ({**env, "NJ_LEDGER_SIGNING_KEY_FILE": "/dev/zero"}, ["keys", "list"]),
+    ]
+    for environment, arguments in odd:
+        done = command(environment, *arguments, cwd=tmp_path)
+        assert done.returncode != 0 and "Traceback" not in done.stderr and done.stderr.strip(), (arguments, done)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -132,7 +133,8 @@ def test_wrong_tokens_from_one_address_are_rate_limited(store: Store) -> None:
     assert intruder.get("/api/v1/health").status_code == 200  # no token, nothing counted
 
 
-@pytest.mark.parametrize("weak", ["short", "admin", "q8Zr" * 8, "a" * 64, "abcdabcdabcdabcdabcdabcdabcdabcd"])
+@pytest.mark.parametrize("weak", ["short", "admin", "q8Zr" * 8, "a" * 64, "abcdabcdabcdabcdabcdabcdabcdabcd",
+                                  "0123456789" * 4, "abcdefghijklmnopqrstuvwxyz0123456789"])
 def test_a_weak_admin_token_stops_the_server_from_starting(weak: str, fresh_url: str, tmp_path: Path) -> None:
     with pytest.raises(WeakAdminToken, match="nj-ledger admin-token"):
         create_app({"DATABASE_URL": fresh_url, "ADMIN_TOKEN": weak})
@@ -146,7 +148,7 @@ def test_a_weak_admin_token_stops_the_server_from_starting(weak: str, fresh_url:
 def test_the_command_line_makes_admin_tokens_the_server_accepts() -> None:
     made = {CliRunner().invoke(main, ["admin-token"]).output.strip() for _ in range(3)}
     assert len(made) == 3
-    for token in made:
+    for token in made | {secrets.token_hex(32) for _ in range(200)} | {secrets.token_urlsafe(32) for _ in range(200)}:
         check_admin_token(token)
 
 
@@ -164,6 +166,9 @@ def test_wrong_tokens_are_counted_by_ipv6_network_and_by_the_address_trusted_pro
     # one host, any address of its /64
     assert [status(f"2001:db8:1:2::{n}") for n in range(1, 5)] == [401, 401, 401, 429]
     assert status("2001:db8:1:3::1") == 401  # another network
+    # IPv4 clients of a server listening on both count each as itself, not all as ::/64
+    assert [status("::ffff:192.0.2.1") for _ in range(4)] == [401, 401, 401, 429]
+    assert status("::ffff:192.0.2.2", token=club.token) == 200 and status("192.0.2.1", token=club.token) == 429
     # behind the trusted proxy, each client counts for itself, not the proxy for all
     assert [status("10.0.0.1", "198.51.100.7") for _ in range(4)] == [401, 401, 401, 429]
     assert status("10.0.0.1", "198.51.100.8", club.token) == 200

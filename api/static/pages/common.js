@@ -1,7 +1,7 @@
 // What every page shares: the club session kept in the browser, calls to the JSON API,
 // translated messages, a small DOM helper, the header (language switch, sign-out).
 
-import { keepReceipt } from "./receipts.js";
+import { dropReceipt, keepReceipt } from "./receipts.js";
 
 const SESSION_KEY = "nj-ledger.session";
 const SIGNING_IN = "signing in";
@@ -155,10 +155,27 @@ export async function api(path, options = {}) {
 
 /** Keep an answer's receipt; say at once when the server shows a game behind a receipt this browser holds. */
 function noticeReceipt(receipt) {
-  const { verdict, held } = keepReceipt(receipt);
+  const { verdict, held, surplus } = keepReceipt(receipt);
   if (verdict === "behind" || verdict === "differs") {
     notify(t(`receipts.${verdict}`, { held: held.version, shown: receipt.version }));
   }
+  if (surplus) checkSurplus(surplus);
+}
+
+/**
+ * A receipt about to be forgotten is checked first: the log must still hold its head at its version (a newer
+ * receipt, even validly signed, could vouch for a rewritten log). If not, it stays, and the page says so.
+ */
+async function checkSurplus(old) {
+  let event = null;
+  try {
+    const page = await api(`/games/${encodeURIComponent(old.game)}/events?after=${old.version - 1}&limit=1`);
+    event = page.events[0] || null;
+  } catch (ignored) {
+    return; // not checked now: it stays, and is checked with the next receipt
+  }
+  if (event && event.seq === old.version && event.hash === old.head) dropReceipt(old);
+  else notify(t("receipts.rewritten", { held: old.version }));
 }
 
 const RETRY_DELAYS = [300, 800, 1500, 3000];

@@ -1,7 +1,8 @@
 // The receipts this browser keeps: signed receipts of every game it recorded or followed.
 //
 // Every answer of the API that carries a `receipt` (an append, a new game, an import, a game read) is kept
-// here: per game the first one and the latest ones (KEPT in all). A receipt is the ledger's signed word that
+// here: per game the first one and the latest ones (KEPT in all; an older one goes only once the log is seen
+// to still hold the head it names). A receipt is the ledger's signed word that
 // the game's log stood at that version with that head hash: the audit page sends them back, and a log cut
 // back or rewritten since shows against them. Older ones are kept too: a newer receipt signed with a stolen
 // key over a rewritten log must not erase the evidence. An answer that shows a game behind (or beside) the
@@ -37,8 +38,9 @@ function wellFormed(receipt) {
 
 /**
  * Keep `receipt` if it is newer than the one held for its game. Answers what it says of the held one:
- * "kept", "same", or "behind" (the server shows an older version than a receipt held: a log cut back) or
- * "differs" (another head at the same version: a log rewritten) with the receipt held.
+ * "kept" (with the `surplus` receipt that may go, if any), "same", or "behind" (the server shows an older
+ * version than a receipt held: a log cut back) or "differs" (another head at the same version: a log
+ * rewritten) with the receipt held.
  */
 export function keepReceipt(receipt) {
   if (!wellFormed(receipt)) return { verdict: "ignored" };
@@ -50,13 +52,27 @@ export function keepReceipt(receipt) {
   if (held && held.version > receipt.version) return { verdict: "behind", held };
   if (same) return { verdict: "same", held };
   kept.push(receipt);
-  all[receipt.game] = kept.length > KEPT ? [kept[0], ...kept.slice(kept.length - KEPT + 1)] : kept;
+  all[receipt.game] = kept;
+  if (!save(all)) return { verdict: "unkept" }; // storage full or refused: the page still works
+  // Past KEPT, the oldest but the first may go, once the log is seen to still hold it (checkSurplus)
+  return { verdict: "kept", surplus: kept.length > KEPT ? kept[1] : null };
+}
+
+function save(all) {
   try {
     localStorage.setItem(RECEIPTS_KEY, JSON.stringify(all));
+    return true;
   } catch (ignored) {
-    return { verdict: "unkept" }; // storage full or refused: the page still works
+    return false;
   }
-  return { verdict: "kept" };
+}
+
+/** Forget one receipt held (the log was seen to hold it still: a newer one vouches for it). */
+export function dropReceipt(receipt) {
+  const all = load();
+  const kept = all[receipt.game] || [];
+  all[receipt.game] = kept.filter((one) => !(one.version === receipt.version && one.head === receipt.head));
+  save(all);
 }
 
 /** The receipts a file holds: a list, `{receipts: [...]}` (a saved set, or a heads file of `nj-ledger heads export`). */
