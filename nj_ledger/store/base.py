@@ -82,6 +82,7 @@ class StoreBase:
         self.cache = StateCache(cache_size)
         self.deal_starts = DealStarts()
         self.signed_heads: Remembered[str] = Remembered(cache_size)  # game -> a head hash known to be signed
+        self.tokens_marked: Remembered[float] = Remembered(cache_size)  # token id -> when this process noted its use
 
     @property
     def dialect(self) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import cast
 
 from sqlalchemy import Table, bindparam, func, insert, select, update
@@ -17,16 +18,16 @@ from sqlalchemy.orm import Session
 from .base import StoreBase, new_id, utcnow
 from .errors import LastScorerToken, NotFound, PlayerExists
 from .models import Club, Game, Player, Token
+from .rows import lookup
 from .values import ClubInfo, NewToken, PlayerInfo, TokenInfo, TokenRecord
 
 ROLES = ("scorer", "viewer")
-# When a token was last used is kept to the minute: a request writes it at most once a minute per token.
+# When a token was last used is kept to the minute: a process writes it at most once a minute per token.
 LAST_USED_GRAIN = timedelta(minutes=1)
 _TOKENS = cast(Table, Token.__table__)
-# Every request authenticates (a revoked token must be refused at once, by every worker): one statement,
-# built once, read straight from the connection.
-_FIND_TOKEN = select(_TOKENS.c.id, _TOKENS.c.club_id, _TOKENS.c.role, _TOKENS.c.label, _TOKENS.c.digest,
-                     _TOKENS.c.last_used_at, _TOKENS.c.revoked_at).where(_TOKENS.c.digest == bindparam("digest"))
+# Every request authenticates, from the database (a revoked token must be refused at once, by every worker):
+# one statement, read straight from the driver (:func:`lookup`).
+_FIND_TOKEN = "SELECT id, club_id, role, label, digest FROM tokens WHERE digest = {mark} AND revoked_at IS NULL"
 _MARK_USED = (update(_TOKENS).where(_TOKENS.c.id == bindparam("token_id"))
               .values(last_used_at=bindparam("now")))
 
@@ -108,15 +109,17 @@ class ClubsMixin(StoreBase):
         by one worker is refused by all of them at once.
         """
         digest = token_digest(secret)
-        with self.engine.connect() as connection:
-            row = connection.execute(_FIND_TOKEN, {"digest": digest}).first()
+        rows = lookup(self.engine, _FIND_TOKEN, (digest,))
         # The lookup is by digest; compare again in constant time so equality is not decided by the index.
-        if row is None or row.revoked_at is not None or not hmac.compare_digest(row.digest, digest):
+        if not rows or not hmac.compare_digest(rows[0][4], digest):
             return None
-        now = utcnow()
-        if row.last_used_at is None or _aware(row.last_used_at) <= now - LAST_USED_GRAIN:
-            self._mark_used(row.id, now)
-        return TokenInfo(row.id, row.club_id, row.role, row.label)
+        token_id, club_id, role, label, _ = rows[0]
+        now = time.monotonic()
+        marked = self.tokens_marked.get(str(token_id))
+        if marked is None or now - marked >= LAST_USED_GRAIN.total_seconds():
+            self.tokens_marked.put(str(token_id), now)
+            self._mark_used(token_id, utcnow())
+        return TokenInfo(token_id, club_id, role, label)
 
     def _mark_used(self, token_id: int, now: datetime) -> None:
         """Note that a token was used (best effort: a busy database does not fail the request for it)."""
@@ -208,8 +211,3 @@ class ClubsMixin(StoreBase):
                 select(Player.name_key, Player.id).where(Player.club_id == club_id, Player.name_key.in_(keys)))
         }
         return [found[key] for key in keys]
-
-
-def _aware(moment: datetime) -> datetime:
-    """A stored time as UTC (SQLite hands back naive datetimes)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
