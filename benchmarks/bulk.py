@@ -25,7 +25,7 @@ from nj_ledger.simulator import SimulatedGame
 from nj_ledger.store import Store
 from nj_ledger.store.documents import import_document
 from nj_ledger.store.migrate import upgrade
-from nj_ledger.store.scratch import postgres_unreachable, scratch_postgres
+from benchmarks.scratch import postgres_unreachable, scratch_postgres
 
 from . import peer
 from .data import document, plain

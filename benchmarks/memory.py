@@ -39,7 +39,7 @@ def _run(arguments: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     game), so it is read only where ``/proc`` is missing.
     """
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "nj_ledger.cli", *arguments], env=env,
+    process = subprocess.Popen([sys.executable, "-m", "cli", *arguments], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     peaks: list[float] = []
 

@@ -22,7 +22,7 @@ from nj_ledger.receipts import Signer, b64url
 from nj_ledger.store import Store
 from nj_ledger.store.keys import SIGNING_KEY_ENV
 from nj_ledger.store.migrate import upgrade
-from nj_ledger.store.scratch import postgres_url
+from benchmarks.scratch import postgres_url
 
 from . import audit, bulk, live, longest, memory, peer, replay
 from .data import long_game, simulated_deals, write_document

@@ -33,7 +33,7 @@ from nj_ledger.store import Store
 from nj_ledger.store.migrate import upgrade
 from nj_ledger.store.projections import rebuild
 from nj_ledger.store.projections.bulk import BulkGame, bulk_load
-from nj_ledger.store.scratch import migrated_database, postgres_unreachable, postgres_url
+from benchmarks.scratch import migrated_database, postgres_unreachable, postgres_url
 
 from .results import percentile, row
 

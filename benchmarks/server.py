@@ -42,7 +42,7 @@ def serving(database_url: str, threads: int | None = None, workers: int = 1) -> 
     admin = secrets.token_urlsafe(32)
     env = {**os.environ, "NJ_LEDGER_DATABASE_URL": database_url, "NJ_LEDGER_ADMIN_TOKEN": admin}
     process = subprocess.Popen(
-        [sys.executable, "-m", "nj_ledger.cli", "serve", "--host", HOST, "--port", str(port),
+        [sys.executable, "-m", "cli", "serve", "--host", HOST, "--port", str(port),
          "--workers", str(workers), *(["--threads", str(threads)] if threads else [])],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )

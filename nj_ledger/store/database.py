@@ -34,6 +34,16 @@ WRITE = "nj_ledger_write"  # execution option marking a write transaction
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
+def shipped(name: str) -> Path:
+    """A folder the ledger ships in its package (``migrations``, ``examples``: in the source tree, links to the
+    top-level folders of those names), found wherever the ledger is installed or run from.
+
+    >>> (shipped("migrations") / "env.py").is_file()
+    True
+    """
+    return Path(__file__).resolve().parents[1] / name
+
+
 def instance_path() -> Path:
     """The instance folder: the embedded database and the signing key by default.
 

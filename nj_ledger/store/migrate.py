@@ -1,12 +1,10 @@
 """Running the Alembic migrations from code (``nj-ledger db upgrade``, ``nj-ledger serve``).
 
-The migrations live in the repository's top-level ``migrations/`` folder (the
-package is installed in editable mode, so it is found beside ``nj_ledger/``).
+The migrations live in the source tree's top-level ``migrations/`` folder, installed as
+``nj_ledger/migrations/`` (:func:`~nj_ledger.store.database.shipped` finds either).
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
@@ -14,9 +12,9 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 
-from .database import default_database_url, make_engine
+from .database import default_database_url, make_engine, shipped
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = shipped("migrations")
 
 
 def alembic_config(url: str | None = None) -> Config:

@@ -14,7 +14,7 @@ import pytest
 from waitress.server import create_server
 
 from api import create_app
-from nj_ledger.store.scratch import migrated_database
+from benchmarks.scratch import migrated_database
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "docs" / "walkthrough.sh"
 ADMIN = secrets.token_urlsafe(32)

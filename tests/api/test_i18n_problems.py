@@ -41,7 +41,7 @@ from nj_ledger.notation import NotationError, parse_njn
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
 from nj_ledger.store.models import EventRecord
-from nj_ledger.store.scratch import migrated_database
+from benchmarks.scratch import migrated_database
 
 FRENCH = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
 FR = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}

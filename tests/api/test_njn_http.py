@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from support.http import Calls, Club, without_receipt
 
-from nj_ledger.cli import main
+from cli.commands import main
 from nj_ledger.notation import NotationError, parse_njn, write_njn
 from nj_ledger.notation.syntax import MAX_ERRORS
 from nj_ledger.store.documents import export_document

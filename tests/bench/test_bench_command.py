@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nj_ledger.cli import main
+from cli.commands import main
 
 pytest.importorskip("eventsourcing", reason="the benchmark's peer: pip install 'nj-ledger[bench]'")
 

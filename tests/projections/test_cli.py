@@ -6,7 +6,7 @@ from datetime import date
 
 from click.testing import CliRunner
 
-from nj_ledger.cli import main
+from cli.commands import main
 from nj_ledger.store import Store
 from nj_ledger.store.projections import scoreboard
 

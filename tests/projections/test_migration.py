@@ -14,7 +14,7 @@ from nj_ledger.store.log import GENESIS, chain_records
 from nj_ledger.store.migrate import upgrade
 from nj_ledger.store.models import Club, EventRecord, Game, GamePlayer, Player
 from nj_ledger.store.projections import scoreboard
-from nj_ledger.store.scratch import scratch_postgres, scratch_sqlite
+from benchmarks.scratch import scratch_postgres, scratch_sqlite
 
 from .reference import expected_scoreboard
 

@@ -18,7 +18,7 @@ from api import create_app
 from api.context import store as app_store
 from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import CHECKPOINT_KEY_ENV
-from nj_ledger.store.scratch import migrated_database
+from benchmarks.scratch import migrated_database
 
 from .helpers import ADMIN_TOKEN, CHECKPOINT_KEY, Calls, Club, serving
 from .tampering import Table, stored_game

@@ -37,7 +37,7 @@ def main(argv: list[str]) -> int:
     kill_at, separator, *command = argv
     assert separator == "--", "usage: python -m reliability.crashing N -- nj-ledger arguments…"
     calls = arm(int(kill_at))
-    from nj_ledger.cli import main as cli
+    from cli.commands import main as cli
 
     try:
         cli(command, standalone_mode=False)

@@ -223,7 +223,7 @@ def start_server(url: str, folder: Path, log: IO[bytes], workers: int = 1) -> tu
     answers; its output goes to ``log``."""
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "nj_ledger.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--threads", "4",
+        [sys.executable, "-m", "cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--threads", "4",
          "--workers", str(workers)],
         env=environment(url), cwd=folder, stdout=log, stderr=subprocess.STDOUT,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 
-from nj_ledger.cli import main
+from cli.commands import main
 
 FORK_PAUSE_ENV = "NJ_LEDGER_TEST_FORK_PAUSE"
 

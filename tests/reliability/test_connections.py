@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from nj_ledger.store.scratch import migrated_database
+from benchmarks.scratch import migrated_database
 
 from .helpers import ROOT, environment, start_server
 

@@ -152,7 +152,7 @@ def kill_simulations(rounds: Rounds, kills: int) -> None:
     for number in range(kills):
         club, _ = rounds.club(f"Simulations {number}")
         seed = rounds.rng.randrange(10**6)
-        process = rounds.child("nj_ledger.cli", "simulate", "--games", "100000", "--seed", str(seed),
+        process = rounds.child("cli", "simulate", "--games", "100000", "--seed", str(seed),
                                "--deals", str(SIMULATED_DEALS), "--club", club)
         started = time.monotonic()
         while not games_of(rounds.store, club):  # it has started writing

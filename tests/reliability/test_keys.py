@@ -34,14 +34,14 @@ def settings(url: str, instance: Path, **more: str) -> dict[str, str]:
 
 
 def command(env: dict[str, str], *arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "nj_ledger.cli", *arguments], env=env, cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "cli", *arguments], env=env, cwd=cwd,
                           capture_output=True, text=True, timeout=120)
 
 
 def serve(env: dict[str, str], cwd: Path) -> tuple[subprocess.Popen[str], int | None]:
     """``nj-ledger serve`` from ``cwd``: the process and its port once it answers, or None if it stopped."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "nj_ledger.cli", "serve", "--port", str(port)], env=env,
+    server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], env=env,
                               cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import delete, insert
 
-from nj_ledger.cli import main
+from cli.commands import main
 from nj_ledger.receipts import Signer, b64url, from_b64url, verify
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from api import create_app
 from api.auth import WeakAdminToken, check_admin_token
 from api.config import Config
-from nj_ledger.cli import main
+from cli.commands import main
 from nj_ledger.store import Store
 
 from .helpers import ADMIN_TOKEN, Calls, Club, assert_problem, environment, start_server
@@ -139,7 +139,7 @@ def test_a_weak_admin_token_stops_the_server_from_starting(weak: str, fresh_url:
     with pytest.raises(WeakAdminToken, match="nj-ledger admin-token"):
         create_app({"DATABASE_URL": fresh_url, "ADMIN_TOKEN": weak})
     server = subprocess.run(
-        [sys.executable, "-m", "nj_ledger.cli", "serve", "--port", "1"], capture_output=True, text=True,
+        [sys.executable, "-m", "cli", "serve", "--port", "1"], capture_output=True, text=True,
         env={**environment(fresh_url), "NJ_LEDGER_ADMIN_TOKEN": weak}, cwd=tmp_path, timeout=60)
     assert server.returncode != 0 and "nj-ledger admin-token" in server.stderr, server.stderr
     assert "Traceback" not in server.stderr

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from nj_ledger import new_game
 from nj_ledger.audit import audit
-from nj_ledger.cli import EXAMPLES, main
+from cli.commands import examples_folder, main
 from nj_ledger.store import Store
 from nj_ledger.store.migrate import head_revision, is_current
 
@@ -48,7 +48,7 @@ def test_club_create_prints_an_id_and_a_scorer_token(run, store: Store) -> None:
 
 def test_demo_loads_every_example_once(run, store: Store) -> None:
     first = run("demo").output
-    examples = sorted(EXAMPLES.glob("*.json"))
+    examples = sorted(examples_folder().glob("*.json"))
     assert f"{len(examples)} games loaded, 0 already there" in first
     assert f"0 games loaded, {len(examples)} already there" in run("demo").output
     demo = store.find_club("Demo")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from nj_ledger.store import Store
-from nj_ledger.store.scratch import (
+from benchmarks.scratch import (
     BACKENDS,
     REQUIRE_POSTGRES_ENV,
     migrated_database,

@@ -1,7 +1,7 @@
 """The ``nj-ledger`` command line: run the service, migrate, create clubs, load, move and simulate games.
 
 Settings come from the environment: ``NJ_LEDGER_DATABASE_URL`` (default: a
-SQLite file in ``./instance``) and ``NJ_LEDGER_ADMIN_TOKEN``. The store and the
+SQLite file in the instance folder, ``NJ_LEDGER_INSTANCE``) and ``NJ_LEDGER_ADMIN_TOKEN``. The store and the
 web app are imported inside the commands, so ``nj-ledger --help`` stays quick.
 
     $ nj-ledger db upgrade
@@ -20,19 +20,25 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .errors import LedgerError
+from nj_ledger.errors import LedgerError
 
 if TYPE_CHECKING:
-    from .store import ClubInfo, NewToken, Store, StoreError
+    from nj_ledger.store import ClubInfo, NewToken, Store, StoreError
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 DEMO_CLUB = "Demo"
 LOCAL_CLUB = "Local"
 SIMULATION_CLUB = "Simulations"
 
 
+def examples_folder() -> Path:
+    """The example games the ledger ships (``examples/`` of the source tree, or of the installed package)."""
+    from nj_ledger.store.database import shipped
+
+    return shipped("examples")
+
+
 def _store() -> Store:
-    from .store import Store
+    from nj_ledger.store import Store
 
     return Store()
 
@@ -49,6 +55,18 @@ def _club_or_new(store: Store, name: str) -> tuple[ClubInfo, NewToken | None]:
     if club is not None:
         return club, None
     return store.create_club(name)
+
+
+def _club_given_or_new(store: Store, club_id: str | None, name: str) -> tuple[ClubInfo, NewToken | None]:
+    """The club ``--club`` names (an error if there is none), or else the club ``name``, made if need be."""
+    from nj_ledger.store import NotFound
+
+    if club_id is None:
+        return _club_or_new(store, name)
+    try:
+        return store.club(club_id), None
+    except NotFound as missing:
+        raise click.ClickException(missing.message) from None
 
 
 def _echo_token(token: NewToken) -> None:
@@ -73,7 +91,7 @@ class LedgerCommands(click.Group):
         except Exception as error:
             from sqlalchemy.exc import ArgumentError, SQLAlchemyError  # not at the top: `--help` stays quick
 
-            from .store import StoreError
+            from nj_ledger.store import StoreError
 
             if isinstance(error, StoreError):
                 raise _refusal(error) from None
@@ -113,9 +131,8 @@ def serve(host: str, port: int, threads: int | None, workers: int) -> None:
     from api.auth import WeakAdminToken, check_admin_token
     from api.config import ADMIN_TOKEN_ENV
     from api.serving import serve as serve_app
-
-    from .store import Store, default_database_url, is_sqlite
-    from .store.migrate import is_current, upgrade
+    from nj_ledger.store import Store, default_database_url, is_sqlite
+    from nj_ledger.store.migrate import is_current, upgrade
 
     try:
         check_admin_token(os.environ.get(ADMIN_TOKEN_ENV))
@@ -145,8 +162,8 @@ def db() -> None:
 @db.command("upgrade")
 def db_upgrade() -> None:
     """Create or migrate the database to the latest schema."""
-    from .store import default_database_url
-    from .store.migrate import current_revision, upgrade
+    from nj_ledger.store import default_database_url
+    from nj_ledger.store.migrate import current_revision, upgrade
 
     url = default_database_url()
     upgrade(url)
@@ -178,11 +195,12 @@ def club_create(name: str, as_json: bool) -> None:
 # --- games in and out --------------------------------------------------------------------------
 @main.command()
 @click.option("--examples", "folder", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=EXAMPLES, show_default=True, help="Folder of game documents (*.json).")
+              default=examples_folder, show_default="the example games shipped with the ledger",
+              help="Folder of game documents (*.json).")
 def demo(folder: Path) -> None:
     """Load the example games into the club "Demo" (created if missing); running it again adds nothing."""
-    from .store import StoreError
-    from .store.documents import document_digest, import_document
+    from nj_ledger.store import StoreError
+    from nj_ledger.store.documents import document_digest, import_document
 
     store = _store()
     club, token = _club_or_new(store, DEMO_CLUB)
@@ -217,22 +235,15 @@ def import_(file: Any, club_id: str | None, fmt: str) -> None:
 
     A JSON file is read as it is imported, so a game of any length fits in memory.
     """
-    from .store import NotFound, StoreError
-    from .store.documents import import_document
-    from .store.streaming import JSONError, import_file
+    from nj_ledger.store import StoreError
+    from nj_ledger.store.documents import import_document
+    from nj_ledger.store.streaming import JSONError, import_file
 
     store = _store()
-    token = None
-    if club_id is None:
-        club, token = _club_or_new(store, LOCAL_CLUB)
-    else:
-        try:
-            club = store.club(club_id)
-        except NotFound as missing:
-            raise click.ClickException(missing.message) from None
+    club, token = _club_given_or_new(store, club_id, LOCAL_CLUB)
     try:
         if fmt == "njn" or (fmt == "auto" and str(file.name).lower().endswith(".njn")):
-            from .notation import parse_njn
+            from nj_ledger.notation import parse_njn
 
             created: Any = import_document(store, club.id, parse_njn(file.read().decode("utf-8")))
         elif file.seekable():
@@ -255,7 +266,7 @@ def import_(file: Any, club_id: str | None, fmt: str) -> None:
 @click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="File (default: stdout).")
 def export(game: str, fmt: str, output: Any) -> None:
     """Export a game as a document."""
-    from .store.documents import export_document
+    from nj_ledger.store.documents import export_document
 
     store = _store()
     club_id = store.owner(game)
@@ -263,7 +274,7 @@ def export(game: str, fmt: str, output: Any) -> None:
         raise click.ClickException(f"There is no game {game!r}.")
     document = export_document(store, club_id, game)
     if fmt == "njn":
-        from .notation import write_njn
+        from nj_ledger.notation import write_njn
 
         output.write(write_njn(document, {"club": store.club(club_id).name}))
         return
@@ -285,9 +296,8 @@ def export(game: str, fmt: str, output: Any) -> None:
 def simulate(count: int, profile: str, players: int | None, seed: int, deals: int, info: str,
              club_id: str | None) -> None:
     """Play random legal games and store them through the same append path as the API."""
-    from .rules import resolve_rules
-    from .simulator import simulate as play
-    from .store import NotFound
+    from nj_ledger.rules import resolve_rules
+    from nj_ledger.simulator import simulate as play
 
     try:
         rules = resolve_rules(profile)
@@ -297,14 +307,7 @@ def simulate(count: int, profile: str, players: int | None, seed: int, deals: in
         raise click.BadParameter(f"{profile} is played by {', '.join(map(str, rules.players))} players",
                                  param_hint="--players")
     store = _store()
-    token = None
-    if club_id is None:
-        club, token = _club_or_new(store, SIMULATION_CLUB)
-    else:
-        try:
-            club = store.club(club_id)
-        except NotFound as missing:
-            raise click.ClickException(missing.message) from None
+    club, token = _club_given_or_new(store, club_id, SIMULATION_CLUB)
     events = 0
     started_at = time.perf_counter()
     with click.progressbar(range(count), label=f"Simulating {profile} games") as bar:
@@ -333,7 +336,7 @@ def projections() -> None:
 @click.option("--club", "club_id", callback=_an_id, help="Only this club (default: every club).")
 def projections_rebuild(club_id: str | None) -> None:
     """Rebuild the scoreboard's tables from the log (one transaction; the old tables stay until it commits)."""
-    from .store.projections import rebuild_steps
+    from nj_ledger.store.projections import rebuild_steps
 
     started_at = time.perf_counter()
     steps = rebuild_steps(_store(), club_id)
@@ -392,7 +395,7 @@ def keys_list(as_json: bool, every: bool) -> None:
 @keys.command("generate")
 def keys_generate() -> None:
     """Print a new private key (a 32-byte Ed25519 seed, base64url) for NJ_LEDGER_SIGNING_KEY; nothing is stored."""
-    from .receipts import Signer, b64url
+    from nj_ledger.receipts import Signer, b64url
 
     click.echo(b64url(Signer.generate().seed))
 
@@ -424,7 +427,7 @@ def heads_export(club_id: str, output: Any) -> None:
 
     A game whose head the ledger did not sign is left out and named (exit 1): audit it.
     """
-    from .store.checkpoints import sign_heads
+    from nj_ledger.store.checkpoints import sign_heads
 
     document, left_out = sign_heads(_store(), club_id)
     json.dump(document, output, ensure_ascii=False, indent=1)
@@ -439,14 +442,14 @@ def heads_export(club_id: str, output: Any) -> None:
 @click.argument("file", type=click.File("rb"))
 def heads_check(file: Any) -> None:
     """Audit every game of a heads file (or any JSON list of receipts) against the log: exit 1 if one fails."""
-    from .store import NotFound
-    from .store.checkpoints import audit_game
+    from nj_ledger.store import NotFound
+    from nj_ledger.store.checkpoints import audit_game
 
     try:
         document = json.load(file)
     except (ValueError, RecursionError) as error:  # not JSON, nested too deep, a number too long to read
         raise click.ClickException(f"{file.name} is not a receipts file: {error}") from None
-    from .receipts import well_formed
+    from nj_ledger.receipts import well_formed
 
     listed = document.get("receipts") if isinstance(document, dict) else document
     receipts = [receipt for receipt in listed if well_formed(receipt)] if isinstance(listed, list) else []
@@ -491,7 +494,7 @@ def tokens() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the tokens as JSON.")
 def tokens_list(club_id: str, as_json: bool) -> None:
     """CLUB's tokens: id, role, label, made, last used (to the minute), revoked. Never a secret."""
-    from .store import iso
+    from nj_ledger.store import iso
 
     store = _store()
     found = store.tokens(store.club(club_id).id, limit=10_000)
@@ -554,7 +557,3 @@ def bench(quick: bool, json_path: Path | None, overrides: tuple[str, ...]) -> No
     click.echo(table(report))
     if json_path is not None:
         click.echo(f"Report written to {json_path}.")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -87,7 +87,7 @@ def scratch_sqlite(directory: str | Path | None = None) -> Iterator[str]:
 @contextmanager
 def migrated_database(backend: str, directory: str | Path | None = None) -> Iterator[str]:
     """A scratch database of ``backend`` (``sqlite`` or ``postgresql``) at the latest schema."""
-    from .migrate import upgrade
+    from nj_ledger.store.migrate import upgrade
 
     scratch = scratch_sqlite(directory) if backend == "sqlite" else scratch_postgres()
     with scratch as url:
