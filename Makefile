@@ -14,7 +14,7 @@ export NJ_LEDGER_INSTANCE ?= $(CURDIR)/instance
 CHROMIUM := /usr/bin/chromium
 CATALOG  := api/translations/fr/LC_MESSAGES/messages
 
-.PHONY: run test test-slow test-reliability-slow install clean translations
+.PHONY: run test lint test-slow test-reliability-slow install clean translations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,7 +51,14 @@ run: install
 	@echo
 	NJ_LEDGER_ADMIN_TOKEN=$${NJ_LEDGER_ADMIN_TOKEN:-$$(cat $(ADMIN_TOKEN_FILE))} $(BIN)/nj-ledger serve --host $(HOST) --port $(PORT)
 
-test: install $(CHROMIUM)
+# The code's own checks, which fail `make test`: ruff (the rules chosen in pyproject.toml), mypy on every layer,
+# strict on the core and its store.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/mypy --strict nj_ledger
+
+test: install $(CHROMIUM) lint
 	$(BIN)/python -m pytest
 
 # The long variants (`.ci/run` runs them after `make test`): 10,000 simulated games, 3,000 NJN round trips,

@@ -91,7 +91,7 @@ def _security_headers(response: Response) -> Response:
     """The security headers every answer carries (unless a view set its own), in one pass over the headers."""
     headers = response.headers
     present = {name.lower() for name, _ in headers.items()}
-    wanted = SECURITY_HEADERS
+    wanted: tuple[tuple[str, str], ...] = SECURITY_HEADERS
     if request.path.startswith("/api/v1") and not request.path.startswith("/api/v1/docs"):
         wanted += NO_CACHE
     headers.extend([(name, value) for name, value in wanted if name.lower() not in present])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import itertools
 import math
 import time
 from typing import Any
@@ -66,7 +67,7 @@ def check_admin_token(secret: str | None) -> None:
     bits = len(secret) * math.log2(len(set(secret))) if len(set(secret)) > 1 else 0.0
     pieces = [secret[i:i + 3] for i in range(len(secret) - 2)]
     repeated = len(pieces) - len(set(pieces))
-    runs = sum(ord(b) - ord(a) == 1 for a, b in zip(secret, secret[1:]))
+    runs = sum(ord(b) - ord(a) == 1 for a, b in itertools.pairwise(secret))
     if (len(secret) < ADMIN_TOKEN_LENGTH or bits < ADMIN_TOKEN_BITS or repeated * 4 > len(pieces)
             or runs * 4 > len(secret)):
         raise WeakAdminToken(
@@ -106,7 +107,7 @@ def init_app(app: Flask) -> None:
 
 
 def _failures() -> FailedAuthentications:
-    return current_app.extensions[FAILURES]  # type: ignore[no-any-return]
+    return current_app.extensions[FAILURES]
 
 
 def _address() -> str:
@@ -150,7 +151,7 @@ def caller() -> TokenInfo:
     """The club token of this request (401 without a valid one)."""
     known = g.get("token")
     if known is not None:
-        return known  # type: ignore[no-any-return]
+        return known
     secret = bearer_token()
     if secret is None:
         raise Problem(401, "unauthorized", "Send a token: Authorization: Bearer <token>.", headers=CHALLENGE)

@@ -154,7 +154,7 @@ def marked(paths: tuple[str, ...] = ("api/*.py",), project: Path = PROJECT) -> I
     for pattern in paths:
         for path in _files(pattern, project):
             with path.open("rb") as source:
-                for line, _, message, _ in extract_python(source, ["N_"], [], {}):
+                for line, _, message, _ in extract_python(source, {"N_": None}, [], {}):
                     if isinstance(message, str):
                         yield message, str(path.relative_to(project)), line
 

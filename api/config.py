@@ -34,7 +34,8 @@ class Config:
 
 
 def from_environment() -> dict[str, Any]:
-    settings = {"DATABASE_URL": default_database_url(), "ADMIN_TOKEN": os.environ.get(ADMIN_TOKEN_ENV) or None}
+    settings: dict[str, Any] = {"DATABASE_URL": default_database_url(),
+                                "ADMIN_TOKEN": os.environ.get(ADMIN_TOKEN_ENV) or None}
     if os.environ.get(AUTH_FAILURE_LIMIT_ENV):
         settings["AUTH_FAILURE_LIMIT"] = os.environ[AUTH_FAILURE_LIMIT_ENV]
     if os.environ.get(PROXIES_ENV):

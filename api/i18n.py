@@ -119,10 +119,7 @@ def translate(template: str, params: Mapping[str, Any] | None = None, english: s
     if translated == template and template.startswith(FIELD_PREFIX):  # "{field}: " + a sentence of the catalog
         rest = template[len(FIELD_PREFIX):]
         translated = gettext(rest)
-        if translated != rest:
-            translated = gettext("{field}: ") + translated
-        else:
-            translated = template
+        translated = gettext("{field}: ") + translated if translated != rest else template
     if translated == template:
         return english
     if not params:

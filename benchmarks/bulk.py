@@ -21,11 +21,11 @@ from typing import Any
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from benchmarks.scratch import postgres_unreachable, scratch_postgres
 from nj_ledger.simulator import SimulatedGame
 from nj_ledger.store import Store
 from nj_ledger.store.documents import import_document
 from nj_ledger.store.migrate import upgrade
-from benchmarks.scratch import postgres_unreachable, scratch_postgres
 
 from . import peer
 from .data import document, plain

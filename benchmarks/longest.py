@@ -39,7 +39,8 @@ def bomb_actions(pairs: int) -> list[dict[str, Any]]:
     """A deal of eight dealt hands, then ``pairs`` times the same card laid and withdrawn."""
     cards = [str(card) for card in DECK]
     hands = [cards[seat * 6:(seat + 1) * 6] for seat in range(8)]
-    pair = [{"type": "play", "seat": 0, "cards": [hands[0][0]]}, {"type": "undo", "reason": "again"}]
+    pair: list[dict[str, Any]] = [{"type": "play", "seat": 0, "cards": [hands[0][0]]},
+                                  {"type": "undo", "reason": "again"}]
     return [{"type": "deal", "hands": hands}, *(pair * pairs)]
 
 

@@ -38,7 +38,7 @@ def _classes() -> tuple[type, type]:
     from eventsourcing.application import Application
     from eventsourcing.domain import Aggregate
 
-    class Game(Aggregate):  # type: ignore[misc]
+    class Game(Aggregate):
         def __init__(self, players: list[str], rules: Any, starting_chips: int, dealer: int) -> None:
             self.players = players
             self.rules = rules
@@ -46,7 +46,7 @@ def _classes() -> tuple[type, type]:
             self.dealer = dealer
             self.events = 1
 
-        class Recorded(Aggregate.Event):  # type: ignore[misc,name-defined]
+        class Recorded(Aggregate.Event):
             type: str
             deal: int
             data: dict[str, Any]
@@ -58,7 +58,7 @@ def _classes() -> tuple[type, type]:
         def record(self, kind: str, deal: int, data: dict[str, Any], v: int) -> None:
             self.trigger_event(self.Recorded, type=kind, deal=deal, data=data, v=v)
 
-    class Ledger(Application):  # type: ignore[misc]
+    class Ledger(Application):
         pass
 
     return Game, Ledger
@@ -99,4 +99,4 @@ def save_game(app: Any, started: Mapping[str, Any], events: Iterable[tuple[str, 
     for kind, deal, data, v in events:
         game.record(kind, deal, data, v)
     app.save(game)
-    return game.id  # type: ignore[no-any-return]
+    return game.id

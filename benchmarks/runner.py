@@ -18,11 +18,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from benchmarks.scratch import postgres_url
 from nj_ledger.receipts import Signer, b64url
 from nj_ledger.store import Store
 from nj_ledger.store.keys import SIGNING_KEY_ENV
 from nj_ledger.store.migrate import upgrade
-from benchmarks.scratch import postgres_url
 
 from . import audit, bulk, live, longest, memory, peer, replay
 from .data import long_game, simulated_deals, write_document
@@ -114,7 +114,7 @@ def run(sizes: Sizes, *, quick: bool, json_path: Path | None = None, echo: Echo 
 def scoreboard_rows(quick: bool, echo: Echo | None = None) -> list[dict[str, Any]]:
     """The scoreboard workload of ``benchmarks/scoreboard.py`` (a ``workload(quick=...)`` function), if present."""
     try:
-        from . import scoreboard  # type: ignore[attr-defined]
+        from . import scoreboard
     except ImportError:
         return [skipped("scoreboard", "ms", "benchmarks/scoreboard.py is not there: no scoreboard workload")]
     work = getattr(scoreboard, "workload", None) or getattr(scoreboard, "run", None)

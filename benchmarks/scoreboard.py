@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from benchmarks.scratch import migrated_database, postgres_unreachable, postgres_url
 from nj_ledger import new_game
 from nj_ledger.events import Event
 from nj_ledger.simulator import SimulatedGame, simulate
@@ -33,7 +34,6 @@ from nj_ledger.store import Store
 from nj_ledger.store.migrate import upgrade
 from nj_ledger.store.projections import rebuild
 from nj_ledger.store.projections.bulk import BulkGame, bulk_load
-from benchmarks.scratch import migrated_database, postgres_unreachable, postgres_url
 
 from .results import percentile, row
 
@@ -188,7 +188,8 @@ def workload(quick: bool = False, server: str | None = None, echo: Echo | None =
             result = bench(url, games, requests=200 if quick else 500, echo=echo)
         latency, filled, rebuilt = result["latency"], result["fill"], result["rebuild"]
         note = (f"{games:,} games, {filled['events']:,} events filled in {filled['seconds']:,.0f} s; "
-                f"p50 {latency['p50']:.1f} ms over {latency['requests']} requests; p99 by kind {latency['p99_by_kind']}")
+                f"p50 {latency['p50']:.1f} ms over {latency['requests']} requests; "
+                f"p99 by kind {latency['p99_by_kind']}")
         lines.append(row(f"scoreboard p99 ({label}, {games:,} games)", "ms", latency["p99"],
                          at_most=TARGET_P99_MS, note=note))
         lines.append(row(f"scoreboard rebuild ({label})", "events/s", rebuilt["events_per_second"],

@@ -409,7 +409,8 @@ def keys_generate() -> None:
 def keys_rotate(adopt: bool, after: str | None) -> None:
     """Sign with a new key from now on; older keys keep verifying what they signed. Restart the servers after."""
     if after and not adopt:
-        raise click.BadParameter("only with --adopt: a plain rotation follows the key signing now", param_hint="--after")
+        raise click.BadParameter("only with --adopt: a plain rotation follows the key signing now",
+                                 param_hint="--after")
     key = _store().rotate_signing_key(adopt=adopt, after=after)
     click.echo(f"Key {key.id} signs from now on (public key {key.public_key}). Restart the servers to use it.")
 

@@ -9,6 +9,7 @@ SQLite file. A caller may also hand over an open connection in
 from __future__ import annotations
 
 from alembic import context
+from sqlalchemy import Connection
 
 from nj_ledger.store.database import default_database_url, make_engine
 from nj_ledger.store.models import Base
@@ -43,7 +44,7 @@ def run_migrations_online() -> None:
         engine.dispose()
 
 
-def _run(connection: object) -> None:
+def _run(connection: Connection) -> None:
     # render_as_batch: SQLite alters a table by copying it, and batch mode writes migrations that way.
     context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
     with context.begin_transaction():

@@ -21,7 +21,25 @@ from .rules import PROFILES, Rules, resolve_rules
 from .state import DealState, GameState, state_view
 
 __all__ = [
-    "DECK", "PROFILES", "Card", "DealState", "Event", "GameState", "InvalidInput", "LedgerError", "Rules",
-    "RuleViolation", "apply", "decide", "event_from_dict", "execute", "fold", "new_game", "parse_card",
-    "parse_cards", "replay", "resolve_rules", "state_view",
+    "DECK",
+    "PROFILES",
+    "Card",
+    "DealState",
+    "Event",
+    "GameState",
+    "InvalidInput",
+    "LedgerError",
+    "RuleViolation",
+    "Rules",
+    "apply",
+    "decide",
+    "event_from_dict",
+    "execute",
+    "fold",
+    "new_game",
+    "parse_card",
+    "parse_cards",
+    "replay",
+    "resolve_rules",
+    "state_view",
 ]

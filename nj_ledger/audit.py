@@ -126,7 +126,7 @@ def audit(
         try:
             state = fold(state, event)
             _count(event, seq, state, transfers, totals, corrections, findings)
-        except Exception as broken:  # a stored event the engine cannot fold or read: report, never crash
+        except Exception as broken:  # noqa: BLE001 - a stored event the engine cannot fold or read: report, never crash
             findings.append(_finding("error", seq, "unreplayable", "Event {seq} ({type}) cannot be replayed: {error}.",
                                      seq=seq, type=event.type, error=repr(broken)))
             replayed = False
@@ -147,7 +147,7 @@ def audit(
         for card, chips in state.board().items():
             totals.setdefault(f"box:{card}", {"in": 0, "out": 0, "net": 0})["balance"] = chips
 
-    recomputation = recompute(events) if replayed else {"ok": False, "differences": [], "checked": 0}
+    recomputation: dict[str, Any] = recompute(events) if replayed else {"ok": False, "differences": [], "checked": 0}
     for difference in recomputation["differences"][:20]:
         findings.append(_finding("error", difference["seq"], "recomputation-differs", difference["template"],
                                  **difference["params"]))
@@ -298,7 +298,7 @@ def check_receipts(
     findings: list[dict[str, Any]] = []
     doubted: list[int] = []
     vouched: list[int] = []  # versions that matching receipts vouch for
-    contradicted: list[dict[str, Any]] = []
+    contradicted: list[Mapping[str, Any]] = []
     for receipt in receipts:
         if not isinstance(receipt, Mapping) or receipt.get("game") != game:
             skipped += 1

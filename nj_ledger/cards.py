@@ -15,7 +15,7 @@ canonical text while carrying their rank, suit and point value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .errors import InvalidInput
 
@@ -32,7 +32,7 @@ _SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "�
 class Card(str):
     """One card, identical to its canonical text (``"10D"``)."""
 
-    __slots__ = ("rank", "suit", "points")
+    __slots__ = ("points", "rank", "suit")
     rank: int
     suit: str
     points: int
@@ -44,7 +44,7 @@ class Card(str):
         card.points = rank if rank < 10 else 10
         return card
 
-    def __reduce__(self):  # pickle/copy keep the interned instance
+    def __reduce__(self) -> tuple[Callable[[str], Card], tuple[str]]:  # pickle/copy keep the interned instance
         return (parse_card, (str(self),))
 
 

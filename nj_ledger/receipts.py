@@ -41,7 +41,7 @@ FIELDS = (*SIGNED_FIELDS, "signature")
 KEY_ID_LENGTH = 16  # hex characters: 64 bits of the public key's SHA-256
 _HEAD = re.compile(r"[0-9a-f]{64}")
 _GAME = re.compile(r"[A-Za-z0-9]{1,64}")  # a game's id: letters and digits
-_KEY = re.compile(r"[0-9a-f]{%d}" % KEY_ID_LENGTH)
+_KEY = re.compile(rf"[0-9a-f]{{{KEY_ID_LENGTH}}}")
 
 
 def b64url(data: bytes) -> str:

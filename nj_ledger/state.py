@@ -22,10 +22,33 @@ class DealState:
     """One deal: hands (when known), the run on the table, whose turn it is."""
 
     __slots__ = (
-        "number", "dealer", "first_hand", "hands", "talon", "hand_sizes", "seen", "run",
-        "expected", "expected_suit", "turn", "last_player", "passers", "passes_needed",
-        "continuing", "laying_turns", "cards_laid", "winner", "grand_opera", "revealed",
-        "awaiting", "ended", "undo_to", "group_transfers", "in_inferred", "opened", "shortfalls",
+        "awaiting",
+        "cards_laid",
+        "continuing",
+        "dealer",
+        "ended",
+        "expected",
+        "expected_suit",
+        "first_hand",
+        "grand_opera",
+        "group_transfers",
+        "hand_sizes",
+        "hands",
+        "in_inferred",
+        "last_player",
+        "laying_turns",
+        "number",
+        "opened",
+        "passers",
+        "passes_needed",
+        "revealed",
+        "run",
+        "seen",
+        "shortfalls",
+        "talon",
+        "turn",
+        "undo_to",
+        "winner",
     )
 
     number: int
@@ -56,8 +79,37 @@ class DealState:
     opened: bool  # a card has been laid this deal
     shortfalls: tuple[dict[str, Any], ...]  # payments during play (hocs) that could not be made in full
 
-    def copy(self) -> DealState:  # replaced below by a generated field-by-field copy
-        raise NotImplementedError
+    def copy(self) -> DealState:
+        """A copy sharing the immutable field values (written out: a copy is made at every play and pass)."""
+        other = object.__new__(DealState)
+        other.awaiting = self.awaiting
+        other.cards_laid = self.cards_laid
+        other.continuing = self.continuing
+        other.dealer = self.dealer
+        other.ended = self.ended
+        other.expected = self.expected
+        other.expected_suit = self.expected_suit
+        other.first_hand = self.first_hand
+        other.grand_opera = self.grand_opera
+        other.group_transfers = self.group_transfers
+        other.hand_sizes = self.hand_sizes
+        other.hands = self.hands
+        other.in_inferred = self.in_inferred
+        other.last_player = self.last_player
+        other.laying_turns = self.laying_turns
+        other.number = self.number
+        other.opened = self.opened
+        other.passers = self.passers
+        other.passes_needed = self.passes_needed
+        other.revealed = self.revealed
+        other.run = self.run
+        other.seen = self.seen
+        other.shortfalls = self.shortfalls
+        other.talon = self.talon
+        other.turn = self.turn
+        other.undo_to = self.undo_to
+        other.winner = self.winner
+        return other
 
     @property
     def full_information(self) -> bool:
@@ -80,8 +132,20 @@ class GameState:
     """Everything derived from a game's log up to some event."""
 
     __slots__ = (
-        "players", "rules", "starting_chips", "first_dealer", "balances", "boxes", "version",
-        "status", "deals_played", "deal_number", "deal", "result", "last_dealer", "deal_first_seq",
+        "balances",
+        "boxes",
+        "deal",
+        "deal_first_seq",
+        "deal_number",
+        "deals_played",
+        "first_dealer",
+        "last_dealer",
+        "players",
+        "result",
+        "rules",
+        "starting_chips",
+        "status",
+        "version",
     )
 
     players: tuple[str, ...]
@@ -101,8 +165,24 @@ class GameState:
     # here to ``version``. An undo returns to an earlier state of the same deal, so this never moves back.
     deal_first_seq: int
 
-    def copy(self) -> GameState:  # replaced below by a generated field-by-field copy
-        raise NotImplementedError
+    def copy(self) -> GameState:
+        """A copy sharing the immutable field values, with a copy of its own of the deal."""
+        other = object.__new__(GameState)
+        other.balances = self.balances
+        other.boxes = self.boxes
+        other.deal = None if self.deal is None else self.deal.copy()
+        other.deal_first_seq = self.deal_first_seq
+        other.deal_number = self.deal_number
+        other.deals_played = self.deals_played
+        other.first_dealer = self.first_dealer
+        other.last_dealer = self.last_dealer
+        other.players = self.players
+        other.result = self.result
+        other.rules = self.rules
+        other.starting_chips = self.starting_chips
+        other.status = self.status
+        other.version = self.version
+        return other
 
     # --- convenient reads ----------------------------------------------------------------------
     @property
@@ -121,7 +201,7 @@ class GameState:
             raise ValueError(f"{card!r} is not an honour of this board") from None
 
     def board(self) -> dict[str, int]:
-        return {str(card): chips for card, chips in zip(self.rules.honours, self.boxes)}
+        return {str(card): chips for card, chips in zip(self.rules.honours, self.boxes, strict=True)}
 
     def account_balance(self, account: str) -> int:
         kind, _, key = account.partition(":")
@@ -146,26 +226,6 @@ class GameState:
         return rows
 
 
-def _shallow_copier(cls: type, deep: tuple[str, ...] = ()) -> Any:
-    """A fast shallow copy for a ``__slots__`` class (fields in ``deep`` are copied with ``.copy()``).
-
-    Copies are made at every play and pass (the undo point), so they are written out
-    field by field rather than looped over with ``getattr``.
-    """
-    lines = [f"def copy(self):", f"    other = _new(_cls)"]
-    for name in cls.__slots__:
-        if name in deep:
-            lines.append(f"    other.{name} = None if self.{name} is None else self.{name}.copy()")
-        else:
-            lines.append(f"    other.{name} = self.{name}")
-    lines.append("    return other")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    exec("\n".join(lines), namespace)  # noqa: S102 - code built from the class's own slot names
-    return namespace["copy"]
-
-
-DealState.copy = _shallow_copier(DealState)  # type: ignore[method-assign]
-GameState.copy = _shallow_copier(GameState, deep=("deal",))  # type: ignore[method-assign]
 
 
 def expected_label(deal: DealState) -> str | None:
@@ -203,7 +263,7 @@ def state_view(state: GameState) -> dict[str, Any]:
         "starting_chips": state.starting_chips,
         "players": [
             {"seat": seat, "name": name, "chips": chips}
-            for seat, (name, chips) in enumerate(zip(state.players, state.balances))
+            for seat, (name, chips) in enumerate(zip(state.players, state.balances, strict=True))
         ],
         "board": state.board(),
         "deals_played": state.deals_played,

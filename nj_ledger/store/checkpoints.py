@@ -41,7 +41,7 @@ from ..receipts import Signer, verify
 from .base import StoreBase, iso, utcnow
 from .database import instance_path
 from .errors import NotFound
-from .keys import create_once
+from .keys import KeysMixin, create_once
 from .models import Base, Club, Game
 from .rows import game_records
 from .values import Record
@@ -235,7 +235,7 @@ def expected_checkpoints(records: Sequence[Record], stored: list[dict[str, Any]]
     return sorted([*stored, *missing], key=lambda c: c["seq"])
 
 
-def audit_game(store: Any, club_id: str, game_id: str,
+def audit_game(store: KeysMixin, club_id: str, game_id: str,
                receipts: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """The audit of a game's log (SPEC §5): its signed checkpoints, the log against the game's summary, and
     the ``receipts`` members hold, when given.
@@ -265,7 +265,7 @@ def audit_game(store: Any, club_id: str, game_id: str,
 HEADS_FORMAT = "nj-ledger/heads"
 
 
-def sign_heads(store: Any, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def sign_heads(store: KeysMixin, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A signed list of a club's game heads, to keep away from the server (printed, mailed): the receipt kept at
     each game's head. Any later audit of those games can be held to it (``nj-ledger heads check``). Also the
     games left out, each with why: a head the ledger did not sign is never vouched for."""
@@ -287,7 +287,9 @@ def sign_heads(store: Any, club_id: str) -> tuple[dict[str, Any], list[dict[str,
                 left_out.append({"game": game, "version": version, "why": "its head is not the one the ledger "
                                                                           "signed: audit it"})
                 continue
-            receipts.append(head_receipt(session, game, version))
+            receipt = head_receipt(session, game, version)
+            assert receipt is not None  # head_signed has just read and checked it
+            receipts.append(receipt)
     document = {"format": HEADS_FORMAT, "version": 1, "club": club_id, "name": club.name, "at": at,
                 "receipts": receipts}
     return document, left_out

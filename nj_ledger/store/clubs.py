@@ -198,7 +198,7 @@ class ClubsMixin(StoreBase):
         now = utcnow()
         keys = [name_key(name) for name in names]
         rows = [{"club_id": club_id, "name": name.strip(), "name_key": key, "created_at": now}
-                for name, key in zip(names, keys)]
+                for name, key in zip(names, keys, strict=True)]
         connection = session.connection()  # plain statements, not the ORM's bulk insert
         if self.dialect == "postgresql":
             connection.execute(postgresql.insert(Player).on_conflict_do_nothing(), rows)
@@ -206,8 +206,6 @@ class ClubsMixin(StoreBase):
             connection.execute(sqlite.insert(Player).on_conflict_do_nothing(), rows)
         else:  # pragma: no cover - other back ends are not supported
             connection.execute(insert(Player), rows)
-        found: dict[str, int] = {
-            key: member for key, member in connection.execute(
-                select(Player.name_key, Player.id).where(Player.club_id == club_id, Player.name_key.in_(keys)))
-        }
+        found: dict[str, int] = dict(connection.execute(
+            select(Player.name_key, Player.id).where(Player.club_id == club_id, Player.name_key.in_(keys))).all())
         return [found[key] for key in keys]

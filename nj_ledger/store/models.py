@@ -43,7 +43,9 @@ Timestamp = DateTime(timezone=True)
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSONValue, list[str]: JSONValue, datetime: Timestamp}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        dict[str, Any]: JSONValue, list[str]: JSONValue, datetime: Timestamp,
+    }
 
 
 class Club(Base):

@@ -107,7 +107,8 @@ def _build(first: tuple[str, str, Any], events: Iterator[tuple[str, str, Any]]) 
 
 def iter_actions(file: IO[bytes]) -> Iterator[Any]:
     """The document's actions, one at a time."""
-    return ijson.items(file, "actions.item", use_float=True)  # type: ignore[no-any-return]
+    actions: Iterator[Any] = ijson.items(file, "actions.item", use_float=True)
+    return actions
 
 
 class _Digest:

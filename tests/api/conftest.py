@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
-from support.http import ADMIN_TOKEN, PLAYERS, Calls, Club, assert_problem  # noqa: F401 - fixtures use them
 
 from api import create_app
 from nj_ledger.store import Store
+from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
+from support.http import ADMIN_TOKEN, PLAYERS, Calls, Club, assert_problem  # noqa: F401 - fixtures use them
 
 
 @pytest.fixture(scope="session")

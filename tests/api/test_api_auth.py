@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.http import ADMIN_TOKEN, Calls, Club
 
 from api import create_app
+from support.http import ADMIN_TOKEN, Calls, Club
 
 DOCUMENT = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben"], "rules": "classic",
             "starting_chips": 40, "actions": []}

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from support.http import verified_receipt, without_receipt
 
 from nj_ledger import replay
 from nj_ledger.events import event_from_dict
 from nj_ledger.simulator import simulate
 from nj_ledger.state import state_view
+from support.http import verified_receipt, without_receipt
 
 AUDIT_FIELDS = {"ok", "transfers", "totals", "conservation", "chain", "checkpoints", "recomputation",
                 "corrections", "findings"}
@@ -50,7 +50,7 @@ def test_a_deal_recorded_over_http_is_replayed_step_by_step_and_audits_clean(cli
         assert step["state"] == {"id": game, "club": club.id, **state_view(replay(upto))}
     assert steps[-1]["state"]["deal"]["winner"] is not None
     report = client.get(f"/api/v1/games/{game}/audit", headers=club.auth).json
-    assert AUDIT_FIELDS <= set(report)
+    assert set(report) >= AUDIT_FIELDS
     assert report["ok"] and report["chain"] == {"ok": True, "first_bad_seq": None, "checked": len(records)}
     assert report["conservation"]["ok"] and report["recomputation"]["ok"]
     assert [t["seq"] for t in report["transfers"]] == [r["seq"] for r in records if r["type"] == "transfer"]

@@ -9,9 +9,9 @@ import orjson
 import pytest
 from core.test_bounds import DOUBLING_RULES, doubling_deal, numbers, replay_bomb
 from flask.testing import FlaskClient
-from support.http import Calls, Club, assert_problem
 
 from nj_ledger.bounds import MAX_CHIPS, MAX_DEAL_EVENTS
+from support.http import Calls, Club, assert_problem
 
 FR = {"Accept-Language": "fr-FR,fr;q=0.9"}
 PLAYERS = ["Ana", "Ben", "Chloé"]

@@ -18,11 +18,10 @@ from typing import Any
 import pytest
 from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
+from core.test_audit import rechain, recorded_game
 from flask import Flask
 from marshmallow import Schema, fields, validate
 from sqlalchemy import select, text, update
-from core.test_audit import recorded_game, rechain
-from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
 
 from api import create_app
 from api.catalog import marked, placeholders, templates, written_out
@@ -36,12 +35,13 @@ from api.i18n import (
     validation_messages,
 )
 from api.problems import TITLES, Problem
+from benchmarks.scratch import migrated_database
 from nj_ledger.audit import audit
 from nj_ledger.notation import NotationError, parse_njn
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
 from nj_ledger.store.models import EventRecord
-from benchmarks.scratch import migrated_database
+from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
 
 FRENCH = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
 FR = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from support.http import Calls, Club, without_receipt
 
 from cli.commands import main
 from nj_ledger.notation import NotationError, parse_njn, write_njn
 from nj_ledger.notation.syntax import MAX_ERRORS
 from nj_ledger.store.documents import export_document
+from support.http import Calls, Club, without_receipt
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NJN_TYPE = "text/x-njn; charset=utf-8"

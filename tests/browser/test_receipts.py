@@ -12,13 +12,13 @@ import json
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
-from reliability.helpers import Club
-from reliability.tampering import Table
 
 from nj_ledger import new_game
 from nj_ledger.store.checkpoints import sign_heads
 from nj_ledger.store.documents import import_document
 from nj_ledger.store.keys import configured_signer
+from reliability.helpers import Club
+from reliability.tampering import Table
 
 from .conftest import SESSION_KEY, new_context, screenshot
 from .server import EXAMPLES, LiveServer

@@ -1,6 +1,6 @@
 """The boxes keep one order whatever order a stored rules object's keys come back in."""
 
-from nj_ledger import new_game, replay, execute
+from nj_ledger import execute, new_game, replay
 from nj_ledger.rules import resolve_rules
 
 
@@ -14,7 +14,8 @@ def test_a_log_whose_rules_keys_were_reordered_replays_the_same():
     started = new_game(["Ana", "Ben", "Chloé"], "classic", 60)
     _, events = execute(replay([started]), [{"type": "deal"}])
     reordered = dict(started.data)
-    reordered["rules"] = {**started.data["rules"], "board": dict(reversed(list(started.data["rules"]["board"].items())))}
+    board = started.data["rules"]["board"]
+    reordered["rules"] = {**started.data["rules"], "board": dict(reversed(list(board.items())))}
     original = replay([started, *events])
     again = replay([type(started)("game_started", reordered, 0), *events])
     assert again.board() == original.board() == {"10D": 3, "JC": 6, "QS": 9, "KH": 12, "7D": 15}

@@ -158,7 +158,8 @@ def test_a_document_names_the_rule_option_out_of_range() -> None:
 # amount again at every deal. The boxes double deal after deal, and so do the debts.
 DOUBLING_RULES = {**LARGEST_RULES, "shortfall": "negative", "bete": "double",
                   "grand_opera": {"condition": "first_turn", "reward": "none"}}
-WINNING_HAND = "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JH QH KC AS 2S 3S 4S 5S 6S 7S 8S 9S".split()
+WINNING_HAND = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JH", "QH", "KC",
+                "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]
 
 
 def doubling_deal(dealer: int) -> list[dict[str, Any]]:
@@ -266,7 +267,7 @@ def test_a_deal_past_its_events_is_refused_and_undo_does_not_reset_the_count() -
     before, events = execute(state, actions[:index])
     assert deal_events(events) == {1: MAX_DEAL_EVENTS}  # the deal holds all it may: one event more is refused
     # the state after many undos is the state after the antes, but the deal's count went on growing
-    dealt, antes = execute(state, actions[:1])
+    dealt, _ = execute(state, actions[:1])
     assert before.deal.hand_sizes == dealt.deal.hand_sizes and before.boxes == dealt.boxes
     assert before.version - before.deal_first_seq > dealt.version - dealt.deal_first_seq
 

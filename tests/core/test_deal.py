@@ -95,7 +95,7 @@ def test_every_player_antes_the_board() -> None:
     expected = [
         (f"seat:{seat}", box, stake, "ante")
         for seat in range(3)
-        for box, stake in zip(BOXES, (1, 2, 3, 4, 5))
+        for box, stake in zip(BOXES, (1, 2, 3, 4, 5), strict=True)
     ]
     assert transfers(events) == expected
     assert all(e.deal == 1 for e in events)

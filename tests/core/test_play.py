@@ -331,15 +331,19 @@ def test_an_inferred_pass_of_a_player_holding_the_wanted_card_is_refused() -> No
 def test_may_stop_true_lets_a_player_stop_and_pass_with_the_card() -> None:
     hands = fill_hands(3, 15, {0: "5H 6H 7C", 1: "8C", 2: "8D"}, talon="8H 8S")
     table = dealt(rules="classic", hands=hands)
-    table.play(0, "5H 6H")
-    table.pass_(1)
-    table.pass_(2)
+    table.play(0, "5H 6H")  # seat 0 stops, holding the 7 the run wants
+    assert [event.data for event in table.pass_(1) + table.pass_(2)] == [{"seat": 1}, {"seat": 2}]
+    deal = table.deal_state
+    # both others passed: the run is blocked, and seat 0, who laid last, opens the next one
+    assert (deal.run, deal.expected, deal.passers, deal.turn) == ((), None, (), 0)
 
 
 def test_must_continue_is_not_checked_without_hands() -> None:
     table = dealt(rules="skip")
     table.play(0, "5H 6H")
-    table.pass_(1)
+    assert [event.data for event in table.pass_(1)] == [{"seat": 1}]
+    deal = table.deal_state
+    assert (deal.run, deal.expected, deal.passers, deal.turn) == (("5H", "6H"), 7, (1,), 2)
 
 
 # --- honours ---------------------------------------------------------------------------------------------

@@ -9,13 +9,13 @@ from datetime import date
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
-from support.http import ADMIN_TOKEN
 
 from api import create_app
 from nj_ledger import new_game
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
+from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
+from support.http import ADMIN_TOKEN
 
 ROSTER = ("Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny")
 

@@ -57,7 +57,8 @@ def outcomes(store: Store, club_id: str) -> list[GameOutcome]:
         seat: list[dict[str, Any]] = [dict.fromkeys(
             ("deals_won", "grand_operas", "honours_taken", "honour_chips", "betes_paid", "ruins"), 0)
             for _ in range(n)]
-        undone = {r["data"].get("reverses") for r in records if r["type"] == "transfer" and r["data"]["reason"] == "undo"}
+        undone = {r["data"].get("reverses") for r in records
+                  if r["type"] == "transfer" and r["data"]["reason"] == "undo"}
         for r in records:
             data = r["data"]
             if r["type"] == "transfer" and data["reason"] == "take" and r["seq"] not in undone:
@@ -90,11 +91,11 @@ def expected_scoreboard(store: Store, club_id: str, start: date | None = None,
         keys = [name.casefold() for name in game.names]
         teams = [[ratings.get(key) or model.rating()] for key in keys]
         rated = model.rate(teams, ranks=[s["rank"] for s in game.per_seat])
-        for key, team in zip(keys, rated):
+        for key, team in zip(keys, rated, strict=True):
             ratings[key] = team[0]
         if (start is not None and game.played_on < start) or (end is not None and game.played_on > end):
             continue
-        for key, figures in zip(keys, game.per_seat):
+        for key, figures in zip(keys, game.per_seat, strict=True):
             row = board.setdefault(key, Expected())
             row.games += 1
             for name in ("wins", "deals_played", "deals_won", "net", "grand_operas", "honours_taken",

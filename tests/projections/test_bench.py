@@ -37,7 +37,8 @@ def rows(store: Store, game_id: str) -> dict[str, Any]:
 
         return {
             "game": fetch("SELECT created_at, updated_at, played_on, version, head_hash, status, profile, "
-                          "player_names, starting_chips, deals_played, meta, source_digest FROM games WHERE id = :game"),
+                          "player_names, starting_chips, deals_played, meta, source_digest "
+                          "FROM games WHERE id = :game"),
             "seats": fetch("SELECT g.seat, p.name FROM game_players g JOIN players p ON p.id = g.player_id "
                            "WHERE g.game_id = :game ORDER BY g.seat"),
             "events": fetch("SELECT seq, deal, type, data, v, recorded_at, hash FROM events WHERE game_id = :game "
@@ -60,14 +61,14 @@ def test_the_bulk_path_writes_the_rows_of_an_import(store: Store, monkeypatch) -
     moments = [MOMENT + timedelta(minutes=number) for number in range(3)]
     meta = {"date": "2026-04-01", "title": "Soirée"}
     bulk_load(store, loaded.id, [BulkGame(recast(game, who), moment, meta)
-                                 for game, who, moment in zip(games, names, moments)], batch=2)
-    for game, who, moment in zip(games, names, moments):
+                                 for game, who, moment in zip(games, names, moments, strict=True)], batch=2)
+    for game, who, moment in zip(games, names, moments, strict=True):
         monkeypatch.setattr("nj_ledger.store.games.utcnow", lambda moment=moment: moment)
         store.create_game(imported.id, new_game(who, game.rules, game.starting_chips), game.actions, meta=meta)
     monkeypatch.undo()
     first = [g.id for g in sorted(store.list_games(imported.id), key=lambda g: g.created_at)]
     second = [g.id for g in sorted(store.list_games(loaded.id), key=lambda g: g.created_at)]
-    for one, other in zip(first, second):
+    for one, other in zip(first, second, strict=True):
         assert rows(store, one) == rows(store, other)
         assert rows(store, one)["events"]
     assert projection_rows(store, loaded.id)["score_rollups"]

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import insert
 
+from benchmarks.scratch import scratch_postgres, scratch_sqlite
 from nj_ledger import new_game
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store, make_engine
@@ -14,7 +15,6 @@ from nj_ledger.store.log import GENESIS, chain_records
 from nj_ledger.store.migrate import upgrade
 from nj_ledger.store.models import Club, EventRecord, Game, GamePlayer, Player
 from nj_ledger.store.projections import scoreboard
-from benchmarks.scratch import scratch_postgres, scratch_sqlite
 
 from .reference import expected_scoreboard
 

@@ -159,10 +159,10 @@ def test_csv_has_a_header_row_and_the_same_rows(client, filled) -> None:
 
 
 def test_seasons_name_periods_for_the_scoreboard(client, filled) -> None:
-    created = client.post(f"/api/v1/clubs/{filled.id}/seasons", headers=filled.auth,
-                          json={"name": "Printemps", "from": DAY.isoformat(), "to": (DAY + timedelta(days=30)).isoformat()})
+    season = {"name": "Printemps", "from": DAY.isoformat(), "to": (DAY + timedelta(days=30)).isoformat()}
+    created = client.post(f"/api/v1/clubs/{filled.id}/seasons", headers=filled.auth, json=season)
     assert created.status_code == 201
-    assert created.json == {"name": "Printemps", "from": DAY.isoformat(), "to": (DAY + timedelta(days=30)).isoformat()}
+    assert created.json == season
     listed = client.get(f"/api/v1/clubs/{filled.id}/seasons", headers=filled.auth).json["seasons"]
     assert created.json in listed
     by_season = board(client, filled, "?season=printemps")

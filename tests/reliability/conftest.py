@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
 
 from api import create_app
 from api.context import store as app_store
+from benchmarks.scratch import migrated_database
 from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import CHECKPOINT_KEY_ENV
-from benchmarks.scratch import migrated_database
+from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
 
 from .helpers import ADMIN_TOKEN, CHECKPOINT_KEY, Calls, Club, serving
 from .tampering import Table, stored_game

@@ -23,7 +23,6 @@ from typing import IO, Any
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
-from support.http import ADMIN_TOKEN
 
 from api import create_app
 from api.context import store as app_store
@@ -33,6 +32,7 @@ from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import Checkpoint, audit_game
 from nj_ledger.store.log import event_of
 from nj_ledger.store.models import EventRecord, Game
+from support.http import ADMIN_TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT_KEY = "checkpoint-key-for-the-reliability-tests"
@@ -116,7 +116,7 @@ def assert_problem(answer: Any, status: int | None = None, code: str | None = No
     assert answer.status_code < 500, text
     assert answer.mimetype == "application/problem+json", (answer.status_code, answer.mimetype, text)
     body = answer.get_json()
-    assert PROBLEM_FIELDS <= set(body), body
+    assert set(body) >= PROBLEM_FIELDS, body
     assert body["status"] == answer.status_code and isinstance(body["code"], str) and body["code"], body
     assert body["detail"] and "Traceback" not in text
     if status is not None:
@@ -256,7 +256,8 @@ class HttpClient:
     def __init__(self, port: int) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def open(self, method: str, path: str, json_body: Any = None, headers: Mapping[str, str] | None = None) -> HttpAnswer:
+    def open(self, method: str, path: str, json_body: Any = None,
+             headers: Mapping[str, str] | None = None) -> HttpAnswer:
         body = None if json_body is None else json.dumps(json_body).encode()
         sent = {**(headers or {}), **({"Content-Type": "application/json"} if body is not None else {})}
         self.connection.request(method, path, body=body, headers=sent)

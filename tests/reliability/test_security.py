@@ -278,7 +278,8 @@ def test_pages_and_api_answers_carry_security_headers(app, client, place) -> Non
         if answer.mimetype == "text/html":
             policy = headers["Content-Security-Policy"]
             assert "default-src 'none'" in policy and "unsafe-eval" not in policy, path
-            assert "script-src 'self'" in policy and "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]
+            scripts = policy.split("script-src")[1].split(";")[0]
+            assert "script-src 'self'" in policy and "'unsafe-inline'" not in scripts
         answer.close()
 
 
@@ -292,7 +293,8 @@ SECRET_PATTERNS = {
     "URL with a password": re.compile(r"\b[a-z+]+://[^/\s:@]+:[^/\s:@]{6,}@[^/\s]+"),
 }
 # A secret written into code or configuration: a long random-looking value given to a secret's name.
-ASSIGNED = re.compile(r"(?i)(?:secret|token|password|passwd|api_?key|private_?key)[\"']?\s*[:=]\s*[\"']([^\"'\s]{24,})[\"']")
+ASSIGNED = re.compile(r"(?i)(?:secret|token|password|passwd|api_?key|private_?key)"
+                      r"[\"']?\s*[:=]\s*[\"']([^\"'\s]{24,})[\"']")
 FORBIDDEN_FILES = re.compile(r"(^|/)(\.env(\..*)?|.*\.(pem|key|p12|pfx)|id_(rsa|ed25519|ecdsa)|instance/.*)$")
 
 

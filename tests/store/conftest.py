@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
 
 from nj_ledger.store import ClubInfo, Store
+from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
 
 
 @pytest.fixture

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nj_ledger import new_game
-from nj_ledger.audit import audit
 from cli.commands import examples_folder, main
+from nj_ledger.audit import audit
 from nj_ledger.store import Store
 from nj_ledger.store.migrate import head_revision, is_current
 

@@ -8,11 +8,11 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import DBAPIError
 
+from benchmarks.scratch import scratch_postgres, scratch_sqlite
 from nj_ledger import new_game
 from nj_ledger.store import Store, make_engine
 from nj_ledger.store.migrate import current_revision, head_revision, is_current, upgrade
 from nj_ledger.store.models import Base
-from benchmarks.scratch import scratch_postgres, scratch_sqlite
 
 TABLES = {"clubs", "tokens", "players", "games", "game_players", "events", "idempotency_keys", "checkpoints",
           "signing_keys",

@@ -23,12 +23,11 @@ def take_turns(url: str, journal: str, turns: int) -> None:
 
     def work() -> None:
         for _ in range(turns):
-            with queue.turn():
-                with open(journal, "a") as out:
-                    out.write(f"in {os.getpid()}\n")
-                    out.flush()
-                    time.sleep(0.001)
-                    out.write(f"out {os.getpid()}\n")
+            with queue.turn(), open(journal, "a") as out:
+                out.write(f"in {os.getpid()}\n")
+                out.flush()
+                time.sleep(0.001)
+                out.write(f"out {os.getpid()}\n")
 
     threads = [threading.Thread(target=work) for _ in range(2)]
     for thread in threads:
@@ -55,7 +54,7 @@ def test_one_writer_at_a_time_across_threads_and_processes(tmp_path: Path) -> No
         assert process.exitcode == 0
     marks = Path(journal).read_text().splitlines()
     assert len(marks) == 3 * 2 * 25 * 2
-    for opened, closed in zip(marks[::2], marks[1::2]):  # every "in" is followed by its own "out"
+    for opened, closed in zip(marks[::2], marks[1::2], strict=True):  # every "in" is followed by its own "out"
         assert opened.startswith("in ") and closed == "out " + opened[3:]
 
 

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from nj_ledger.store import Store
 from benchmarks.scratch import (
     BACKENDS,
     REQUIRE_POSTGRES_ENV,
@@ -20,6 +19,7 @@ from benchmarks.scratch import (
     postgres_unreachable,
     postgres_url,
 )
+from nj_ledger.store import Store
 
 
 def usable_backend(backend: str) -> None:

@@ -77,7 +77,7 @@ def _load(store: GamesMixin, club_id: str, chunk: Sequence[BulkGame], ratings: d
     signer = store.signer()
     moment = utcnow()
     with store.writing() as session:
-        members = dict(zip(map(name_key, names), store._register_players(session, club_id, names)))
+        members = dict(zip(map(name_key, names), store._register_players(session, club_id, names), strict=True))
         for game in chunk:
             started = game.events[0].data
             game_id = new_id()

@@ -5,8 +5,11 @@ the days left at either end, so a year's scoreboard reads about 12 + 60 rows
 per player, and an all-time one a row per player and month.
 
     >>> from datetime import date
-    >>> spans(date(2026, 1, 20), date(2026, 4, 10))
-    [('month', datetime.date(2026, 2, 1), datetime.date(2026, 3, 1)), ('day', datetime.date(2026, 1, 20), datetime.date(2026, 1, 31)), ('day', datetime.date(2026, 4, 1), datetime.date(2026, 4, 10))]
+    >>> for kind, first, last in spans(date(2026, 1, 20), date(2026, 4, 10)):
+    ...     print(kind, first, last)
+    month 2026-02-01 2026-03-01
+    day 2026-01-20 2026-01-31
+    day 2026-04-01 2026-04-10
     >>> spans(None, None)
     [('month', None, None)]
 """

@@ -161,7 +161,7 @@ def record_results(session: Session, club_id: str, games: Sequence[EndedGame],
     sequence: list[EndedGame | _Rated] = sorted([*games, *later], key=lambda g: g.end_key)
     for game in sequence:
         rated = rate_game([known[m] for m in game.members], game.ranks)
-        for seat, (member, rating) in enumerate(zip(game.members, rated)):
+        for seat, (member, rating) in enumerate(zip(game.members, rated, strict=True)):
             known[member] = rating
             after[(game.game_id, seat)] = rating
     if ratings is not None and known is not ratings:

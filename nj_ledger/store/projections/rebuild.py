@@ -88,8 +88,8 @@ def rebuild(store: StoreBase, club_id: str | None = None) -> Rebuilt:
     """Rebuild the tables from the log and say how much was read, and how fast."""
     started = time.perf_counter()
     done = events = 0
-    for done, _, events in rebuild_steps(store, club_id):
-        pass
+    for step in rebuild_steps(store, club_id):
+        done, _, events = step
     return Rebuilt(done, events, time.perf_counter() - started)
 
 
@@ -105,7 +105,9 @@ def _read_ended_games(session: Session, club_id: str | None) -> list[EndedGame]:
         games_query = games_query.where(Game.club_id == club_id)
         members_query = members_query.where(Game.club_id == club_id)
         records_query = records_query.where(Game.club_id == club_id)
-    where: dict[str, tuple[str, Any]] = {game: (club, played_on) for game, club, played_on in session.execute(games_query)}
+    where: dict[str, tuple[str, Any]] = {
+        game: (club, played_on) for game, club, played_on in session.execute(games_query)
+    }
     members: dict[str, list[int]] = {}
     for game, player in session.execute(members_query):
         members.setdefault(game, []).append(player)
