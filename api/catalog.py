@@ -12,9 +12,9 @@ Templates are the literal string arguments of the calls named in each of
 :data:`TEMPLATE_SOURCES`, at the position given there (``pybabel extract -k
 RuleViolation:2`` counts from 1; these from 0), either branch of a conditional
 in that place, and the ``template=`` (or ``detail=``) keyword argument of those
-calls. The phrases a rule option expects (``_bad``'s third argument) are
-gathered too: :func:`api.i18n.translate_error` translates a parameter that is
-one of the catalog's phrases.
+calls. The phrases given as parameters of a sentence (``phrase``, and ``_bad``'s
+third argument, what a rule option expects) are gathered too: the API writes
+them out in the language of the request.
 """
 
 from __future__ import annotations
@@ -33,17 +33,18 @@ from .i18n import TRANSLATIONS
 
 PROJECT = Path(__file__).resolve().parents[1]
 CORE = PROJECT / "nj_ledger"
-CORE_MODULES = ("decide.py", "rules.py", "cards.py", "exchange.py")
+CORE_MODULES = ("actions.py", "checks.py", "decide.py", "settlement.py", "rules.py", "cards.py", "exchange.py")
 # The calls whose string arguments are refusal templates, with the position of the template
 # (0-based), see the module docstring.
 ERROR_KEYWORDS: Mapping[str, int] = {
     "LedgerError": 1, "InvalidInput": 1, "RuleViolation": 1,  # (code, template, **params)
     "_invalid": 1,  # exchange.py: (field, template, **params)
     "_bad": 2,  # rules.py: (option, value, expected): its own template is in _bad's body
+    "phrase": 0,  # a phrase or a sentence given as a parameter of another one
 }
 # The NJN reader's problems: Scanner.error(place, template, code, **params) and the calls that pass one on.
 NOTATION_KEYWORDS: Mapping[str, int] = {
-    **ERROR_KEYWORDS, "error": 1, "fail": 1, "finish": 0, "problem": 1, "sentence": 0, "N_": 0,
+    **ERROR_KEYWORDS, "error": 1, "fail": 1, "finish": 0, "problem": 1, "N_": 0, "__init__": 1,
 }
 
 
@@ -65,7 +66,7 @@ TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
     ("nj_ledger/notation/*.py", NOTATION_KEYWORDS),  # the problems of an NJN record
     ("api/*.py", {"Problem": 2, **ERROR_KEYWORDS}),  # Problem(status, code, detail, params=…), a refusal
     ("nj_ledger/store/**/*.py", {**dict.fromkeys(store_errors(), 0), "__init__": 0}),  # a refusal of the store
-    ("nj_ledger/audit.py", {"_finding": 3, "_sentence": 0}),  # the audit's findings and differences
+    ("nj_ledger/audit.py", {"_finding": 3, "_difference": 1}),  # the audit's findings and differences
 )
 TEMPLATE_KEYWORDS = ("template", "detail")
 

@@ -6,8 +6,10 @@ from typing import Any, cast
 
 from flask import current_app, request, url_for
 
-from nj_ledger.state import GameState, state_view
+from nj_ledger.state import GameState
 from nj_ledger.store import GameInfo, Record, Store, iso
+
+from .views import state_view
 
 EXTENSION = "nj_ledger.store"
 

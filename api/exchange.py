@@ -20,12 +20,13 @@ from marshmallow import Schema, fields, validate
 from nj_ledger.errors import InvalidInput
 from nj_ledger.exchange import FORMAT, VERSION
 from nj_ledger.notation import NotationError, parse_njn, write_njn
-from nj_ledger.notation.syntax import MAX_ERRORS, NOTATION_ERROR, Scanner, problem
+from nj_ledger.notation.problems import MAX_ERRORS, NOTATION_ERROR, TextProblem, problem
+from nj_ledger.notation.syntax import Scanner
 from nj_ledger.store.documents import export_document, import_document
 
 from .auth import own_club, reader, writer
 from .context import etag, game_view, store
-from .i18n import N_, translate
+from .i18n import N_, render
 from .inputs import refuse_unstorable
 from .problems import PROBLEM_JSON, json_response, refusal_body
 from .receipts import ReceiptedGameSchema
@@ -172,7 +173,7 @@ def read_record(raw: bytes) -> dict[str, Any]:
     return document
 
 
-def unreadable_places(text: str) -> list[dict[str, Any]]:
+def unreadable_places(text: str) -> list[TextProblem]:
     """Where ``text`` holds bytes that were not UTF-8 or NUL characters, as NJN errors: the first 1,001 of them,
     one more than are listed, to tell that there are more."""
     if not _UNREADABLE.search(text):
@@ -184,15 +185,12 @@ def unreadable_places(text: str) -> list[dict[str, Any]]:
 
 def refused_record(error: NotationError) -> Response:
     """422: the refusal as any refusal of the core is written, with the record's errors (the first 1,000, then
-    a note if there are more), their sentences in the language of the request.
+    a note if there are more), each ``{line, column, message, code}``, in the language of the request.
 
-    The engine's refusals name seats and rule options in phrases the catalog
-    translates; the reader's own sentences quote the record, which is never translated.
+    The engine's refusals name seats and rule options, shown in that language; the
+    reader's own sentences quote the record, which is never translated.
     """
-    messages = [translate(found["template"], found["params"], found["message"],
-                          phrases=found["code"] != NOTATION_ERROR) for found in error.problems]
     body = refusal_body(error)
-    body["detail"] = translate(error.template, {**error.params, "error": messages[0]}, error.message)
-    body["errors"] = [{"line": found["line"], "column": found["column"], "message": message, "code": found["code"]}
-                      for found, message in zip(error.problems, messages, strict=True)]
+    body["errors"] = [{"line": found.line, "column": found.column, "message": render(found.said), "code": found.code}
+                      for found in error.problems]
     return json_response(body, 422, mimetype=PROBLEM_JSON)

@@ -14,6 +14,7 @@ from marshmallow import Schema, fields, validate
 from nj_ledger.chain import canonical_json
 from nj_ledger.decide import new_game
 from nj_ledger.errors import LedgerError
+from nj_ledger.state import STATUSES
 from nj_ledger.store import IdempotentRequest, StoredResponse
 
 from .auth import own_club, reader, writer
@@ -36,7 +37,6 @@ from .schemas import (
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, table actions and the event log.")
 
-STATUSES = ("ready", "playing", "revealing", "ended")
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")  # visible ASCII, like the header itself
 VERSION_TAG = re.compile(r'(?:W/)?"?(\d{1,12})"?')
 

@@ -37,7 +37,11 @@ from babel.messages.pofile import read_po
 from flask import Flask, Response, g, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 
+from nj_ledger.audit import Finding
 from nj_ledger.errors import LedgerError
+from nj_ledger.messages import Message
+
+from .sentences import N_, english, fill, shown
 
 LANGUAGES = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
@@ -64,48 +68,15 @@ def current_language() -> str:
     return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT_LANGUAGE
 
 
-def N_(text: str) -> str:
-    """Marks a sentence for the catalog without translating it (``gettext_noop``): it is translated where shown."""
-    return text
-
-
-def _english(value: Any) -> Any:
-    """A parameter as the English sentence shows it (a nested sentence by its ``message``)."""
-    if isinstance(value, Mapping) and isinstance(value.get("template"), str):
-        return value.get("message") or fill(value["template"], value.get("params"))
-    return value
-
-
-def fill(template: str, params: Mapping[str, Any] | None = None) -> str:
-    """The English sentence: ``template`` filled in with ``params``.
-
-    A template without parameters is written out as it stands (braces and all),
-    like the core's own sentences; a parameter may itself be a sentence
-    (``{"template", "params", "message"}``), shown by its ``message``.
-
-    >>> fill("There is no club {club!r}.", {"club": "x"})
-    "There is no club 'x'."
-    """
-    if not params:
-        return template
-    try:
-        return template.format_map({name: _english(value) for name, value in params.items()})
-    except (KeyError, IndexError, ValueError, AttributeError):
-        return template
-
-
-def translate(template: str, params: Mapping[str, Any] | None = None, english: str | None = None, *,
-              phrases: bool = False) -> str:
+def translate(template: str, params: Mapping[str, Any] | None = None, english: str | None = None) -> str:
     """A sentence in the language of the request: ``template`` looked up in the catalog, filled in with ``params``.
 
     ``english`` is the sentence as written (by default ``template`` filled in);
     it is the answer in English, outside a request, without a translation, or
     when the French does not fit the parameters. A template that starts with
     ``"{field}: "`` and is not in the catalog as a whole is looked up without it
-    (a document's refusal, a field's validation message). A parameter that is a
-    sentence (``{template, params, message}``) is translated too; with
-    ``phrases``, so are parameters that are phrases of the catalog and the seats
-    named "Ana (seat 0)" (the core's refusals name them so; names a club chose
+    (a document's refusal, a field's validation message). The raw values of the
+    core among the parameters are shown in the same language (names a club chose
     are never translated).
     """
     if english is None:
@@ -124,44 +95,21 @@ def translate(template: str, params: Mapping[str, Any] | None = None, english: s
         return english
     if not params:
         return translated  # written out as it stands, like the English
-    values = {name: _fragment(value, phrases) for name, value in params.items()}
     try:
-        return translated.format_map(values)
+        return translated.format_map({name: shown(value, translate) for name, value in params.items()})
     except (KeyError, IndexError, ValueError, AttributeError):
         log.warning("The French of %r does not fit its parameters", template)
         return english
 
 
+def render(said: Message) -> str:
+    """What the core said (a refusal, a finding, a problem of a text) in the language of the request."""
+    return translate(said.template, said.params)
+
+
 def translate_error(error: LedgerError) -> str:
-    """The refusal's sentence in the language of the request.
-
-    The English ``template`` is looked up in the catalog and filled in with
-    ``params`` (an error without a template is looked up by its ``message``; a
-    document's refusal, ``"{field}: " + sentence``, by its sentence). Parameters
-    that are phrases of the catalog, and the seats named "Ana (seat 0)", are
-    translated too. Without a translation, or when a placeholder is missing, the
-    error's own English ``message`` is the answer.
-    """
-    template = getattr(error, "template", None)
-    if not isinstance(template, str) or not template:
-        return translate(error.message, None, error.message)  # a sentence without placeholders is its own template
-    return translate(template, error.params, error.message, phrases=True)
-
-
-SEAT = re.compile(r"\(seat (\d+)\)")  # how the core names a seat: "Ana (seat 0)"
-
-
-def _fragment(value: Any, phrases: bool) -> Any:
-    """A parameter as the translated sentence shows it: a nested sentence (a refusal of the core) translated,
-    and with ``phrases`` one of the catalog's phrases ("five different cards") and the seats named in it too."""
-    if isinstance(value, Mapping) and isinstance(value.get("template"), str):
-        return translate(value["template"], value.get("params"), value.get("message"), phrases=True)
-    if not phrases or not isinstance(value, str) or " " not in value:
-        return value
-    translated = gettext(value)
-    if translated != value:
-        return translated
-    return SEAT.sub(lambda seat: gettext("(seat {seat})").format(seat=seat.group(1)), value)
+    """A refusal's sentence in the language of the request."""
+    return render(error.said)
 
 
 # --- validation messages ------------------------------------------------------------------------
@@ -274,37 +222,32 @@ def _transfer_reason(reason: Any) -> Any:
     return str(phrase) if phrase is not None else reason
 
 
-def translate_finding(finding: Mapping[str, Any]) -> dict[str, Any]:
-    """A finding of the audit (``{severity, seq, code, message}``) with its message in the language of the request.
-
-    The core gives each finding its ``template`` and ``params`` beside the
-    English ``message``; the answer keeps the four fields the API documents.
-    """
-    message = str(finding.get("message", ""))
-    template = finding.get("template")
-    params = dict(finding.get("params") or {})
+def translate_finding(finding: Finding) -> dict[str, Any]:
+    """A finding of the audit as the API shows it: ``{severity, seq, code, message}``, its message in the
+    language of the request (a transfer's reason named as the pages name it)."""
+    params = finding.said.params
     if "transfer_reason" in params and current_language() != DEFAULT_LANGUAGE:
-        params["transfer_reason"] = _transfer_reason(params["transfer_reason"])
-    text = translate(template, params, message) if isinstance(template, str) else translate(message, None, message)
-    return {"severity": finding.get("severity"), "seq": finding.get("seq"), "code": finding.get("code"),
-            "message": text}
+        params = {**params, "transfer_reason": _transfer_reason(params["transfer_reason"])}
+    return {"severity": finding.severity, "seq": finding.seq, "code": finding.code,
+            "message": translate(finding.said.template, params, english(finding.said))}
 
 
 def translate_audit(report: Mapping[str, Any]) -> dict[str, Any]:
-    """An audit report (:func:`nj_ledger.audit.audit`) with its findings and differences in the request's language.
+    """An audit report (:func:`nj_ledger.audit.audit`) as the API shows it: its findings and the differences
+    of its re-computation written out in the language of the request.
 
     The report is copied, never changed: it may be shared.
     """
     recomputation = dict(report.get("recomputation") or {})
     if "differences" in recomputation:
-        recomputation["differences"] = [
-            {"seq": difference.get("seq"),
-             "message": translate(difference["template"], difference.get("params"), difference["message"])
-             if isinstance(difference.get("template"), str) else difference.get("message")}
-            for difference in recomputation["differences"]
-        ]
-    return {**report, "recomputation": recomputation,
-            "findings": [translate_finding(finding) for finding in report.get("findings", [])]}
+        recomputation["differences"] = [{"seq": difference.seq, "message": render(difference.said)}
+                                        for difference in recomputation["differences"]]
+    shown = {**report, "recomputation": recomputation,
+             "findings": [translate_finding(finding) for finding in report.get("findings", [])]}
+    if "receipts" in report:
+        shown["receipts"] = {**report["receipts"],
+                             "findings": [translate_finding(finding) for finding in report["receipts"]["findings"]]}
+    return shown
 
 
 def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:

@@ -27,7 +27,7 @@ from werkzeug.exceptions import HTTPException
 from nj_ledger.errors import LedgerError, RuleViolation
 from nj_ledger.store import StoreError
 
-from .i18n import N_, fill, sentence_of, translate, translate_messages
+from .i18n import N_, english, fill, sentence_of, translate, translate_messages
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("nj_ledger.api")
@@ -115,13 +115,12 @@ class Problem(Exception):
 
 
 def problem_body(status: int, code: str, detail: str, title: str | None = None, *, template: str | None = None,
-                 params: Mapping[str, Any] | None = None, phrases: bool = False, **extra: Any) -> dict[str, Any]:
+                 params: Mapping[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
     """The JSON of a problem, its sentences in the language of the request.
 
     ``detail`` is the English sentence; ``template`` and ``params`` (by default
-    the sentence itself) are what the catalog translates (``phrases``: see
-    :func:`api.i18n.translate`). ``errors``, a validation error's messages by
-    field, are translated too.
+    the sentence itself) are what the catalog translates. ``errors``, a
+    validation error's messages by field, are translated too.
 
     >>> problem_body(404, "not-found", "There is no game 'x'.")["title"]
     'Not found'
@@ -130,7 +129,7 @@ def problem_body(status: int, code: str, detail: str, title: str | None = None, 
     if isinstance(extra.get("errors"), Mapping):
         extra["errors"] = translate_messages(extra["errors"])
     return {"type": f"urn:nj-ledger:problem:{code}", "title": title, "status": status,
-            "detail": translate(template or detail, params, detail, phrases=phrases), "code": code, **extra}
+            "detail": translate(template or detail, params, detail), "code": code, **extra}
 
 
 _ORJSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
@@ -165,8 +164,8 @@ def refusal_body(refusal: LedgerError) -> dict[str, Any]:
     if "index" in extra and "field" in extra and not str(extra["field"]).startswith("actions."):
         extra["field"] = f"actions.{extra['index']}.{extra['field']}"  # where the field stands in the body
     title = RULES_TITLE if isinstance(refusal, RuleViolation) else INPUT_TITLE
-    return problem_body(422, refusal.code, refusal.message, title, template=refusal.template, params=refusal.params,
-                        phrases=True, **extra)
+    return problem_body(422, refusal.code, english(refusal.said), title, template=refusal.template,
+                        params=refusal.params, **extra)
 
 
 def _first_message(messages: Any, path: str = "") -> tuple[str, str]:
@@ -241,7 +240,8 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(StoreError)
     def _store(error: StoreError) -> Response:
         if error.code in SERVER_SETTINGS:  # the operator's business: the details (paths, key ids) go to the log
-            log.error("Refused for the server's settings on %s %s: %s", request.method, request.path, error.message)
+            log.error("Refused for the server's settings on %s %s: %s", request.method, request.path,
+                      english(error.said))
             return problem_response(503, error.code, SETTINGS_DETAIL, {"Retry-After": "60"})
         status = STORE_STATUS.get(error.code, 500)
         extra: dict[str, Any] = {}
@@ -251,7 +251,7 @@ def register_error_handlers(app: Flask) -> None:
             headers["ETag"] = f'"{error.params["current"]}"'
         if error.code == "busy":
             headers["Retry-After"] = "1"
-        return problem_response(status, error.code, error.message, headers, template=error.template,
+        return problem_response(status, error.code, english(error.said), headers, template=error.template,
                                 params=error.params, **extra)
 
     @app.errorhandler(HTTPException)

@@ -17,7 +17,7 @@ from marshmallow import Schema, fields, validate
 from nj_ledger.bounds import MAX_DEAL_EVENTS
 from nj_ledger.events import Event
 from nj_ledger.reducer import fold
-from nj_ledger.state import GameState, state_view
+from nj_ledger.state import GameState
 from nj_ledger.store import Record
 from nj_ledger.store.checkpoints import audit_game
 from nj_ledger.store.errors import unreplayable
@@ -29,6 +29,7 @@ from .i18n import translate_audit
 from .problems import Problem
 from .receipts import ReceiptsBodySchema, ReceiptsReportSchema
 from .schemas import MAX_INT, GameStateSchema, RecordSchema
+from .views import state_view
 
 SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 ANSWERS = "nj_ledger.replay_answers"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from nj_ledger.bounds import ADJUSTMENT, MAX_CHIPS, MAX_DEAL_EVENTS, RULE_RANGES, STARTING_CHIPS
+from nj_ledger.state import STATUSES
 
 # Bodies the API reads refuse unknown fields (marshmallow's default: RAISE).
 
@@ -105,7 +106,7 @@ class GameStateSchema(Schema):
     id = fields.String()
     club = fields.String()
     version = fields.Integer(metadata={"description": "The seq of the game's last event; also its ETag."})
-    status = fields.String(validate=validate.OneOf(["ready", "playing", "revealing", "ended"]))
+    status = fields.String(validate=validate.OneOf(STATUSES))
     rules = fields.Dict(metadata={"description": "The fully resolved rule options."})
     starting_chips = fields.Integer()
     players = fields.List(fields.Nested(SeatSchema))

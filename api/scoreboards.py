@@ -339,10 +339,10 @@ class Seasons(MethodView):
 def game_audit(game_id: str, played_on: date, status: str, version: int, report: dict[str, Any]) -> dict[str, Any]:
     """A game's audit in a line: its verdict, findings by severity, and the first findings (errors first)."""
     findings = report["findings"]
-    counts = {severity: sum(1 for f in findings if f["severity"] == severity)
+    counts = {severity: sum(1 for f in findings if f.severity == severity)
               for severity in ("error", "warning", "info")}
     order = {"error": 0, "warning": 1, "info": 2}
-    first = sorted(findings, key=lambda f: order.get(f["severity"], 3))[:FIRST_FINDINGS]
+    first = sorted(findings, key=lambda f: order.get(f.severity, 3))[:FIRST_FINDINGS]
     return {"game": game_id, "date": played_on.isoformat(), "status": status, "version": version, "ok": report["ok"],
             "counts": counts, "findings": [translate_finding(finding) for finding in first]}
 

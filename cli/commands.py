@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from nj_ledger.errors import LedgerError
+from nj_ledger.messages import Message
 
 if TYPE_CHECKING:
     from nj_ledger.store import ClubInfo, NewToken, Store, StoreError
@@ -66,18 +67,25 @@ def _club_given_or_new(store: Store, club_id: str | None, name: str) -> tuple[Cl
     try:
         return store.club(club_id), None
     except NotFound as missing:
-        raise click.ClickException(missing.message) from None
+        raise click.ClickException(english(missing.said)) from None
 
 
 def _echo_token(token: NewToken) -> None:
     click.echo(f"  token: {token.secret}  ({token.role}; shown once, keep it)")
 
 
+def english(said: Message) -> str:
+    """What the core or the store said, in English (imported when needed: the API package loads Flask)."""
+    from api.sentences import english as written
+
+    return written(said)
+
+
 def _refusal(error: LedgerError | StoreError, where: str = "") -> click.ClickException:
     """A refusal of the core or the store as a command-line error: its code, the action, the sentence."""
     action = error.params.get("index")
     at = f" (action {action})" if action is not None else ""
-    return click.ClickException(f"{where}{error.code}{at}: {error.message}")
+    return click.ClickException(f"{where}{error.code}{at}: {english(error.said)}")
 
 
 class LedgerCommands(click.Group):
@@ -302,7 +310,7 @@ def simulate(count: int, profile: str, players: int | None, seed: int, deals: in
     try:
         rules = resolve_rules(profile)
     except LedgerError as error:
-        raise click.BadParameter(error.message, param_hint="--profile") from None
+        raise click.BadParameter(english(error.said), param_hint="--profile") from None
     if players is not None and players not in rules.players:
         raise click.BadParameter(f"{profile} is played by {', '.join(map(str, rules.players))} players",
                                  param_hint="--players")
@@ -478,8 +486,8 @@ def heads_check(file: Any) -> None:
         failed += 1
         click.echo(f"{game}: FAILED")
         for finding in report["findings"]:
-            if finding["severity"] == "error":
-                click.echo(f"  #{finding['seq']} {finding['code']}: {finding['message']}")
+            if finding.severity == "error":
+                click.echo(f"  #{finding.seq} {finding.code}: {english(finding.said)}")
     click.echo(f"{len(by_game) - failed} of {len(by_game)} games hold to their receipts.")
     if failed:
         sys.exit(1)

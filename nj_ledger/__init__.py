@@ -18,7 +18,7 @@ from .errors import InvalidInput, LedgerError, RuleViolation
 from .events import Event, event_from_dict
 from .reducer import apply, fold, replay
 from .rules import PROFILES, Rules, resolve_rules
-from .state import DealState, GameState, state_view
+from .state import DealState, GameState
 
 __all__ = [
     "DECK",
@@ -41,5 +41,4 @@ __all__ = [
     "parse_cards",
     "replay",
     "resolve_rules",
-    "state_view",
 ]

@@ -7,27 +7,28 @@ and returns the report the API serves (SPEC §5, §7)::
 
 and, when members' receipts are checked (:func:`check_receipts`, :func:`with_receipts`), ``receipts``.
 
-Each finding is ``{severity, seq, code, message, template, params}``: the
-English ``message`` is its ``template`` filled in with ``params``, so that other
-layers can translate the template and fill it in again (a parameter may itself
-be such a sentence: ``{template, params, message}``). The differences of the
-re-computation are written the same way::
+Each finding is a :class:`Finding`: its ``severity``, the ``seq`` it is about,
+and what it says as a :class:`~nj_ledger.messages.Message` (a code, a template,
+raw parameters), written out by the API in the language of the request. The
+differences of the re-computation are findings too::
 
-    >>> _sentence("After event {seq} the chips add up to {total}, not {expected}.", seq=4, total=99, expected=100)
-    {'template': 'After event {seq} the chips add up to {total}, not {expected}.', \
-'params': {'seq': 4, 'total': 99, 'expected': 100}, 'message': 'After event 4 the chips add up to 99, not 100.'}
+    >>> _finding("error", 4, "not-conserved", "After event {seq} the chips add up to {total}, not {expected}.",
+    ...          seq=4, total=99, expected=100).said.params
+    {'seq': 4, 'total': 99, 'expected': 100}
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from .cards import parse_cards
 from .chain import verify_chain
 from .decide import decide
 from .errors import LedgerError
 from .events import Event, event_from_dict
+from .messages import Message
 from .receipts import verify
 from .reducer import fold
 from .state import GameState
@@ -40,25 +41,34 @@ def action_of(event: Event) -> dict[str, Any]:
     return {"type": event.type, **event.data}
 
 
-def _sentence(template: str, /, **params: Any) -> dict[str, Any]:
-    """A sentence as ``{template, params, message}``; a parameter that is a sentence is shown by its message."""
-    shown = {name: value["message"] if isinstance(value, dict) and "template" in value else value
-             for name, value in params.items()}
-    return {"template": template, "params": params, "message": template.format_map(shown)}
+Severity = Literal["error", "warning", "info"]
 
 
-def _finding(severity: str, seq: int | None, code: str, template: str, /, **params: Any) -> dict[str, Any]:
-    return {"severity": severity, "seq": seq, "code": code, **_sentence(template, **params)}
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A reason to doubt the record (``error``), or to look at it (``warning``, ``info``)."""
+
+    severity: Severity
+    seq: int | None
+    said: Message
+
+    @property
+    def code(self) -> str:
+        return self.said.code
 
 
-def _refusal(refusal: LedgerError) -> dict[str, Any]:
-    """A refusal of the core as a sentence (its own template and parameters)."""
-    return {"template": refusal.template, "params": dict(refusal.params), "message": refusal.message}
+def _finding(severity: Severity, seq: int | None, code: str, template: str, /, **params: Any) -> Finding:
+    return Finding(severity, seq, Message(code, template, params))
+
+
+def _difference(seq: int, template: str, /, **params: Any) -> Finding:
+    """Where the re-computation and the record part: an error at ``seq``."""
+    return _finding("error", seq, "recomputation-differs", template, **params)
 
 
 def check_head(
     records: Sequence[Mapping[str, Any]], version: int | None, head_hash: str | None,
-) -> tuple[list[Mapping[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+) -> tuple[list[Mapping[str, Any]], dict[str, Any], list[Finding]]:
     """The log against the game's summary (its ``version`` and head hash): the records up to the version, the
     ``head`` report, and its findings. Rows past the version were never acknowledged; rows missing before it
     were removed."""
@@ -66,7 +76,7 @@ def check_head(
     report: dict[str, Any] = {"ok": True, "version": version, "last_seq": last, "first_bad_seq": None}
     if version is None:
         return list(records), report, []
-    findings: list[dict[str, Any]] = []
+    findings: list[Finding] = []
     kept = [r for r in records if isinstance(r.get("seq"), int) and r["seq"] <= version]
     if last > version:
         report.update(ok=False, first_bad_seq=version + 1)
@@ -148,9 +158,7 @@ def audit(
             totals.setdefault(f"box:{card}", {"in": 0, "out": 0, "net": 0})["balance"] = chips
 
     recomputation: dict[str, Any] = recompute(events) if replayed else {"ok": False, "differences": [], "checked": 0}
-    for difference in recomputation["differences"][:20]:
-        findings.append(_finding("error", difference["seq"], "recomputation-differs", difference["template"],
-                                 **difference["params"]))
+    findings.extend(recomputation["differences"][:20])
 
     checkpoint_report: dict[str, Any] = {"ok": True, "count": len(checkpoints), "first_bad_seq": None}
     if checkpoint_valid is not None:
@@ -183,7 +191,7 @@ def audit(
 
 def _count(event: Event, seq: int, state: GameState, transfers: list[dict[str, Any]],
            totals: dict[str, dict[str, int]], corrections: list[dict[str, Any]],
-           findings: list[dict[str, Any]]) -> None:
+           findings: list[Finding]) -> None:
     """What one folded event adds to the audit: its transfer, its correction, its findings."""
     if event.type == "transfer":
         d = event.data
@@ -238,25 +246,23 @@ def _count(event: Event, seq: int, state: GameState, transfers: list[dict[str, A
 
 def recompute(events: Sequence[Event]) -> dict[str, Any]:
     """Replay the table actions with today's engine and list where the recorded ledger events differ."""
-    differences: list[dict[str, Any]] = []
+    differences: list[Finding] = []
     if not events or events[0].type != "game_started":
         return {"ok": False, "checked": 0, "differences": [
-            {"seq": 1, **_sentence("The log does not start with game_started.")}]}
+            _difference(1, "The log does not start with game_started.")]}
     state = fold(None, events[0])
     position = 1
     while position < len(events) and not differences:
         action_at = next((i for i in range(position, len(events)) if events[i].is_table_action), None)
         if action_at is None:
-            differences.append({"seq": position + 1, **_sentence(
-                "Event {seq} ({type}) was recorded but no table action produces it.",
-                seq=position + 1, type=events[position].type)})
+            differences.append(_difference(position + 1, "Event {seq} ({type}) was recorded but no table action "
+                                           "produces it.", seq=position + 1, type=events[position].type))
             break
         try:
             expected = decide(state, action_of(events[action_at]))
         except LedgerError as refusal:
-            differences.append({"seq": action_at + 1, **_sentence(
-                "Today's engine refuses the table action at event {seq}: {refusal}",
-                seq=action_at + 1, refusal=_refusal(refusal))})
+            differences.append(_difference(action_at + 1, "Today's engine refuses the table action at event {seq}: "
+                                           "{refusal}", seq=action_at + 1, refusal=refusal.said))
             break
         recorded = events[position:position + len(expected)]
         for offset, want in enumerate(expected):
@@ -264,11 +270,11 @@ def recompute(events: Sequence[Event]) -> dict[str, Any]:
             if got is None or (want.type, dict(want.data)) != (got.type, dict(got.data)):
                 seq = position + offset + 1
                 gives = f"{want.type} {dict(want.data)}"
-                differences.append({"seq": seq, **(
-                    _sentence("Event {seq}: recorded {recorded}, today's engine gives {expected}.", seq=seq,
-                              recorded=f"{got.type} {dict(got.data)}", expected=gives) if got is not None else
-                    _sentence("Event {seq}: recorded nothing, today's engine gives {expected}.", seq=seq,
-                              expected=gives))})
+                differences.append(
+                    _difference(seq, "Event {seq}: recorded {recorded}, today's engine gives {expected}.", seq=seq,
+                                recorded=f"{got.type} {dict(got.data)}", expected=gives) if got is not None else
+                    _difference(seq, "Event {seq}: recorded nothing, today's engine gives {expected}.", seq=seq,
+                                expected=gives))
                 break
         for event in expected:
             state = fold(state, event)
@@ -295,7 +301,7 @@ def check_receipts(
     log contradicts.
     """
     checked = skipped = 0
-    findings: list[dict[str, Any]] = []
+    findings: list[Finding] = []
     doubted: list[int] = []
     vouched: list[int] = []  # versions that matching receipts vouch for
     contradicted: list[Mapping[str, Any]] = []
@@ -334,7 +340,7 @@ def check_receipts(
             else _finding("error", at, "receipt-head-differs", "A receipt signed at {at} gives another head hash for "
                           "version {version} than the log: events up to {version} were rewritten.",
                           at=receipt["at"], version=at))
-    findings.sort(key=lambda f: (f["seq"] is None, f["seq"] or 0))
+    findings.sort(key=lambda f: (f.seq is None, f.seq or 0))
     return {"ok": not findings, "checked": checked, "skipped": skipped,
             "first_bad_seq": min(doubted) if doubted else None, "findings": findings}
 

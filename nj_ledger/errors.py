@@ -1,40 +1,39 @@
-"""Errors of the core: each carries a stable ``code`` and a sentence a scorer understands.
+"""Errors of the core: each carries a :class:`~nj_ledger.messages.Message` — a stable ``code``, an English
+``template`` and raw ``params``.
 
-Callers branch on the type or the ``code``, never on the sentence. The sentence
-is written as a ``template`` with ``{placeholders}`` filled from ``params``, so
-other layers can translate the template and fill it in again::
+Callers branch on the type or the ``code``, never on a sentence: the core writes
+none out. The API fills the template in, in the language of the request::
 
-    >>> refusal = RuleViolation("card-not-in-hand", "{player} was not dealt {card}.", player="Ana (seat 0)", card="QS")
-    >>> refusal.message
-    'Ana (seat 0) was not dealt QS.'
-    >>> refusal.template, refusal.params["card"]
-    ('{player} was not dealt {card}.', 'QS')
+    >>> from nj_ledger.messages import Player
+    >>> refusal = RuleViolation("card-not-in-hand", "{player} was not dealt {card}.",
+    ...                         player=Player(0, "Ana"), card="QS")
+    >>> refusal.code, refusal.params["player"]
+    ('card-not-in-hand', Player(seat=0, name='Ana'))
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .messages import Message
+
 
 class LedgerError(Exception):
     """Base of every refusal made by the core."""
 
     def __init__(self, code: str, template: str, **params: Any) -> None:
-        try:
-            message = template.format_map(params) if params else template
-        except (KeyError, IndexError, ValueError):  # a sentence already written out, braces and all
-            message = template
-        super().__init__(message)
+        super().__init__(code, template)
         self.code = code
         self.template = template
-        self.message = message
-        self.params = params
+        self.params = params  # a batch's refusal adds the failing action's ``index``
 
-    def __str__(self) -> str:
-        return self.message
+    @property
+    def said(self) -> Message:
+        """The refusal as a value."""
+        return Message(self.code, self.template, dict(self.params))
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "detail": self.message}
+    def __str__(self) -> str:  # for logs and tracebacks; what a scorer reads is written by the API
+        return f"{self.code}: {self.template} {self.params!r}" if self.params else f"{self.code}: {self.template}"
 
 
 class InvalidInput(LedgerError):

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 # Table actions (submitted) and ledger events (derived). ``pass`` is both: an explicit
 # pass is a table action, an inferred one (``"inferred": true``) is derived.
 TABLE_ACTIONS = ("deal", "play", "pass", "reveal", "undo", "adjust", "end")
 LEDGER_EVENTS = ("game_started", "pass", "transfer", "deal_ended", "game_ended")
 EVENT_TYPES = tuple(dict.fromkeys(TABLE_ACTIONS + LEDGER_EVENTS))
-TRANSFER_REASONS = ("ante", "take", "payment", "grand_opera", "bete", "hoc", "adjust", "undo")
+TransferReason = Literal["ante", "take", "payment", "grand_opera", "bete", "hoc", "adjust", "undo"]
+TRANSFER_REASONS: tuple[TransferReason, ...] = get_args(TransferReason)
+EndReason = Literal["agreed", "shortfall", "max_deals", "cannot_ante"]  # why a game ended (``game_ended``)
+END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 
 SCHEMA_VERSION = 1
 

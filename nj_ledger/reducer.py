@@ -16,35 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .cards import DECK, KING, parse_card, parse_cards
+from .actions import account
+from .cards import DECK, KING, parse_cards
 from .events import Event
 from .rules import resolve_rules
 from .state import ENDED, PLAYING, READY, REVEALING, DealState, GameState
 
 Handler = Callable[[GameState, Mapping[str, Any]], None]
-
-_ACCOUNTS: dict[str, tuple[bool, str | int]] = {}
-
-
-def parse_account(account: str) -> tuple[bool, str | int]:
-    """(is_seat, seat number or honour card) of ``seat:N`` / ``box:CARD``, cached.
-
-    >>> parse_account("seat:2"), parse_account("box:7D")[0]
-    ((True, 2), False)
-    """
-    parsed = _ACCOUNTS.get(account)
-    if parsed is None:
-        kind, _, key = account.partition(":")
-        parsed = (True, int(key)) if kind == "seat" else (False, parse_card(key))
-        _ACCOUNTS[account] = parsed
-    return parsed
-
-
-def account_chips(s: GameState, account: str) -> int:
-    """The chips of ``seat:N`` or ``box:CARD`` (the account names of transfers, parsed once each)."""
-    is_seat, key = parse_account(account)
-    return s.balances[key] if is_seat else s.boxes[s.rules.box_positions[key]]  # type: ignore[index]
-
 
 def start_state(data: Mapping[str, Any]) -> GameState:
     """The state right after ``game_started``.
@@ -124,31 +102,19 @@ def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
 
 def _on_transfer(s: GameState, d: Mapping[str, Any]) -> None:
     amount = d["amount"]
-    source, target = d["from"], d["to"]
-    is_seat, key = parse_account(source)
-    if is_seat:
-        balances = list(s.balances)
-        balances[key] -= amount  # type: ignore[index]
-        s.balances = tuple(balances)
-    else:
-        boxes = list(s.boxes)
-        boxes[s.box_index(key)] -= amount  # type: ignore[arg-type]
-        s.boxes = tuple(boxes)
-    is_seat, key = parse_account(target)
-    if is_seat:
-        balances = list(s.balances)
-        balances[key] += amount  # type: ignore[index]
-        s.balances = tuple(balances)
-    else:
-        boxes = list(s.boxes)
-        boxes[s.box_index(key)] += amount  # type: ignore[arg-type]
-        s.boxes = tuple(boxes)
+    source, target = account(d["from"]), account(d["to"])
+    balances, boxes = list(s.balances), list(s.boxes)
+    for held, change in ((source, -amount), (target, amount)):
+        if held.seat is not None:
+            balances[held.seat] += change
+        else:
+            boxes[s.box_index(held.box or "")] += change
+    s.balances, s.boxes = tuple(balances), tuple(boxes)
     deal = s.deal
     if deal is not None and deal.undo_to is not None and not deal.ended and d["reason"] != "undo":
         deal.group_transfers += ((s.version, source, target, amount),)
     if "owed" in d and deal is not None:  # a payment during the deal that could not be made in full
-        deal.shortfalls += (
-            {"seat": parse_account(source)[1], "reason": d["reason"], "owed": d["owed"], "paid": amount},)
+        deal.shortfalls += ({"seat": source.seat, "reason": d["reason"], "owed": d["owed"], "paid": amount},)
 
 
 def _block(s: GameState) -> None:

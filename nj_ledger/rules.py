@@ -12,47 +12,8 @@ old game::
 A new game's whole-number options are also held to :data:`~nj_ledger.bounds.RULE_RANGES`
 (:func:`check_bounds`); the rules stored in an old game resolve whatever they hold.
 
-The ``avantcoureur-1760`` profile
----------------------------------
-
-A reconstruction of the original rules published in *L'Avantcoureur* in 1760
-(seed 002, SPEC §3.4). The source is short and leaves several points open;
-the profile reads it this way (docs/RULES.md gives the reasons):
-
-* 3 or 5 players, 15 or 9 cards, a talon of 7. Play is anticlockwise at the
-  table, but seats are numbered in play order, so this is only a label; the
-  deal passes to the next seat in play order (``dealer_rotation: next``).
-* Runs follow suit (``sequence: suit``). A player may not stop, nor pass,
-  while holding the card that continues the run (``may_stop: false``): the
-  source lets a player pass only "if unable". The chief hoc 7D is the one
-  exception.
-* Hocs end the run and their player starts a new one in the same turn: the
-  four Kings, the permanent hocs 10D, JC, QS (``stops``) and the chief hoc 7D
-  (``wild``). A hoc ends the run wherever it is laid, even as the first card
-  of a run (7D after 6D ends the run too: 8D cannot follow it).
-* The chief hoc 7D may be laid at any point of its holder's turn, whatever the
-  run wants -- also instead of a card the holder would otherwise have to play
-  -- and never has to be played. It does not stand for the missing card.
-* A run nobody can continue (the card is in the talon, was played, or is the
-  7D its holder keeps) is restarted by the player of its last card
-  (``blocked: restart``, ``restarter: last_player``). This "incidental hoc"
-  earns no chip: only Kings and honours do.
-* A hoc played *and announced* earns ``hoc_reward`` (1) x ``stake_unit`` chips
-  from each other player (transfer reason ``hoc``). The five honours are all
-  hocs, so one announcement of 10D, JC, QS, KH or 7D both takes its box and
-  earns the hoc chips; a forgotten one earns neither. A player who cannot pay
-  a hoc chip in full pays what he has; the transfer records ``owed`` and the
-  shortfall ends the game after the deal (``shortfall: end``).
-* The dealer alone antes 1, 2, 3, 4, 5 (x ``stake_unit``); boxes carry over.
-* Settlement: card points as classic; a loser still holding 7D pays his card
-  payment double (``wild_pays_double``) *and* is bête on the 7D box; an honour
-  held is bête (``bete: double``, the box as it stood when the winner went
-  out). Opera (``grand_opera: no_other_plays``, nobody else laid a card)
-  doubles the card payments only (not hoc chips, not bêtes); with 7D held
-  both doublings apply (x4).
-* A game is 12 deals for 3 players, 10 for 5 (``max_deals``), so everyone
-  deals -- and antes -- equally often; it ends sooner on a shortfall, when the
-  next dealer cannot ante, or by agreement.
+The profiles themselves, and how the 1760 one reads its source, are in
+:mod:`nj_ledger.profiles`.
 """
 
 from __future__ import annotations
@@ -65,6 +26,8 @@ from typing import Any
 from .bounds import RULE_RANGES, shown
 from .cards import Card, parse_card
 from .errors import InvalidInput
+from .messages import Listed, Message, phrase
+from .profiles import PROFILES as PROFILES
 
 CLASSIC_BOARD = {"10D": 1, "JC": 2, "QS": 3, "KH": 4, "7D": 5}
 CLASSIC_DEAL_TABLE = {2: (22, 8), 3: (15, 7), 4: (12, 4), 5: (9, 7), 6: (8, 4), 7: (7, 3), 8: (6, 4)}
@@ -194,56 +157,22 @@ class Rules:
         }
 
 
-PROFILES: dict[str, dict[str, Any]] = {
-    # Modern rules of 1789 (seeds 002, 003, 001).
-    "classic": {},
-    # Seed 000's main text: one chip per card left.
-    "cards": {"payment": "cards"},
-    # Seed 001's "moves on to the next card".
-    "skip": {"blocked": "skip", "may_stop": False},
-    # Seed 004.
-    "hearts": {
-        "board": {"10D": 1, "JC": 2, "QH": 3, "KS": 4, "7D": 5},
-        "opening": "lowest",
-        "may_stop": False,
-        "restarter": "first_passer",
-        "payment": "cards",
-        "bete": "none",
-        "grand_opera": {"condition": "first_turn", "reward": "none"},
-    },
-    # Seed 002's original rules, first published in L'Avantcoureur (1760): a reconstruction whose
-    # choices are listed in this module's docstring and argued in docs/RULES.md.
-    "avantcoureur-1760": {
-        "players": [3, 5],
-        "deal_table": {"3": [15, 7], "5": [9, 7]},
-        "sequence": "suit",
-        "may_stop": False,
-        "ante": "dealer",
-        "stops": ["10D", "JC", "QS"],
-        "wild": "7D",
-        "hoc_reward": 1,
-        "wild_pays_double": True,
-        "bete": "double",
-        "grand_opera": {"condition": "no_other_plays", "reward": "double"},
-        "max_deals": {"3": 12, "5": 10},
-    },
-}
-
 OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.name != "profile")
 
 
-def _bad(option: str, value: Any, expected: str, **named: Any) -> InvalidInput:
+def _bad(option: str, value: Any, expected: str | Message | Listed, **named: Any) -> InvalidInput:
+    """``expected`` is a phrase of the catalog ("true or false"), or values of which one was expected."""
     return InvalidInput(
         "invalid-rules", "Rule option {option!r} cannot be {value!r}: expected {expected}.",
-        option=option, value=value, expected=expected, **named,
+        option=option, value=value, expected=phrase(expected) if isinstance(expected, str) else expected, **named,
     )
 
 
 def _int(option: str, value: Any, minimum: int, field: str | None = None) -> int:
     """A whole-number option of at least ``minimum``; a refusal names it (``field``, ``"rules.<option>"``)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        expected = "a whole number of at least " + str(minimum)
-        raise _bad(option, value, expected, field=field or f"rules.{option}")
+        raise _bad(option, value, phrase("a whole number of at least {minimum}", minimum=minimum),
+                   field=field or f"rules.{option}")
     return value
 
 
@@ -304,16 +233,16 @@ def _grand_opera(value: Any, base: GrandOpera) -> GrandOpera:
     condition = value.get("condition", base.condition)
     reward = value.get("reward", base.reward)
     if condition not in GRAND_OPERA_CONDITIONS:
-        raise _bad("grand_opera.condition", condition, " or ".join(GRAND_OPERA_CONDITIONS))
+        raise _bad("grand_opera.condition", condition, Listed(GRAND_OPERA_CONDITIONS, alternatives=True))
     if reward not in GRAND_OPERA_REWARDS:
-        raise _bad("grand_opera.reward", reward, " or ".join(GRAND_OPERA_REWARDS))
+        raise _bad("grand_opera.reward", reward, Listed(GRAND_OPERA_REWARDS, alternatives=True))
     return GrandOpera(condition, reward)
 
 
 def _option(name: str, value: Any, base: Rules) -> Any:
     if name in _CHOICES:
         if value not in _CHOICES[name]:
-            raise _bad(name, value, " or ".join(repr(c) for c in _CHOICES[name]))
+            raise _bad(name, value, Listed(tuple(repr(c) for c in _CHOICES[name]), alternatives=True))
         return value
     if name == "board":
         return _board(value)
@@ -364,7 +293,7 @@ def _apply_overrides(base: Rules, overrides: Mapping[str, Any]) -> Rules:
             raise InvalidInput(
                 "invalid-rules",
                 "Unknown rule option {option!r}; the options are: {options}.",
-                options=", ".join(OPTION_NAMES),
+                options=Listed(OPTION_NAMES),
                 option=name,
             )
         values[name] = _option(name, value, base)
@@ -374,7 +303,7 @@ def _apply_overrides(base: Rules, overrides: Mapping[str, Any]) -> Rules:
         raise InvalidInput(
             "invalid-rules",
             "The deal table has no line for {counts} players.",
-            counts=", ".join(map(str, missing)),
+            counts=Listed(tuple(missing)),
             option="deal_table",
         )
     return rules
@@ -400,7 +329,7 @@ def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None) -> Rules:
         raise InvalidInput(
             "invalid-rules",
             "Unknown rule profile {profile!r}; the profiles are: {profiles}.",
-            profile=name, profiles=", ".join(PROFILES),
+            profile=name, profiles=Listed(tuple(PROFILES)),
             option="profile",
         )
     base = _apply_overrides(Rules(profile=name), PROFILES[name])
@@ -428,8 +357,8 @@ def check_bounds(rules: Rules) -> Rules:
     >>> try:
     ...     check_bounds(resolve_rules({"profile": "classic", "stake_unit": 10**18}))
     ... except InvalidInput as refusal:
-    ...     print(refusal.params["field"], refusal.message)
-    rules.stake_unit Rule option 'stake_unit' must be a whole number from 1 to 1000, not 1000000000000000000.
+    ...     print(refusal.params["field"], refusal.params["most"])
+    rules.stake_unit 1000
     """
     for card, stake in rules.board.items():
         if not RULE_RANGES["board"][0] <= stake <= RULE_RANGES["board"][1]:

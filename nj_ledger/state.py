@@ -9,13 +9,20 @@ while deciding).
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 
-from .cards import Card, rank_label
+from .cards import Card
 from .rules import Rules
 
-READY, PLAYING, REVEALING, ENDED = "ready", "playing", "revealing", "ended"
+if TYPE_CHECKING:
+    from .actions import Account
+
+Status = Literal["ready", "playing", "revealing", "ended"]  # between deals, a deal played, awaiting reveals, over
+STATUSES: tuple[Status, ...] = get_args(Status)
+READY: Final = "ready"
+PLAYING: Final = "playing"
+REVEALING: Final = "revealing"
+ENDED: Final = "ended"
 
 
 class DealState:
@@ -74,7 +81,7 @@ class DealState:
     awaiting: tuple[int, ...]  # losers whose hand must still be revealed
     ended: bool
     undo_to: GameState | None  # the state before the latest play, pass or reveal
-    group_transfers: tuple[tuple[int, str, str, int], ...]  # (seq, from, to, amount) since undo_to
+    group_transfers: tuple[tuple[int, Account, Account, int], ...]  # (seq, from, to, amount) since undo_to
     in_inferred: bool  # inside the inferred passes that precede a play
     opened: bool  # a card has been laid this deal
     shortfalls: tuple[dict[str, Any], ...]  # payments during play (hocs) that could not be made in full
@@ -155,7 +162,7 @@ class GameState:
     balances: tuple[int, ...]
     boxes: tuple[int, ...]  # chips in each box, in board order
     version: int  # number of events folded (the seq of the last one)
-    status: str
+    status: Status
     deals_played: int  # deals settled
     deal_number: int  # deals started
     deal: DealState | None  # the open deal, or the last one played
@@ -203,11 +210,10 @@ class GameState:
     def board(self) -> dict[str, int]:
         return {str(card): chips for card, chips in zip(self.rules.honours, self.boxes, strict=True)}
 
-    def account_balance(self, account: str) -> int:
-        kind, _, key = account.partition(":")
-        if kind == "seat":
-            return self.balances[int(key)]
-        return self.boxes[self.box_index(key)]
+    def account_balance(self, account: Account) -> int:
+        if account.seat is not None:
+            return self.balances[account.seat]
+        return self.boxes[self.box_index(account.box or "")]
 
     def next_dealer(self) -> int:
         if self.last_dealer is None:
@@ -224,60 +230,3 @@ class GameState:
             rank = rows[-1]["rank"] if rows and rows[-1]["chips"] == chips else position + 1
             rows.append({"seat": seat, "name": self.players[seat], "chips": chips, "rank": rank})
         return rows
-
-
-
-
-def expected_label(deal: DealState) -> str | None:
-    if deal.expected is None:
-        return None
-    label = rank_label(deal.expected)
-    return label + deal.expected_suit if deal.expected_suit else label
-
-
-def state_view(state: GameState) -> dict[str, Any]:
-    """The game state as the API shows it (SPEC §5), without the store's ``id`` and ``club``."""
-    deal = state.deal
-    deal_view = None
-    if deal is not None:
-        open_deal = not deal.ended
-        deal_view = {
-            "number": deal.number,
-            "dealer": deal.dealer,
-            "first_hand": deal.first_hand,
-            "turn": deal.turn if open_deal and deal.winner is None else None,
-            "expected": expected_label(deal) if open_deal and deal.winner is None else None,
-            "run": list(deal.run),
-            "hand_sizes": list(deal.hand_sizes),
-            "hands": [list(_sorted_hand(h)) for h in deal.hands] if deal.hands is not None else None,
-            "passed": list(deal.passers),
-            "winner": deal.winner,
-            "grand_opera": deal.grand_opera,
-            "awaiting_reveal": list(deal.awaiting),
-            "can_undo": open_deal and deal.undo_to is not None,
-        }
-    return {
-        "version": state.version,
-        "status": state.status,
-        "rules": state.rules.view(),
-        "starting_chips": state.starting_chips,
-        "players": [
-            {"seat": seat, "name": name, "chips": chips}
-            for seat, (name, chips) in enumerate(zip(state.players, state.balances, strict=True))
-        ],
-        "board": state.board(),
-        "deals_played": state.deals_played,
-        "next_dealer": state.next_dealer() if state.status == READY else None,
-        "deal": deal_view,
-        "result": state.result,
-    }
-
-
-def _card_order(card: Card) -> tuple[int, str]:
-    return (card.rank, card.suit)
-
-
-@lru_cache(maxsize=4096)
-def _sorted_hand(hand: frozenset[Card]) -> tuple[Card, ...]:
-    """A hand in rank then suit order (a deal's steps show the same hands again and again)."""
-    return tuple(sorted(hand, key=_card_order))

@@ -17,20 +17,16 @@ from ..bounds import MAX_DIGITS
 from ..errors import InvalidInput
 from ..exchange import document_meta
 from ..rules import PROFILES, check_bounds, resolve_rules
+from .problems import MAX_DEPTH, N_, Place
 from .syntax import (
-    MAX_DEPTH,
-    N_,
-    OPTION_TAGS,
-    Place,
     Scanner,
     Tag,
     clip,
     nesting,
-    option_tag,
     shown,
-    split_players,
     unstorable,
 )
+from .tags import OPTION_TAGS, option_tag, split_players
 
 META_TAGS = {"Title": "title", "Date": "date", "Table": "table", "Notes": "notes"}
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")

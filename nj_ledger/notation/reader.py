@@ -6,9 +6,11 @@ from typing import Any
 
 from ..errors import LedgerError
 from ..exchange import FORMAT, VERSION, load_game
+from ..messages import phrase
 from .header import Header, read_header
 from .movetext import Movetext
-from .syntax import NotationError, Scanner, TooManyErrors, problem, sentence
+from .problems import NotationError, TooManyErrors, problem
+from .syntax import Scanner
 
 # Which tag a refusal of the game's players, rules, chips or dealer is about.
 _TAG_OF_FIELD = {"players": "Players", "rules": "Rules", "starting_chips": "StartingChips", "dealer": "Dealer"}
@@ -22,9 +24,9 @@ def parse_njn(text: str) -> dict[str, Any]:
     for 10, comments and blank space anywhere, optional tags left out. Every
     problem of form is reported at once, then the actions are executed and the
     first one the rules refuse is reported with the engine's sentence and code;
-    both raise :class:`NotationError`, whose ``errors`` list each
-    ``{line, column, message, code}`` (the first 1,000: reading stops there,
-    and a last note says there are more).
+    both raise :class:`NotationError`, whose ``problems`` give each one's line,
+    column and sentence (the first 1,000: reading stops there, and a last note
+    says there are more).
 
     >>> doc = parse_njn('[Players "Ana; Ben; Chloé"] [StartingChips "60"]\\n'
     ...                 'deal 1 dealer 2 {Chloé deals}\\n0: 5♥ 6h 7♣ {sans 8}\\n')
@@ -33,8 +35,9 @@ def parse_njn(text: str) -> dict[str, Any]:
     >>> try:
     ...     parse_njn('[Players "Ana; Ben"] [StartingChips "60"]\\nDeal\\n0: 5H\\n1: 9Z 7C')
     ... except NotationError as problem:
-    ...     print(problem.errors[0]["line"], problem.errors[0]["column"], problem.errors[0]["message"])
-    4 4 '9Z' is not a card: write rank and suit, like 10D, JC, QS, KH or 7D.
+    ...     first = problem.problems[0]
+    ...     print(first.line, first.column, first.code, first.said.params)
+    4 4 invalid-notation {'text': '9Z'}
     """
     scanner = Scanner(text)
     try:
@@ -72,7 +75,7 @@ def _judge(document: dict[str, Any], header: Header, movetext: Movetext) -> None
             tag = _TAG_OF_FIELD.get(field, "Players")
             place = header.places.get(tag, (1, 1))
             params = {name: value for name, value in refusal.params.items() if name not in ("field", "cause")}
-            said = (sentence(refusal.template.removeprefix(FIELD), **params) if refusal.template.startswith(FIELD)
-                    else sentence(refusal.template, **refusal.params))
+            said = (phrase(refusal.template.removeprefix(FIELD), **params) if refusal.template.startswith(FIELD)
+                    else phrase(refusal.template, **refusal.params))
             found = problem(place, "[{tag}]: {error}", refusal.params.get("cause", refusal.code), tag=tag, error=said)
         raise NotationError([found]) from None

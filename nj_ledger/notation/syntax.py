@@ -1,18 +1,12 @@
-"""The words of NJN: tag names, how a player list is written, and the scanner that cuts a text into tokens.
+"""The words of NJN: the scanner that cuts a text into tokens and tags (their names: :mod:`.tags`).
 
 The scanner keeps the place (line, column) of every token and collects every
-problem it meets instead of stopping at the first, up to :data:`MAX_ERRORS`::
+problem it meets (:mod:`.problems`) instead of stopping at the first, up to :data:`MAX_ERRORS`::
 
     >>> scanner = Scanner('[Players "Ana; Ben"]\\n0: 5H {sans 6}')
     >>> scanner.scan()
     >>> [tag.name for tag in scanner.tags], [(t.text, t.place) for t in scanner.tokens]
     (['Players'], [('0', (2, 1)), (':', (2, 2)), ('5H', (2, 4))])
-
-A problem's sentence is written as a template with named ``{placeholders}`` and
-its parameters, like the core's refusals, so that it can be translated::
-
-    >>> problem((2, 4), "{text!r} is not a card: write rank and suit, like 10D or QS.", text="5X")["message"]
-    "'5X' is not a card: write rank and suit, like 10D or QS."
 """
 
 from __future__ import annotations
@@ -20,148 +14,24 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import Any, NamedTuple
 
-from ..errors import InvalidInput
-from ..rules import OPTION_NAMES
+from .problems import (
+    MAX_DEPTH,
+    MAX_ERRORS,
+    NOTATION_ERROR,
+    NotationError,
+    Place,
+    TextProblem,
+    TooManyErrors,
+    problem,
+)
+from .tags import GAME_TAGS, TAG_NAMES, tag_key
 
-Place = tuple[int, int]  # (line, column), both counted from 1
-NOTATION_ERROR = "invalid-notation"
-MAX_ERRORS = 1000  # a text's problems are listed up to this many: reading stops at the next one
-MAX_DEPTH = 32  # how deep a tag's JSON value may nest (a rules object nests three deep)
-ERROR_FIELDS = ("line", "column", "message", "code")
-
-
-def N_(template: str) -> str:
-    """Marks a sentence kept in a constant as a template for the catalog of translations (``gettext_noop``)."""
-    return template
-
-
-MORE_ERRORS = N_("… and more errors: reading stopped after the first {count}.")  # the note after the last listed
-
-
-def sentence(template: str, /, **params: Any) -> dict[str, Any]:
-    """A sentence as ``{template, params, message}``; a parameter that is a sentence is shown by its message.
-
-    >>> sentence("Seat {seat}'s hand is given twice in this deal.", seat=2)["message"]
-    "Seat 2's hand is given twice in this deal."
-    """
-    if not params:
-        return {"template": template, "params": {}, "message": template}
-    shown = {name: value["message"] if isinstance(value, Mapping) and "template" in value else value
-             for name, value in params.items()}
-    try:
-        message = template.format_map(shown)
-    except (KeyError, IndexError, ValueError):  # a sentence already written out, braces and all
-        message = template
-    return {"template": template, "params": params, "message": message}
-
-
-def problem(place: Place, template: str, code: str = NOTATION_ERROR, /, **params: Any) -> dict[str, Any]:
-    """One problem of a text: where it is, its code, and its sentence (``template``, ``params``, ``message``)."""
-    return {"line": place[0], "column": place[1], "code": code, **sentence(template, **params)}
-
-
-def listed(problems: Sequence[Mapping[str, Any]], more: bool = False) -> list[dict[str, Any]]:
-    """Problems in the order of the text, the first :data:`MAX_ERRORS` of them, then a note if there are more.
-
-    ``more`` says there are more than those given. A problem given as
-    ``{line, column, message, code}`` alone is its own template.
-    """
-    found = [dict(p) if "template" in p else {**p, "template": p["message"], "params": {}}
-             for p in problems if p.get("template") != MORE_ERRORS]
-    found.sort(key=lambda p: (p["line"], p["column"]))
-    if not more and len(found) == len(problems) and len(found) <= MAX_ERRORS:
-        return found
-    kept = found[:MAX_ERRORS]
-    return [*kept, problem((kept[-1]["line"], kept[-1]["column"]), MORE_ERRORS, count=MAX_ERRORS)]
-
-
-class NotationError(InvalidInput):
-    """Every problem found in an NJN text (the first :data:`MAX_ERRORS`), each ``{line, column, message, code}``.
-
-    ``code`` is ``invalid-notation`` for text that is not well formed, or the
-    engine's code (``out-of-sequence``…) for an action the rules refuse; the
-    error's own ``code`` is its first problem's. A text with more problems
-    than are listed ends its list with a note, ``… and more errors``.
-
-    ``problems`` are the same problems with their sentences as ``template``
-    and ``params`` too, for translation; the error's own sentence ("Line 5,
-    column 7: … (and 3 more)") is its ``template`` and ``params``, the first
-    problem's sentence among them as ``error``.
-    """
-
-    def __init__(self, problems: Sequence[Mapping[str, Any]], more: bool = False) -> None:
-        self.problems = listed(problems, more)
-        self.errors = [{name: found[name] for name in ERROR_FIELDS} for found in self.problems]
-        first, others = self.problems[0], len(self.problems) - 1
-        where = {"line": first["line"], "column": first["column"],
-                 "error": {name: first[name] for name in ("template", "params", "message")}}
-        if self.problems[-1]["template"] == MORE_ERRORS:
-            headline = sentence("Line {line}, column {column}: {error} (and over {more} more)",
-                                more=others - 1, **where)
-        elif others > 1:
-            headline = sentence("Line {line}, column {column}: {error} (and {more} more)", more=others, **where)
-        elif others == 1:
-            headline = sentence("Line {line}, column {column}: {error} (and 1 more)", **where)
-        else:
-            headline = sentence("Line {line}, column {column}: {error}", **where)
-        super().__init__(first["code"], headline["template"], **headline["params"])
-        self.message = headline["message"]
-        self.args = (self.message,)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "errors": self.errors}
-
-
-class TooManyErrors(Exception):
-    """Raised by :meth:`Scanner.error` past :data:`MAX_ERRORS` problems: reading stops there."""
-
-
-# --- tags ---------------------------------------------------------------------------------------------
-def option_tag(option: str) -> str:
-    """``may_stop`` → ``MayStop``; ``players`` (the allowed counts) → ``PlayerCounts``, beside ``Players``."""
-    return "PlayerCounts" if option == "players" else "".join(part.capitalize() for part in option.split("_"))
-
-
-def tag_key(name: str) -> str:
-    """Tag names are matched without case, underscores or dashes: ``max_deals`` is ``MaxDeals``."""
-    return re.sub(r"[_\-.]", "", name).casefold()
-
-
-GAME_TAGS = ("Club", "Title", "Date", "Table", "Players", "StartingChips", "Dealer", "Rules", "Notes")
-OPTION_TAGS = {option_tag(option): option for option in OPTION_NAMES}
-TAG_NAMES = {tag_key(name): name for name in (*GAME_TAGS, *OPTION_TAGS)}
-
-
-def split_players(text: str) -> list[str]:
-    """``"Ana; Ben"`` → ``["Ana", "Ben"]``; ``;;`` is a ``;`` inside a name.
-
-    >>> split_players("Ana; Ben;;Jr; Chloé")
-    ['Ana', 'Ben;Jr', 'Chloé']
-    """
-    names, current, i = [], [], 0
-    while i < len(text):
-        if text.startswith(";;", i):
-            current.append(";")
-            i += 2
-        elif text[i] == ";":
-            names.append("".join(current).strip())
-            current = []
-            i += 1
-        else:
-            current.append(text[i])
-            i += 1
-    names.append("".join(current).strip())
-    return names
-
-
-def join_players(names: Sequence[str]) -> str:
-    """The inverse of :func:`split_players`."""
-    return "; ".join(name.replace(";", ";;") for name in names)
+__all__ = ["MAX_ERRORS", "NOTATION_ERROR", "NotationError", "Place", "Scanner", "Tag", "Token", "TooManyErrors"]
 
 
 # --- the scanner ----------------------------------------------------------------------------------------
@@ -280,7 +150,7 @@ class Scanner:
     def __init__(self, text: str) -> None:
         self.text = text.replace("\r\n", "\n").removeprefix("\ufeff")
         self.line_starts = [0] + [match.end() for match in re.finditer("\n", self.text)]
-        self.errors: list[dict[str, Any]] = []
+        self.errors: list[TextProblem] = []
         self.tags: list[Tag] = []
         self.given: dict[str, Tag] = {}  # each tag by its name, as first given
         self.tokens: list[Token] = []

@@ -20,7 +20,7 @@ from ..exchange import META_FIELDS, document_meta, load_game
 from ..reducer import fold
 from ..rules import OPTION_NAMES
 from ..state import GameState
-from .syntax import join_players, option_tag
+from .tags import join_players, option_tag
 
 _SUITS_FR = {"C": "trèfle", "D": "carreau", "H": "cœur", "S": "pique"}
 _ENDINGS = {

@@ -1,30 +1,33 @@
-"""Refusals of the store. Like the core's, each has a stable ``code`` and a sentence.
-
-The sentence is written as an English ``template`` with ``{placeholders}``
-filled from ``params``, so the API can answer in the caller's language::
+"""Refusals of the store. Like the core's, each has a stable ``code`` and says what it is as a
+:class:`~nj_ledger.messages.Message`: an English ``template`` and raw ``params``, written out by the API
+in the caller's language (and by the CLI in English)::
 
     >>> missing = NotFound("There is no club {club!r}.", club="x")
-    >>> missing.message, missing.template, missing.params
-    ("There is no club 'x'.", 'There is no club {club!r}.', {'club': 'x'})
+    >>> missing.said
+    Message(code='not-found', template='There is no club {club!r}.', params={'club': 'x'})
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..messages import Message
+
 
 class StoreError(Exception):
     code = "store-error"
 
     def __init__(self, template: str, **params: Any) -> None:
-        try:
-            message = template.format_map(params) if params else template
-        except (KeyError, IndexError, ValueError):  # a sentence already written out, braces and all
-            message = template
-        super().__init__(message)
+        super().__init__(template)
         self.template = template
-        self.message = message
         self.params = params
+
+    @property
+    def said(self) -> Message:
+        return Message(self.code, self.template, dict(self.params))
+
+    def __str__(self) -> str:  # for logs and tracebacks; what a person reads is written by the API or the CLI
+        return f"{self.code}: {self.template} {self.params!r}" if self.params else f"{self.code}: {self.template}"
 
 
 class NotFound(StoreError):

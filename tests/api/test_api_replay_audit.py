@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from api.views import state_view
 from nj_ledger import replay
 from nj_ledger.events import event_from_dict
 from nj_ledger.simulator import simulate
-from nj_ledger.state import state_view
 from support.http import verified_receipt, without_receipt
 
 AUDIT_FIELDS = {"ok", "transfers", "totals", "conservation", "chain", "checkpoints", "recomputation",

@@ -37,11 +37,14 @@ from api.i18n import (
 from api.problems import TITLES, Problem
 from benchmarks.scratch import migrated_database
 from nj_ledger.audit import audit
+from nj_ledger.messages import Listed
+from nj_ledger.messages import Message as Said
 from nj_ledger.notation import NotationError, parse_njn
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
 from nj_ledger.store.models import EventRecord
 from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
+from support.sentences import said
 
 FRENCH = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
 FR = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
@@ -112,10 +115,12 @@ BROKEN_RECORDS = [  # every kind of problem an NJN record can have, and the engi
 ]
 
 
-def sentences_of(problem: dict[str, Any]) -> list[str]:
-    """A problem's template, and those of the sentences among its parameters."""
-    nested = [value for value in problem["params"].values() if isinstance(value, dict) and "template" in value]
-    return [problem["template"], *(text for inner in nested for text in sentences_of(inner))]
+def sentences_of(sentence: Said) -> list[str]:
+    """A sentence's template, and those of the sentences among its parameters (listed ones too)."""
+    values = [*sentence.params.values(),
+              *(item for value in sentence.params.values() if isinstance(value, Listed) for item in value.items)]
+    nested = [value for value in values if isinstance(value, Said)]
+    return [sentence.template, *(text for inner in nested for text in sentences_of(inner))]
 
 
 def test_every_problem_an_njn_record_can_have_is_in_the_catalog(app: Flask) -> None:
@@ -125,12 +130,12 @@ def test_every_problem_an_njn_record_can_have_is_in_the_catalog(app: Flask) -> N
         with pytest.raises(NotationError) as refused:
             parse_njn(record)
         error = refused.value
-        for template in [error.template, *(said for found in error.problems for said in sentences_of(found))]:
+        for template in [error.template, *(said_ for found in error.problems for said_ in sentences_of(found.said))]:
             seen.add(template)
             assert template in catalog and catalog[template].string, f"{template!r}: run `make translations`"
         with app.test_request_context(headers=FR):
-            french = [translate(found["template"], found["params"], found["message"]) for found in error.problems]
-        assert all(text != found["message"] for text, found in zip(french, error.problems, strict=True))
+            french = [translate(found.said.template, found.said.params, said(found)) for found in error.problems]
+        assert all(text != said(found) for text, found in zip(french, error.problems, strict=True))
     notation = {text for text, path, _ in templates() if path.startswith("nj_ledger/notation/")}
     assert len(seen & notation) >= 51  # all the reader can say is met above (the writer's refusals aside)
 
@@ -505,7 +510,7 @@ def test_a_refusal_in_the_recomputation_is_translated_inside_its_finding(app: Fl
     forged = copy.deepcopy(records)
     forged[play]["data"]["cards"] = ["AC", "3C"]  # out of sequence, but folds
     report = audit(rechain(forged))
-    english = report["recomputation"]["differences"][0]["message"]
+    english = said(report["recomputation"]["differences"][0])
     assert english.startswith(f"Today's engine refuses the table action at event {play + 1}: ")
     with app.test_request_context(headers=FR):
         french = translate_audit(report)
@@ -516,4 +521,4 @@ def test_a_refusal_in_the_recomputation_is_translated_inside_its_finding(app: Fl
     assert refusal.startswith(f"Le moteur d'aujourd'hui refuse l'action de la table à l'événement {play + 1} : ")
     inner = refusal.split(" : ", 1)[1]
     assert inner and inner != english.split(": ", 1)[1]  # the refusal itself is French, not left in English
-    assert report["recomputation"]["differences"][0]["message"] == english  # the core's report is left as it was
+    assert said(report["recomputation"]["differences"][0]) == english  # the core's report is left as it was

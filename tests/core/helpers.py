@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from api.views import state_view
 from nj_ledger import (
     DECK,
     Event,
@@ -17,10 +18,10 @@ from nj_ledger import (
     new_game,
     parse_cards,
     replay,
-    state_view,
 )
 from nj_ledger.cards import Card
 from nj_ledger.state import DealState
+from support.sentences import said
 
 NAMES = ("Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny", "Gaston", "Hugo")
 # The four profiles of SPEC §3.1 that the mission's feature table names.
@@ -137,7 +138,7 @@ class Table:
         assert snapshot(self.state) == before
         assert state_view(self.state) == view
         assert isinstance(refusal.value.code, str) and refusal.value.code
-        assert refusal.value.message
+        assert said(refusal.value)
         return refusal.value
 
     # --- shorthands for the table actions -----------------------------------------------------

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from nj_ledger import DECK, GameState, LedgerError, execute, fold, replay, state_view
+from api.views import state_view
+from nj_ledger import DECK, GameState, LedgerError, execute, fold, replay
 from nj_ledger.events import TABLE_ACTIONS
 from nj_ledger.simulator import SimulatedGame
 

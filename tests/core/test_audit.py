@@ -15,6 +15,7 @@ from nj_ledger.chain import (
     verify_chain,
 )
 from nj_ledger.events import event_from_dict
+from support.sentences import said
 
 from .chained import chained_records
 from .helpers import Table
@@ -49,7 +50,7 @@ def rechain(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def codes(report: dict[str, Any]) -> list[str]:
-    return [finding["code"] for finding in report["findings"]]
+    return [finding.code for finding in report["findings"]]
 
 
 def test_a_clean_log_audits_ok() -> None:
@@ -85,7 +86,7 @@ def test_a_clean_log_audits_ok() -> None:
         "amount": 2,
         "reason": "side bet",
     }
-    severities = {f["code"]: f["severity"] for f in report["findings"]}
+    severities = {f.code: f.severity for f in report["findings"]}
     assert severities == {"undo": "info", "adjustment": "warning"}
 
 
@@ -102,10 +103,10 @@ def test_a_forgotten_honour_and_a_shortfall_are_reported() -> None:
     report = audit(chained_records(table.log))
     assert report["ok"] is True
     assert codes(report).count("shortfall") == 5
-    assert all(f["severity"] == "warning" for f in report["findings"] if f["code"] == "shortfall")
+    assert all(f.severity == "warning" for f in report["findings"] if f.code == "shortfall")
     report = audit(chained_records(table2.log))
-    forgotten = [f for f in report["findings"] if f["code"] == "not-announced"]
-    assert len(forgotten) == 1 and forgotten[0]["seq"] == len(table2.log) and "7D" in forgotten[0]["message"]
+    forgotten = [f for f in report["findings"] if f.code == "not-announced"]
+    assert len(forgotten) == 1 and forgotten[0].seq == len(table2.log) and "7D" in said(forgotten[0])
 
 
 def test_an_edited_record_breaks_the_chain_at_its_seq() -> None:
@@ -116,7 +117,7 @@ def test_an_edited_record_breaks_the_chain_at_its_seq() -> None:
     assert report["ok"] is False
     assert report["chain"]["ok"] is False and report["chain"]["first_bad_seq"] == 30
     assert "chain-broken" in codes(report)
-    assert report["findings"][0]["seq"] == 30 and report["findings"][0]["severity"] == "error"
+    assert report["findings"][0].seq == 30 and report["findings"][0].severity == "error"
 
 
 def test_an_edited_timestamp_breaks_the_chain() -> None:
@@ -159,7 +160,8 @@ def test_a_rewritten_and_rechained_log_is_caught_by_recomputation() -> None:
     assert report["chain"]["ok"] is True and report["conservation"]["ok"] is True
     assert report["ok"] is False
     differences = report["recomputation"]["differences"]
-    assert differences[0]["seq"] == payment + 1 and "payment" in differences[0]["message"]
+    assert differences[0].seq == payment + 1 and "payment" in said(differences[0])
+    assert differences[0].severity == "error" and differences[0].code == "recomputation-differs"
     assert "recomputation-differs" in codes(report)
 
 
@@ -176,7 +178,7 @@ def test_a_forged_extra_transfer_is_caught_by_recomputation() -> None:
     forged = rechain(records[:25] + [gift] + records[25:])
     report = audit(forged)
     assert report["chain"]["ok"] is True and report["ok"] is False
-    assert report["recomputation"]["differences"][0]["seq"] == 26
+    assert report["recomputation"]["differences"][0].seq == 26
 
 
 def test_a_withdrawn_table_action_is_caught_by_recomputation() -> None:
@@ -184,7 +186,7 @@ def test_a_withdrawn_table_action_is_caught_by_recomputation() -> None:
     last_transfer = max(i for i, r in enumerate(records) if r["data"].get("reason") == "bete")
     report = audit(rechain(records[:last_transfer] + records[last_transfer + 1 :]))
     assert report["ok"] is False
-    assert report["recomputation"]["differences"][0]["seq"] == last_transfer + 1
+    assert report["recomputation"]["differences"][0].seq == last_transfer + 1
 
 
 def test_an_action_todays_engine_refuses_is_listed() -> None:
@@ -195,7 +197,7 @@ def test_an_action_todays_engine_refuses_is_listed() -> None:
     report = audit(rechain(forged))
     assert report["ok"] is False
     difference = report["recomputation"]["differences"][0]
-    assert difference["seq"] == play + 1 and "refuses" in difference["message"]
+    assert difference.seq == play + 1 and "refuses" in said(difference)
 
 
 def test_an_event_that_cannot_be_replayed_is_reported() -> None:
@@ -204,7 +206,7 @@ def test_an_event_that_cannot_be_replayed_is_reported() -> None:
     forged[3]["data"] = {"from": "box:XX", "to": "seat:0", "amount": 1, "reason": "take"}
     report = audit(rechain(forged))
     assert report["ok"] is False and "unreplayable" in codes(report)
-    assert next(f for f in report["findings"] if f["code"] == "unreplayable")["seq"] == 4
+    assert next(f for f in report["findings"] if f.code == "unreplayable").seq == 4
 
 
 def test_a_truncated_log_needs_a_checkpoint() -> None:

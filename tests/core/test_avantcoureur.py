@@ -18,12 +18,13 @@ from typing import Any
 
 import pytest
 
+from api.views import expected_label
 from nj_ledger import InvalidInput, fold, replay, resolve_rules
 from nj_ledger.audit import audit
 from nj_ledger.events import Event
 from nj_ledger.exchange import load_game
 from nj_ledger.simulator import simulate
-from nj_ledger.state import expected_label
+from support.sentences import said
 
 from .chained import chained_records
 from .helpers import Table, cards, of_type, snapshot, transfers
@@ -128,7 +129,7 @@ def test_a_poor_player_may_sit_but_a_dealer_who_cannot_ante_stops_the_game() -> 
     table.do({"type": "adjust", "from": "seat:1", "to": "seat:0", "amount": 95, "reason": "a loan"})
     refusal = table.refuse({"type": "deal", "dealer": 1})
     assert refusal.code == "cannot-ante"
-    assert "Ben (seat 1)" in refusal.message and "seat 0" not in refusal.message and "seat 2" not in refusal.message
+    assert "Ben (seat 1)" in said(refusal) and "seat 0" not in said(refusal) and "seat 2" not in said(refusal)
     table.deal()
     assert table.balances == [195, 5, 85]
 
@@ -199,8 +200,8 @@ def test_a_hoc_forgotten_earns_nothing_and_the_audit_notes_it() -> None:
     table.play(0, "KS", announced="KS")
     table.play(0, "AC 2C 3C 4C 5C")
     assert table.balances == [102, 99, 84] and table.board == BOARD_AFTER_ANTE
-    findings = [f for f in audit(chained_records(table.log))["findings"] if f["code"] == "not-announced"]
-    assert [f["message"] for f in findings] == [
+    findings = [f for f in audit(chained_records(table.log))["findings"] if f.code == "not-announced"]
+    assert [said(f) for f in findings] == [
         "10D was played without being announced: its box stays on the board and no hoc chips were paid."
     ]
 

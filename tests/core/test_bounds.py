@@ -21,6 +21,7 @@ from nj_ledger.notation import NotationError, parse_njn
 from nj_ledger.rules import PROFILES, resolve_rules
 from nj_ledger.simulator import simulate
 from nj_ledger.state import GameState
+from support.sentences import said
 
 PLAYERS = ["Ana", "Ben", "Chloé"]
 HONOURS = ("10D", "JC", "QS", "KH", "7D")
@@ -72,7 +73,7 @@ def test_a_new_game_refuses_a_rule_number_past_its_range_naming_it(override: dic
     assert refusal.value.params["field"] == field
     option = field.split(".")[1]
     least, most = RULE_RANGES[option]
-    assert refusal.value.message.startswith(
+    assert said(refusal.value).startswith(
         f"Rule option {option!r} must be a whole number from {least} to {most}, not ")
 
 
@@ -90,7 +91,7 @@ def test_a_rule_number_below_its_range_or_past_the_player_counts_is_named_too(
     with pytest.raises(InvalidInput) as refusal:
         new_game(PLAYERS, {"profile": "classic", **override}, 60)
     assert (refusal.value.code, refusal.value.params["field"]) == ("invalid-rules", field)
-    assert refusal.value.message.startswith(f"Rule option {field.split('.')[1]!r} cannot be ")
+    assert said(refusal.value).startswith(f"Rule option {field.split('.')[1]!r} cannot be ")
 
 
 def test_every_rule_number_at_the_top_of_its_range_is_accepted() -> None:
@@ -116,7 +117,7 @@ def test_rules_stored_past_todays_bounds_still_resolve_as_recorded() -> None:
     with pytest.raises(RuleViolation) as refusal:
         execute(state, [{"type": "deal"}])
     assert refusal.value.code == "chips-out-of-range"
-    assert refusal.value.message == (
+    assert said(refusal.value) == (
         "This would move 1000000000000000000 chips at once: a transfer moves at most 1000000000000 chips.")
 
 
@@ -135,7 +136,7 @@ def test_an_adjustment_is_one_to_a_billion_chips() -> None:
         with pytest.raises(InvalidInput) as refusal:
             execute(state, [{"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": amount}])
         assert (refusal.value.code, refusal.value.params["field"]) == ("invalid-amount", "amount")
-        assert refusal.value.message.startswith(
+        assert said(refusal.value).startswith(
             "amount must be a whole number of chips from 1 to 1,000,000,000, not ")
     after, _ = execute(state, [{"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": ADJUSTMENT[1]}])
     assert after.balances == (60 - 10**9, 60 + 10**9, 60)
@@ -149,7 +150,7 @@ def test_a_document_names_the_rule_option_out_of_range() -> None:
     error = refusal.value
     assert (error.code, error.params["field"], error.params["cause"]) == (
         "invalid-document", "rules.stake_unit", "invalid-rules")
-    assert error.message.startswith("rules.stake_unit: Rule option 'stake_unit' must be a whole number")
+    assert said(error).startswith("rules.stake_unit: Rule option 'stake_unit' must be a whole number")
 
 
 # --- chips: no account past ±MAX_CHIPS -------------------------------------------------------------
@@ -191,7 +192,7 @@ def test_a_doubling_game_is_refused_before_any_number_passes_the_bound() -> None
     log, refusal = doubling_game()
     assert refusal.code == "chips-out-of-range"
     assert refusal.params["limit"] == MAX_CHIPS and abs(refusal.params["chips"]) > MAX_CHIPS
-    assert "holds at most 1000000000000" in refusal.message
+    assert "holds at most 1000000000000" in said(refusal)
     found = [number for event in log for number in numbers(event.data)]
     assert all(isinstance(number, int) for number in found)
     assert max(abs(number) for number in found) <= MAX_CHIPS
@@ -228,7 +229,7 @@ def test_a_seat_or_a_box_past_the_bound_is_refused_naming_it(source: str, target
     state = recorded_with(source, target, amount)
     with pytest.raises(RuleViolation) as refusal:
         execute(state, [action])
-    assert (refusal.value.code, refusal.value.message) == ("chips-out-of-range", sentence)
+    assert (refusal.value.code, said(refusal.value)) == ("chips-out-of-range", sentence)
 
 
 def test_a_seat_at_exactly_the_bound_is_kept() -> None:
@@ -261,7 +262,7 @@ def test_a_deal_past_its_events_is_refused_and_undo_does_not_reset_the_count() -
     error = refusal.value
     assert error.code == "deal-too-long"
     assert error.params["limit"] == MAX_DEAL_EVENTS and error.params["count"] == MAX_DEAL_EVENTS + 1
-    assert error.message.startswith(f"Deal 1 would hold {MAX_DEAL_EVENTS + 1} events, more than the 1000 ")
+    assert said(error).startswith(f"Deal 1 would hold {MAX_DEAL_EVENTS + 1} events, more than the 1000 ")
     index = error.params["index"]
     assert actions[index]["type"] in ("play", "undo") and index < MAX_DEAL_EVENTS
     before, events = execute(state, actions[:index])
@@ -326,20 +327,20 @@ def test_the_bound_is_a_few_times_what_simulated_deals_reach() -> None:
 def test_an_njn_number_too_long_to_read_is_refused_where_it_is_written(text: str, line: int) -> None:
     with pytest.raises(NotationError) as refusal:
         parse_njn(text)
-    found = refusal.value.errors[0]
-    assert found["line"] == line
-    assert found["message"].endswith("is too large a number for a record: it has at most 13 digits.")
+    found = refusal.value.problems[0]
+    assert found.line == line
+    assert said(found).endswith("is too large a number for a record: it has at most 13 digits.")
 
 
 def test_an_njn_deal_number_too_long_to_read_is_not_this_deal() -> None:
     with pytest.raises(NotationError) as refusal:
         parse_njn('[Players "Ana; Ben"]\n[StartingChips "60"]\nDeal ' + "9" * 5000 + "\n")
-    assert refusal.value.errors[0]["message"].startswith("This is deal 1 of the game, not deal 999")
+    assert said(refusal.value.problems[0]).startswith("This is deal 1 of the game, not deal 999")
 
 
 def test_an_njn_rule_option_out_of_range_is_refused_at_its_tag() -> None:
     with pytest.raises(NotationError) as refusal:
         parse_njn('[Players "Ana; Ben"]\n[StartingChips "60"]\n[StakeUnit 1001]\n')
-    found = refusal.value.errors[0]
-    assert (found["line"], found["column"], found["code"]) == (3, 12, "invalid-rules")
-    assert found["message"] == "Rule option 'stake_unit' must be a whole number from 1 to 1000, not 1001."
+    found = refusal.value.problems[0]
+    assert (found.line, found.column, found.code) == (3, 12, "invalid-rules")
+    assert said(found) == "Rule option 'stake_unit' must be a whole number from 1 to 1000, not 1001."

@@ -8,6 +8,7 @@ import pytest
 
 from nj_ledger import DECK, Card, InvalidInput, parse_card, parse_cards
 from nj_ledger.cards import card_points, parse_rank, rank_label
+from support.sentences import said
 
 
 def test_the_deck_has_52_distinct_canonical_cards() -> None:
@@ -84,7 +85,7 @@ def test_an_unknown_card_is_refused_with_invalid_card(text: str) -> None:
     with pytest.raises(InvalidInput) as refusal:
         parse_card(text)
     assert refusal.value.code == "invalid-card"
-    assert repr(text) in refusal.value.message
+    assert repr(text) in said(refusal.value)
 
 
 @pytest.mark.parametrize("value", [None, 7, 10.0, ["7D"], {"card": "7D"}])
@@ -97,7 +98,7 @@ def test_a_card_must_be_text(value: object) -> None:
 def test_a_bad_card_in_a_list_refuses_the_list() -> None:
     with pytest.raises(InvalidInput) as refusal:
         parse_cards(["7D", "8Z"])
-    assert refusal.value.code == "invalid-card" and "8Z" in refusal.value.message
+    assert refusal.value.code == "invalid-card" and "8Z" in said(refusal.value)
 
 
 def test_an_unknown_rank_is_refused() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from nj_ledger import DECK, InvalidInput, new_game, replay
+from support.sentences import said
 
 from .helpers import NAMES, Table, cards, fill_hands, transfers
 
@@ -239,7 +240,7 @@ def test_a_talon_card_in_a_hand_is_refused() -> None:
     hands = fill_hands(3, 15, {})
     talon = [hands[0][0]] + [str(c) for c in DECK if all(str(c) not in h for h in hands)][:6]
     refusal = Table(3).refuse({"type": "deal", "hands": hands, "talon": talon})
-    assert refusal.code == "invalid-hands" and hands[0][0] in refusal.message
+    assert refusal.code == "invalid-hands" and hands[0][0] in said(refusal)
 
 
 def test_deal_fields_are_checked() -> None:
@@ -263,7 +264,7 @@ def test_a_deal_nobody_can_stake_is_refused_and_the_table_ends_the_game() -> Non
     table = Table(3, "classic", 16)
     table.do({"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 2, "reason": "side bet"})
     refusal = table.refuse({"type": "deal"})
-    assert refusal.code == "cannot-ante" and "Ana" in refusal.message
+    assert refusal.code == "cannot-ante" and "Ana" in said(refusal)
     table.do({"type": "end", "reason": "Ana is ruined"})
     assert table.view["result"]["reason"] == "agreed"
 

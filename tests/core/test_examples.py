@@ -82,7 +82,7 @@ def test_example_audits_clean(path: Path) -> None:
     report = audit(chained_records(events))
     assert report["ok"], report["findings"]
     assert report["chain"]["ok"] and report["conservation"]["ok"] and report["recomputation"]["ok"]
-    assert not [f for f in report["findings"] if f["severity"] == "error"]
+    assert not [f for f in report["findings"] if f.severity == "error"]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)

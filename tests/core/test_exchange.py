@@ -10,6 +10,7 @@ import pytest
 from nj_ledger import InvalidInput, LedgerError, new_game, replay
 from nj_ledger.exchange import load_game, read_game_document, write_game_document
 from nj_ledger.simulator import simulate
+from support.sentences import said
 
 from .chained import chained_records
 from .helpers import PROFILE_NAMES, snapshot
@@ -173,7 +174,7 @@ def test_broken_documents_are_refused_naming_the_field(
     error = refusal.value
     assert error.code == "invalid-document"
     assert error.params["field"] == field
-    assert error.message.startswith(f"{field}: ")
+    assert said(error).startswith(f"{field}: ")
     assert error.params.get("cause") == cause
     with pytest.raises(InvalidInput):
         load_game(document(**changes))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import string
 from typing import Any
 from unittest.mock import patch
 
@@ -13,12 +14,14 @@ from hypothesis import strategies as st
 
 from nj_ledger import DECK, Event, InvalidInput, LedgerError, execute, new_game, replay
 from nj_ledger.exchange import document_meta, load_game, read_game_document
+from nj_ledger.messages import Listed, Message
 from nj_ledger.notation import NotationError, parse_njn, syntax, write_njn
 from nj_ledger.notation.header import read_header
 from nj_ledger.notation.movetext import Movetext
-from nj_ledger.notation.syntax import MAX_ERRORS, Scanner, TooManyErrors, sentence
+from nj_ledger.notation.syntax import MAX_ERRORS, Scanner, TooManyErrors
 from nj_ledger.rules import PROFILES, resolve_rules
 from nj_ledger.simulator import SimulatedGame, simulate
+from support.sentences import said
 
 from .helpers import NAMES
 
@@ -108,10 +111,23 @@ def records(events: list[Event]) -> list[dict[str, Any]]:
             for n, event in enumerate(events, start=1)]
 
 
+def fills(said: Message) -> bool:
+    """Every placeholder of the template has its parameter, and so has every sentence nested in the parameters:
+    the template and its parameters write the sentence out, in any language the template is translated to."""
+    if not said.params:
+        return True  # written out as it stands
+    names = {field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(said.template)
+             if field is not None}
+    nested = [value for value in said.params.values() if isinstance(value, Message)]
+    nested += [item for value in said.params.values() if isinstance(value, Listed) for item in value.items
+               if isinstance(item, Message)]
+    return names <= set(said.params) and all(fills(inner) for inner in nested)
+
+
 def problems(text: str) -> list[tuple[int, int, str]]:
     with pytest.raises(NotationError) as caught:
         parse_njn(text)
-    return [(e["line"], e["column"], e["code"]) for e in caught.value.errors]
+    return [(p.line, p.column, p.code) for p in caught.value.problems]
 
 
 # --- canonical export ---------------------------------------------------------------------------------
@@ -351,17 +367,17 @@ def test_every_problem_of_form_is_reported_with_its_line_and_column() -> None:
     )
     with pytest.raises(NotationError) as caught:
         parse_njn(text)
-    found = [(e["line"], e["column"]) for e in caught.value.errors]
+    found = [(p.line, p.column) for p in caught.value.problems]
     assert found == [(2, 16), (3, 1), (4, 7), (6, 6), (6, 15), (7, 7), (8, 9), (9, 10), (10, 6), (11, 1), (12, 1),
                      (13, 1), (14, 1)]
-    messages = [e["message"] for e in caught.value.errors]
+    messages = [said(p) for p in caught.value.problems]
     assert "Did you mean [Payment]?" in messages[1]
     assert messages[5].startswith("'6X' is not a card")
-    assert all(e["code"] == "invalid-notation" for e in caught.value.errors)
+    assert all(p.code == "invalid-notation" for p in caught.value.problems)
     error = caught.value
     assert isinstance(error, InvalidInput) and error.code == "invalid-notation"
-    assert error.message.startswith("Line 2, column 16: ") and error.message.endswith("(and 12 more)")
-    assert error.to_dict()["errors"] == error.errors
+    assert said(error).startswith("Line 2, column 16: ") and said(error).endswith("(and 12 more)")
+    assert said(error) == f"Line 2, column 16: {messages[0]} (and 12 more)"
 
 
 def test_missing_and_repeated_tags_are_reported() -> None:
@@ -378,8 +394,8 @@ def test_an_illegal_action_is_reported_at_its_line_with_the_engines_sentence_and
     state = replay(log_of(parse_njn(HEADER + "Deal\n0: 5H 6H 7C\n1: 8D\n")))
     with pytest.raises(LedgerError) as engine:
         execute(state, [{"type": "play", "seat": 2, "cards": ["8S", "9S"]}])
-    assert caught.value.errors == [
-        {"line": 6, "column": 4, "message": engine.value.message, "code": "out-of-sequence"}]
+    assert [(p.line, p.column, said(p), p.code) for p in caught.value.problems] == [
+        (6, 4, said(engine.value), "out-of-sequence")]
     assert caught.value.code == "out-of-sequence"
 
 
@@ -424,10 +440,10 @@ def test_any_text_is_read_or_refused_with_its_problems_never_crashes(data: st.Da
     try:
         document = parse_njn(text)
     except NotationError as problem:
-        assert problem.errors
-        assert all(e["line"] >= 1 and e["column"] >= 1 and e["message"] and e["code"] for e in problem.errors)
+        assert problem.problems
+        assert all(p.line >= 1 and p.column >= 1 and said(p) and p.code for p in problem.problems)
         for found in problem.problems:  # every sentence can be translated: its template and parameters make it
-            assert sentence(found["template"], **found["params"])["message"] == found["message"]
+            assert fills(found.said), found.said
     else:
         log_of(document)
 
@@ -475,7 +491,7 @@ def test_each_example_has_its_canonical_njn_twin(path: pathlib.Path) -> None:
 def problem_list(text: str) -> list[tuple[int, int, str, str]]:
     with pytest.raises(NotationError) as caught:
         parse_njn(text)
-    return [(e["line"], e["column"], e["code"], e["message"]) for e in caught.value.errors]
+    return [(p.line, p.column, p.code, said(p)) for p in caught.value.problems]
 
 
 TOO_DEEP = "This tag's value nests more than 32 levels deep."
@@ -539,13 +555,14 @@ def test_past_a_thousand_problems_reading_stops_with_a_note() -> None:
     with pytest.raises(NotationError) as caught:
         parse_njn(HEADER + "Deal\n" + "0: 6X 7Z\n" * 3000)
     error = caught.value
-    assert len(error.errors) == MAX_ERRORS + 1 == 1001
-    assert [(e["line"], e["column"]) for e in error.errors[:3]] == [(4, 4), (4, 7), (5, 4)]
-    assert all(e["message"].endswith("is not a card: write rank and suit, like 10D, JC, QS, KH or 7D.")
-               for e in error.errors[:-1])
-    assert error.errors[-1] == {"line": 503, "column": 7, "code": "invalid-notation",
-                                "message": "… and more errors: reading stopped after the first 1000."}
-    assert error.message == ("Line 4, column 4: '6X' is not a card: write rank and suit, like 10D, JC, QS, KH or 7D. "
+    assert len(error.problems) == MAX_ERRORS + 1 == 1001
+    assert [(p.line, p.column) for p in error.problems[:3]] == [(4, 4), (4, 7), (5, 4)]
+    assert all(said(p).endswith("is not a card: write rank and suit, like 10D, JC, QS, KH or 7D.")
+               for p in error.problems[:-1])
+    last = error.problems[-1]
+    assert (last.line, last.column, last.code, said(last)) == (
+        503, 7, "invalid-notation", "… and more errors: reading stopped after the first 1000.")
+    assert said(error) == ("Line 4, column 4: '6X' is not a card: write rank and suit, like 10D, JC, QS, KH or 7D. "
                              "(and over 999 more)")
     # The text is read no further than the problem past the thousandth.
     scanner = Scanner(HEADER + "Deal\n" + "0: 6X 7Z\n" * 3000)
@@ -565,15 +582,21 @@ def test_a_problem_carries_its_sentence_as_a_template_and_its_parameters() -> No
     with pytest.raises(NotationError) as caught:
         parse_njn(HEADER + "[Dealer 7]\n[Titel \"x\"]\nDeal 2\nHand 0: 5H\n")
     error = caught.value
-    assert [p["template"] for p in error.problems] == [
+    assert [p.said.template for p in error.problems] == [
         "There is no seat {seat}: this table has seats 0 to {last}.",
         "Unknown tag [{tag}]. Did you mean [{near}]?",
         "This deal gives no hand for seat {seats}: give every hand, or none.",
         "This is deal {deal} of the game, not deal {written}."]
-    assert error.problems[1]["params"] == {"tag": "Titel", "near": "Title"}
-    assert [{name: p[name] for name in ("line", "column", "message", "code")} for p in error.problems] == error.errors
+    assert error.problems[1].said.params == {"tag": "Titel", "near": "Title"}
+    assert [said(p) for p in error.problems] == [
+        "There is no seat 7: this table has seats 0 to 2.",
+        "Unknown tag [Titel]. Did you mean [Title]?",
+        "This deal gives no hand for seat 1, 2: give every hand, or none.",
+        "This is deal 1 of the game, not deal 2."]
     assert error.template == "Line {line}, column {column}: {error} (and {more} more)"
-    assert error.params["more"] == 3 and error.params["error"]["template"] == error.problems[0]["template"]
+    assert error.params["more"] == 3 and error.params["error"].template == error.problems[0].said.template
+    assert error.params["error"].params == error.problems[0].said.params
+    assert said(error) == "Line 3, column 9: There is no seat 7: this table has seats 0 to 2. (and 3 more)"
 
 
 def test_a_long_word_is_quoted_short() -> None:

@@ -15,9 +15,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from nj_ledger import DECK, GameState, LedgerError, apply, decide, execute, replay, state_view
+from api.views import state_view
+from nj_ledger import DECK, GameState, LedgerError, apply, decide, execute, replay
 from nj_ledger.events import TABLE_ACTIONS
 from nj_ledger.simulator import SimulatedGame, simulate
+from support.sentences import said
 
 from .helpers import PROFILE_NAMES, check_log, snapshot
 from .properties import check_game, illegal_moves, refused, states_before_batches
@@ -93,7 +95,7 @@ def _illegal_moves_refused(arguments: dict[str, Any], data: st.DataObject) -> No
     legal = batch[0] if batch else None
     for name, action, codes in illegal_moves(state, legal):
         refusal = refused(state, [action])
-        assert codes is None or refusal.code in codes, (name, action, refusal.code, refusal.message)
+        assert codes is None or refusal.code in codes, (name, action, refusal.code, said(refusal))
         assert refusal.params["index"] == 0
         with pytest.raises(LedgerError):
             decide(state, action)
@@ -205,7 +207,7 @@ def _random_actions(arguments: dict[str, Any], data: st.DataObject) -> None:
         after, events = execute(state, actions)
     except LedgerError as refusal:
         event(f"refused: {refusal.code}")
-        assert refusal.code and refusal.message
+        assert refusal.code and said(refusal)
         assert snapshot(state) == before
         return
     event(f"accepted: {' '.join(str(a.get('type')) for a in actions)}")

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from nj_ledger.audit import check_receipts
 from nj_ledger.receipts import ALGORITHM, Signer, b64url, key_id, signed_bytes, verify, well_formed
 from nj_ledger.store.keys import KeyInfo, succession, trusted_keys
+from support.sentences import said
 
 SIGNER = Signer.from_seed(bytes(range(32)))
 KEYS = {SIGNER.id: SIGNER.public_key}
@@ -40,28 +41,28 @@ def test_receipts_that_match_the_log_pass_and_others_name_what_happened() -> Non
 
     cut = check_receipts("g1", 20, LOG.get, held, KEYS)  # the log now ends at 20
     assert not cut["ok"] and cut["first_bad_seq"] == 21
-    assert [(f["code"], f["seq"]) for f in cut["findings"]] == [("receipt-past-end", 25)]
-    assert "events 21 to 25 were removed" in cut["findings"][0]["message"]
+    assert [(f.code, f.seq) for f in cut["findings"]] == [("receipt-past-end", 25)]
+    assert "events 21 to 25 were removed" in said(cut["findings"][0])
 
     rewritten = {**LOG, **{seq: f"{seq + 1000:064x}" for seq in range(18, 41)}}  # events from 18 on
     report = check_receipts("g1", 40, rewritten.get, [receipt(10), receipt(25), receipt(30)], KEYS)
-    assert [(f["code"], f["seq"]) for f in report["findings"]] == [("receipt-head-differs", 25),
+    assert [(f.code, f.seq) for f in report["findings"]] == [("receipt-head-differs", 25),
                                                                   ("receipt-head-differs", 30)]
     assert report["first_bad_seq"] == 25
     assert "events 11 to 25 were rewritten (another receipt vouches for the events before)" in (
-        report["findings"][0]["message"])
+        said(report["findings"][0]))
     alone = check_receipts("g1", 40, rewritten.get, [receipt(30)], KEYS)
-    assert "events up to 30 were rewritten" in alone["findings"][0]["message"]
+    assert "events up to 30 were rewritten" in said(alone["findings"][0])
 
 
 def test_a_receipt_not_validly_signed_proves_nothing_and_other_games_are_skipped() -> None:
     forged = {**receipt(30), "head": "f" * 64}
     report = check_receipts("g1", 40, LOG.get, [forged, {"version": "x"}, receipt(5, game="g2")], KEYS)
     assert not report["ok"] and (report["checked"], report["skipped"]) == (1, 2)
-    assert [(f["code"], f["seq"]) for f in report["findings"]] == [("receipt-bad-signature", 30)]
+    assert [(f.code, f.seq) for f in report["findings"]] == [("receipt-bad-signature", 30)]
     nameless = check_receipts("g1", 40, LOG.get, [{**receipt(5), "version": "5"}], KEYS)
-    assert nameless["findings"][0]["seq"] is None and "A receipt is not validly signed" in (
-        nameless["findings"][0]["message"])
+    assert nameless["findings"][0].seq is None and "A receipt is not validly signed" in (
+        said(nameless["findings"][0]))
 
 
 def key_row(number: int, signer: Signer, before: KeyInfo | None = None, handing_over: Signer | None = None,

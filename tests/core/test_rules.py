@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from nj_ledger import PROFILES, InvalidInput, Rules, resolve_rules
+from support.sentences import said
 
 from .helpers import PROFILE_NAMES
 
@@ -201,7 +202,7 @@ def test_a_bad_override_is_refused_naming_the_option(overrides: dict[str, Any], 
     assert refusal.value.code == "invalid-rules"
     assert refusal.value.params["option"] == option
     named = option.split(".")[0]
-    assert named in refusal.value.message or named.replace("_", " ") in refusal.value.message
+    assert named in said(refusal.value) or named.replace("_", " ") in said(refusal.value)
 
 
 def test_an_unknown_profile_is_refused() -> None:
@@ -209,7 +210,7 @@ def test_an_unknown_profile_is_refused() -> None:
         resolve_rules("poker")
     assert refusal.value.code == "invalid-rules"
     assert refusal.value.params["option"] == "profile"
-    assert "'poker'" in refusal.value.message and "classic" in refusal.value.message
+    assert "'poker'" in said(refusal.value) and "classic" in said(refusal.value)
     with pytest.raises(InvalidInput) as refusal:
         resolve_rules({"profile": "poker"})
     assert refusal.value.code == "invalid-rules"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from support.sentences import said
+
 from .helpers import Table, cards, of_type, transfers
 
 SMALL = {"players": [3], "deal_table": {"3": [4, 40]}}
@@ -453,7 +455,7 @@ def test_a_known_talon_card_cannot_be_revealed() -> None:
     table.play(2, "4D")
     table.play(0, "5C 6C")
     refusal = table.refuse({"type": "reveal", "seat": 1, "cards": ["9H", "QS", "7S"]})
-    assert refusal.code == "reveal-mismatch" and "talon" in refusal.message
+    assert refusal.code == "reveal-mismatch" and "talon" in said(refusal)
 
 
 def test_the_last_reveal_settles_the_deal() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from support.sentences import said
+
 from .helpers import Table, of_type, transfers
 
 SMALL = {"players": [3], "deal_table": {"3": [4, 40]}}
@@ -110,7 +112,7 @@ def test_no_undo_once_a_deal_is_settled() -> None:
     table.play(0, "AC 2C 3C 4C")
     assert table.state.status == "ready"
     refusal = table.refuse({"type": "undo"})
-    assert refusal.code == "no-deal-in-progress" and "adjust" in refusal.message
+    assert refusal.code == "no-deal-in-progress" and "adjust" in said(refusal)
 
 
 def test_undo_fields_are_checked() -> None:

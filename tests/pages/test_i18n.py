@@ -11,6 +11,8 @@ from flask import Flask
 from api.catalog import current_template, error_templates, placeholders
 from api.i18n import TRANSLATIONS, compile_catalogs, translate_error
 from nj_ledger.errors import InvalidInput, RuleViolation
+from nj_ledger.messages import Player, phrase
+from support.sentences import said
 
 from .conftest import Table
 
@@ -24,7 +26,7 @@ def french_catalog() -> dict[str, str]:
 
 def test_a_template_is_translated_and_filled_in(app: Flask) -> None:
     error = RuleViolation("not-your-turn", "It is {turn_player}'s turn, not {player}'s.",
-                          turn_player="Ana (seat 0)", player="Chloé (seat 2)")
+                          turn_player=Player(0, "Ana"), player=Player(2, "Chloé"))
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         assert translate_error(error) == "C’est à Ana (place 0) de jouer, pas à Chloé (place 2)."
     with app.test_request_context(headers={"Accept-Language": "en"}):
@@ -33,10 +35,13 @@ def test_a_template_is_translated_and_filled_in(app: Flask) -> None:
 
 def test_a_phrase_given_as_a_parameter_is_translated_too(app: Flask) -> None:
     error = InvalidInput("invalid-rules", "Rule option {option!r} cannot be {value!r}: expected {expected}.",
-                         option="board", value="JC", expected="five different cards")
+                         option="board", value="JC", expected=phrase("five different cards"))
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         assert translate_error(error) == (
             "L’option de règle 'board' ne peut pas valoir 'JC' : il faut cinq cartes différentes.")
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert translate_error(error) == said(error) == (
+            "Rule option 'board' cannot be 'JC': expected five different cards.")
 
 
 def test_without_a_translation_or_a_parameter_the_english_sentence_stays(app: Flask) -> None:
@@ -44,7 +49,7 @@ def test_without_a_translation_or_a_parameter_the_english_sentence_stays(app: Fl
         assert translate_error(RuleViolation("x", "Something new happened.")) == "Something new happened."
         assert translate_error(RuleViolation("x", "Something new: {what}.", what="a")) == "Something new: a."
         missing = RuleViolation("not-your-turn", "It is {turn_player}'s turn, not {player}'s.", turn_player="Ana")
-        assert translate_error(missing) == missing.message  # the French needs {player}, which is not given
+        assert translate_error(missing) == said(missing)  # the French needs {player}, which is not given
 
 
 def test_a_refusal_of_the_api_speaks_the_callers_language(table: Table) -> None:

@@ -26,8 +26,8 @@ from sqlalchemy import func, select
 
 from api import create_app
 from api.context import store as app_store
+from api.views import state_view
 from nj_ledger.reducer import replay
-from nj_ledger.state import state_view
 from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import Checkpoint, audit_game
 from nj_ledger.store.log import event_of

@@ -7,12 +7,12 @@ import threading
 import pytest
 from sqlalchemy import event
 
+from api.views import state_view
 from nj_ledger import new_game, replay
 from nj_ledger.audit import audit
 from nj_ledger.chain import verify_chain
 from nj_ledger.errors import LedgerError
 from nj_ledger.simulator import simulate
-from nj_ledger.state import state_view
 from nj_ledger.store import (
     ClubInfo,
     IdempotencyMismatch,

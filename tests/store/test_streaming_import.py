@@ -75,8 +75,8 @@ def test_the_header_skips_the_long_lists() -> None:
 
 
 def test_replays_start_from_the_deal_starts_and_match_a_full_fold(store: Store, club: ClubInfo) -> None:
+    from api.views import state_view
     from nj_ledger.reducer import fold, replay
-    from nj_ledger.state import state_view
     from nj_ledger.store.log import event_of
 
     game = import_file(store, club.id, as_file(game_document(10, deals=4))).game
