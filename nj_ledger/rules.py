@@ -325,7 +325,7 @@ def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None) -> Rules:
         raise InvalidInput("invalid-rules", "Rules are a profile name or an object with a \"profile\" and overrides.")
     overrides = dict(spec)
     name = overrides.pop("profile", "classic")
-    if name not in PROFILES:
+    if not isinstance(name, str) or name not in PROFILES:  # a list or an object names no profile
         raise InvalidInput(
             "invalid-rules",
             "Unknown rule profile {profile!r}; the profiles are: {profiles}.",

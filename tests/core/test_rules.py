@@ -228,3 +228,10 @@ def test_rules_are_immutable() -> None:
     with pytest.raises(AttributeError):
         rules.payment = "cards"  # type: ignore[misc]
     assert isinstance(rules, Rules)
+
+
+@pytest.mark.parametrize("profile", [[], {}, ["classic"], {"name": "classic"}, 3, None])
+def test_a_profile_that_is_not_a_name_is_refused_not_a_crash(profile: object) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        resolve_rules({"profile": profile})
+    assert refused.value.code == "invalid-rules" and refused.value.params["option"] == "profile"
