@@ -14,7 +14,7 @@ export NJ_LEDGER_INSTANCE ?= $(CURDIR)/instance
 CHROMIUM := /usr/bin/chromium
 CATALOG  := api/translations/fr/LC_MESSAGES/messages
 
-.PHONY: run test lint test-slow test-reliability-slow install clean translations
+.PHONY: run test lint test-slow test-slow-core test-slow-rest test-reliability-slow install clean translations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -61,14 +61,24 @@ lint: install
 test: install $(CHROMIUM) lint
 	$(BIN)/python -m pytest
 
-# The long variants (`.ci/run` runs them after `make test`): 10,000 simulated games, 3,000 NJN round trips,
-# 8 x 1,000 concurrent appends, 20 kills, the large schemathesis run, 100,000-game scoreboards.
-test-slow: install
-	$(BIN)/python -m pytest -m slow
+# The long runs (`.ci/run` runs them after `make test`): the tests marked `slow` (twenty kills, whole benches) and
+# the `scaled` ones again at their thorough size (10,024 simulated games, 3,000 NJN round trips, 600 random games
+# per property, 8 x 1,000 concurrent appends, the longer schemathesis run). The core's and the rest's run side by
+# side: the rest mostly waits on databases and child processes.
+SLOW := -m 'slow or scaled' --hypothesis-profile=thorough
 
-# The reliability suite's long variants alone.
+test-slow: install
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-slow-core test-slow-rest
+
+test-slow-core: install
+	$(BIN)/python -m pytest $(SLOW) tests/core
+
+test-slow-rest: install
+	$(BIN)/python -m pytest $(SLOW) --ignore=tests/core
+
+# The reliability suite's long runs alone.
 test-reliability-slow: install
-	$(BIN)/python -m pytest -m slow tests/reliability
+	$(BIN)/python -m pytest $(SLOW) tests/reliability
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis

@@ -5,6 +5,8 @@
 - One admin token, long and random as the app demands, made for the run (never written in a file).
 - A limit on wrong tokens high enough for the suites that try hundreds on purpose; the test of the limit
   itself builds its app with the default (tests/reliability/test_tokens.py).
+- Two hypothesis profiles: ``quick`` (the default, ``make test``) and ``thorough`` (``make test-slow``), which
+  the tests marked ``scaled`` read their sizes from (tests/support/scale.py).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import os
 import secrets
 import shutil
 import tempfile
+
+from hypothesis import HealthCheck, settings
 
 ADMIN_TOKEN_ENV = "NJ_LEDGER_TEST_ADMIN_TOKEN"
 
@@ -25,3 +29,7 @@ for _setting in ("NJ_LEDGER_SIGNING_KEY", "NJ_LEDGER_SIGNING_KEY_FILE", "NJ_LEDG
     os.environ.pop(_setting, None)
 os.environ.setdefault(ADMIN_TOKEN_ENV, secrets.token_urlsafe(32))
 os.environ["NJ_LEDGER_AUTH_FAILURE_LIMIT"] = "1000000/minute"
+
+settings.register_profile("quick")
+settings.register_profile("thorough", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("quick")  # --hypothesis-profile=thorough loads the other one after this file is read

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import secrets
 import shutil
 import subprocess
 import threading
@@ -15,15 +14,15 @@ from waitress.server import create_server
 
 from api import create_app
 from benchmarks.scratch import migrated_database
+from support.http import ADMIN_TOKEN
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "docs" / "walkthrough.sh"
-ADMIN = secrets.token_urlsafe(32)
 
 
 @pytest.fixture
 def server(tmp_path: pathlib.Path):
     with migrated_database("sqlite", tmp_path) as url:
-        app = create_app({"DATABASE_URL": url, "ADMIN_TOKEN": ADMIN})
+        app = create_app({"DATABASE_URL": url, "ADMIN_TOKEN": ADMIN_TOKEN})
         server = create_server(app, host="127.0.0.1", port=0, threads=2)
         port = server.socket.getsockname()[1]  # type: ignore[union-attr]
         thread = threading.Thread(target=server.run, daemon=True)
@@ -35,7 +34,7 @@ def server(tmp_path: pathlib.Path):
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the walk-through uses curl, which is not installed")
 def test_the_walkthrough_records_replays_and_audits_a_deal(server: str) -> None:
     done = subprocess.run(
-        ["bash", str(SCRIPT)], env={**os.environ, "BASE": server, "ADMIN": ADMIN},
+        ["bash", str(SCRIPT)], env={**os.environ, "BASE": server, "ADMIN": ADMIN_TOKEN},
         capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr

@@ -17,8 +17,8 @@ from nj_ledger import new_game
 from nj_ledger.store.checkpoints import sign_heads
 from nj_ledger.store.documents import import_document
 from nj_ledger.store.keys import configured_signer
-from reliability.helpers import Club
 from reliability.tampering import Table
+from support.http import Club
 
 from .conftest import SESSION_KEY, new_context, screenshot
 from .server import EXAMPLES, LiveServer

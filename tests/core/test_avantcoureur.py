@@ -24,6 +24,7 @@ from nj_ledger.audit import audit
 from nj_ledger.events import Event
 from nj_ledger.exchange import load_game
 from nj_ledger.simulator import simulate
+from support.scale import scaled, sized
 from support.sentences import said
 
 from .chained import chained_records
@@ -647,12 +648,7 @@ def check_simulated_games(info: str, seeds: range, deep_every: int) -> None:
     assert "grand_opera" not in seen  # the 1760 Opera doubles payments, it sweeps nothing
 
 
+@scaled
 @pytest.mark.parametrize("info", ["full", "partial"])
 def test_the_simulator_plays_the_1760_rules(info: str) -> None:
-    check_simulated_games(info, range(100), deep_every=25)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("info", ["full", "partial"])
-def test_the_simulator_plays_the_1760_rules_at_length(info: str) -> None:
-    check_simulated_games(info, range(100, 1100), deep_every=5)
+    check_simulated_games(info, range(sized(100, 1100)), deep_every=sized(25, 5))

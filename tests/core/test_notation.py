@@ -9,7 +9,7 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nj_ledger import DECK, Event, InvalidInput, LedgerError, execute, new_game, replay
@@ -21,6 +21,7 @@ from nj_ledger.notation.movetext import Movetext
 from nj_ledger.notation.syntax import MAX_ERRORS, Scanner, TooManyErrors
 from nj_ledger.rules import PROFILES, resolve_rules
 from nj_ledger.simulator import SimulatedGame, simulate
+from support.scale import examples, scaled
 from support.sentences import said
 
 from .helpers import NAMES
@@ -226,16 +227,10 @@ def check_round_trip(game: SimulatedGame) -> None:
     assert text.count(": pass\n") == explicit
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@scaled
+@examples(40, 3000)
 @given(simulated_games())
 def test_import_of_export_gives_the_same_event_log(game: SimulatedGame) -> None:
-    check_round_trip(game)
-
-
-@pytest.mark.slow
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(simulated_games())
-def test_import_of_export_gives_the_same_event_log_over_thousands_of_games(game: SimulatedGame) -> None:
     check_round_trip(game)
 
 

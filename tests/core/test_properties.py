@@ -19,6 +19,7 @@ from api.views import state_view
 from nj_ledger import DECK, GameState, LedgerError, apply, decide, execute, replay
 from nj_ledger.events import TABLE_ACTIONS
 from nj_ledger.simulator import SimulatedGame, simulate
+from support.scale import examples, scaled
 from support.sentences import said
 
 from .helpers import PROFILE_NAMES, check_log, snapshot
@@ -34,7 +35,7 @@ GAMES: st.SearchStrategy[dict[str, Any]] = st.builds(
     chatter=st.sampled_from([0.0, 1.0, 3.0]),
 )
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-MANY = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+WHOLE_GAMES = examples(40, 600)  # a test of whole random games: 40 in make test, 600 in make test-slow
 
 
 def play(arguments: dict[str, Any]) -> SimulatedGame:
@@ -48,17 +49,12 @@ def _conserved_and_replayed(arguments: dict[str, Any]) -> None:
     check_game(play(arguments))
 
 
-@FAST
+@scaled
+@WHOLE_GAMES
 @given(GAMES)
 def test_chips_are_conserved_and_replay_equals_the_incremental_state(arguments: dict[str, Any]) -> None:
     _conserved_and_replayed(arguments)
 
-
-@pytest.mark.slow
-@MANY
-@given(GAMES)
-def test_chips_are_conserved_and_replay_equals_the_incremental_state_many(arguments: dict[str, Any]) -> None:
-    _conserved_and_replayed(arguments)
 
 
 @FAST
@@ -109,19 +105,12 @@ def _illegal_moves_refused(arguments: dict[str, Any], data: st.DataObject) -> No
         assert snapshot(state) == before  # execute never mutates its input, also when it succeeds
 
 
-@FAST
+@scaled
+@WHOLE_GAMES
 @given(GAMES, st.data())
 def test_illegal_moves_are_refused_and_change_nothing(arguments: dict[str, Any], data: st.DataObject) -> None:
     _illegal_moves_refused(arguments, data)
 
-
-@pytest.mark.slow
-@MANY
-@given(GAMES, st.data())
-def test_illegal_moves_are_refused_and_change_nothing_many(
-    arguments: dict[str, Any], data: st.DataObject
-) -> None:
-    _illegal_moves_refused(arguments, data)
 
 
 # --- random actions ---------------------------------------------------------------------------------
@@ -215,18 +204,11 @@ def _random_actions(arguments: dict[str, Any], data: st.DataObject) -> None:
     check_log(log + events, after)
 
 
-@FAST
+@scaled
+@WHOLE_GAMES
 @given(GAMES, st.data())
 def test_random_actions_are_refused_with_a_code_or_keep_the_invariants(
     arguments: dict[str, Any], data: st.DataObject
 ) -> None:
     _random_actions(arguments, data)
 
-
-@pytest.mark.slow
-@MANY
-@given(GAMES, st.data())
-def test_random_actions_are_refused_with_a_code_or_keep_the_invariants_many(
-    arguments: dict[str, Any], data: st.DataObject
-) -> None:
-    _random_actions(arguments, data)

@@ -14,10 +14,9 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import pytest
-
 from nj_ledger.audit import audit
 from nj_ledger.simulator import simulate
+from support.scale import scaled, sized
 
 from .chained import chained_records
 from .helpers import PROFILE_NAMES
@@ -71,29 +70,27 @@ def cells(per_cell: int) -> list[tuple[str, str, int, range]]:
     return out
 
 
-def test_a_few_simulated_games_of_every_kind() -> None:
-    tally: Counter[str] = Counter()
-    for cell in cells(1):
-        tally += play_and_check(cell)
-    assert tally["games"] == len(PROFILE_NAMES) * len(INFOS) * len(PLAYER_COUNTS)
-
-
-@pytest.mark.slow
-def test_ten_thousand_simulated_games() -> None:
+@scaled
+def test_simulated_games_of_every_kind() -> None:
+    """One game per kind in make test; 10,024 in make test-slow, which must reach every way a game ends."""
+    per_cell = sized(1, GAMES_PER_CELL)
     workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    tally: Counter[str] = Counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(play_and_check, cells(GAMES_PER_CELL)):
-            tally += result
-    assert tally["games"] == 10_024
-    # the games reached every way a game ends, and the unusual moves happened
-    assert {reason for reason in tally if reason.startswith("ended: ")} == {
-        "ended: agreed",
-        "ended: cannot_ante",
-        "ended: shortfall",
-        "ended: max_deals",
-    }
-    assert tally["undos"] > 0 and tally["grand operas"] > 0
+    if per_cell == 1:
+        results = [play_and_check(cell) for cell in cells(per_cell)]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(play_and_check, cells(per_cell)))
+    tally: Counter[str] = sum(results, Counter())
+    assert tally["games"] == len(PROFILE_NAMES) * len(INFOS) * len(PLAYER_COUNTS) * per_cell
+    if per_cell == GAMES_PER_CELL:  # enough games for every ending and the unusual moves to have happened
+        assert tally["games"] == 10_024
+        assert {reason for reason in tally if reason.startswith("ended: ")} == {
+            "ended: agreed",
+            "ended: cannot_ante",
+            "ended: shortfall",
+            "ended: max_deals",
+        }
+        assert tally["undos"] > 0 and tally["grand operas"] > 0
     print(
         f"\n{tally['games']} games, {tally['deals']} deals, {tally['events']} events on {workers} cores: "
         + ", ".join(f"{key} {value}" for key, value in sorted(tally.items()) if key.startswith("ended"))

@@ -6,28 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-import pytest
-from flask import Flask
-from flask.testing import FlaskClient
-
-from api import create_app
 from nj_ledger import new_game
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
+from support.apps import app, client  # noqa: F401 - fixtures of every HTTP test
 from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
-from support.http import ADMIN_TOKEN
 
 ROSTER = ("Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny")
-
-
-@pytest.fixture(scope="session")
-def app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,9 @@ from flask.testing import FlaskClient
 
 from api.scoreboards import ROW_FIELDS, _csv
 from nj_ledger.store import Store
+from support.http import Calls
 
-from .conftest import ADMIN_TOKEN, Table, record
+from .conftest import Table, record
 
 DAY = date(2026, 6, 1)
 STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -64,15 +65,12 @@ def read(text: str, **options: Any) -> list[list[Any]]:
 @pytest.fixture(scope="module")
 def club(app: Flask, store: Store) -> tuple[str, dict[str, str]]:
     """A club whose members are named to attack a spreadsheet, or just awkwardly, with games among them."""
-    client = app.test_client()
-    answer = client.post("/api/v1/clubs", json={"name": "Club des Formules"},
-                         headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
-    assert answer.status_code == 201
+    made = Calls(app.test_client()).club("Club des Formules")
     names = HOSTILE + AWKWARD
     tables = [names[i:i + 4] for i in range(0, len(names), 4)] + [[names[0], names[5], names[10], names[13]]]
     for seed, players in enumerate(tables, start=1):
-        record(store, answer.json["id"], Table(seed, players, day=DAY))
-    return answer.json["id"], {"Authorization": f"Bearer {answer.json['token']}"}
+        record(store, made.id, Table(seed, players, day=DAY))
+    return made.id, made.auth
 
 
 def test_no_text_cell_of_the_scoreboard_csv_starts_a_formula(client: FlaskClient, club) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
@@ -14,8 +13,9 @@ from flask.testing import FlaskClient
 
 from nj_ledger import new_game
 from nj_ledger.store import Store
+from support.http import Calls, Club, assert_problem
 
-from .conftest import ADMIN_TOKEN, Table, record
+from .conftest import Table, record
 from .reference import expected_scoreboard
 
 DAY = date(2026, 5, 1)
@@ -23,33 +23,15 @@ FIELDS = ["rank", "name", "games", "wins", "deals_played", "deals_won", "net", "
           "honours_taken", "honour_chips", "betes_paid", "ruins", "rating"]
 
 
-@dataclass
-class Club:
-    id: str
-    token: str
-
-    @property
-    def auth(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
-
-
 def new_club(client: FlaskClient, name: str = "Club des Honneurs") -> Club:
-    answer = client.post("/api/v1/clubs", json={"name": name}, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
-    assert answer.status_code == 201
-    return Club(answer.json["id"], answer.json["token"])
+    return Calls(client).club(name)
 
 
 def viewer(client: FlaskClient, club: Club) -> Club:
-    answer = client.post(f"/api/v1/clubs/{club.id}/tokens", json={"role": "viewer"}, headers=club.auth)
-    return Club(club.id, answer.json["token"])
+    return Calls(client).token(club, "viewer")
 
 
-def problem(answer: Any, status: int, code: str) -> dict[str, Any]:
-    assert answer.status_code == status, answer.get_data(as_text=True)
-    assert answer.mimetype == "application/problem+json"
-    body = answer.get_json()
-    assert (body["status"], body["code"]) == (status, code) and body["detail"] and body["title"]
-    return dict(body)
+problem = assert_problem
 
 
 @pytest.fixture(scope="module")

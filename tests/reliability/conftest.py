@@ -10,17 +10,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 
-from api import create_app
 from api.context import store as app_store
 from benchmarks.scratch import migrated_database
 from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import CHECKPOINT_KEY_ENV
+from support.apps import app, calls, client, club  # noqa: F401 - fixtures of every HTTP test
 from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
+from support.http import Calls
 
-from .helpers import ADMIN_TOKEN, CHECKPOINT_KEY, Calls, Club, serving
+from .helpers import CHECKPOINT_KEY, serving
 from .tampering import Table, stored_game
 from .workers import ProcessClients
 
@@ -29,26 +28,6 @@ from .workers import ProcessClients
 def _checkpoint_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test signs and checks checkpoints with one known key (never the instance folder's)."""
     monkeypatch.setenv(CHECKPOINT_KEY_ENV, CHECKPOINT_KEY)
-
-
-@pytest.fixture(scope="session")
-def app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
-@pytest.fixture
-def calls(client: FlaskClient) -> Calls:
-    return Calls(client)
-
-
-@pytest.fixture
-def club(calls: Calls) -> Club:
-    return calls.club()
 
 
 @pytest.fixture

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import IO, Any
 
 from flask import Flask
-from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from api import create_app
@@ -36,8 +35,6 @@ from support.http import ADMIN_TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT_KEY = "checkpoint-key-for-the-reliability-tests"
-PLAYERS = ["Ana", "Ben", "Chloé"]
-PROBLEM_FIELDS = {"type", "title", "status", "detail", "code"}
 
 
 @contextmanager
@@ -49,81 +46,6 @@ def serving(url: str) -> Iterator[Flask]:
     finally:
         with app.app_context():
             app_store().close()
-
-
-@dataclass
-class Club:
-    id: str
-    token: str
-
-    @property
-    def auth(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
-
-
-class Calls:
-    """Short ways to make the calls most tests need."""
-
-    def __init__(self, client: FlaskClient) -> None:
-        self.client = client
-
-    def club(self, name: str = "Le Nain du Jeudi") -> Club:
-        answer = self.client.post("/api/v1/clubs", json={"name": name},
-                                  headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
-        assert answer.status_code == 201, answer.get_json()
-        return Club(answer.json["id"], answer.json["token"])
-
-    def token(self, club: Club, role: str) -> Club:
-        answer = self.client.post(f"/api/v1/clubs/{club.id}/tokens", json={"role": role}, headers=club.auth)
-        assert answer.status_code == 201, answer.get_json()
-        return Club(club.id, answer.json["token"])
-
-    def game(self, club: Club, players: list[str] | None = None, **options: Any) -> dict[str, Any]:
-        body = {"players": players or PLAYERS, "rules": "classic", "starting_chips": 60, **options}
-        answer = self.client.post(f"/api/v1/clubs/{club.id}/games", json=body, headers=club.auth)
-        assert answer.status_code == 201, answer.get_json()
-        return dict(answer.json)
-
-    def act(self, club: Club, game: str, *actions: Any, headers: Mapping[str, str] | None = None) -> Any:
-        return self.client.post(f"/api/v1/games/{game}/actions", json={"actions": list(actions)},
-                                headers={**club.auth, **(headers or {})})
-
-    def state(self, club: Club, game: str) -> dict[str, Any]:
-        answer = self.client.get(f"/api/v1/games/{game}", headers=club.auth)
-        assert answer.status_code == 200, answer.get_json()
-        return dict(answer.json)
-
-    def events(self, club: Club, game: str) -> list[dict[str, Any]]:
-        """The whole log, page after page."""
-        events: list[dict[str, Any]] = []
-        while True:
-            answer = self.client.get(f"/api/v1/games/{game}/events?limit=1000&after={len(events)}",
-                                     headers=club.auth)
-            assert answer.status_code == 200, answer.get_json()
-            events += answer.json["events"]
-            if answer.json["next"] is None:
-                return events
-
-    def audit(self, club: Club, game: str) -> dict[str, Any]:
-        answer = self.client.get(f"/api/v1/games/{game}/audit", headers=club.auth)
-        assert answer.status_code == 200, answer.get_json()
-        return dict(answer.json)
-
-
-def assert_problem(answer: Any, status: int | None = None, code: str | None = None) -> dict[str, Any]:
-    """``answer`` is an RFC 9457 problem (with this status and code, when given), and never a server error."""
-    text = answer.get_data(as_text=True)
-    assert answer.status_code < 500, text
-    assert answer.mimetype == "application/problem+json", (answer.status_code, answer.mimetype, text)
-    body = answer.get_json()
-    assert set(body) >= PROBLEM_FIELDS, body
-    assert body["status"] == answer.status_code and isinstance(body["code"], str) and body["code"], body
-    assert body["detail"] and "Traceback" not in text
-    if status is not None:
-        assert answer.status_code == status, text
-    if code is not None:
-        assert body["code"] == code, body
-    return dict(body)
 
 
 def adjust(version: int) -> dict[str, Any]:

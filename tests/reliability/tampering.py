@@ -20,8 +20,7 @@ from nj_ledger.store.checkpoints import Checkpoint, checkpoints
 from nj_ledger.store.log import chain_records, event_of, record_of, records_query
 from nj_ledger.store.models import EventRecord, Game
 from nj_ledger.store.rows import insert_events
-
-from .helpers import Calls, Club
+from support.http import Calls, Club
 
 TRIGGERS = {
     "sqlite": {"events": ["events_no_update", "events_no_delete"],

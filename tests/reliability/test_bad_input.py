@@ -18,8 +18,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from nj_ledger.cards import DECK, SUITS
+from support.http import PLAYERS, Calls, Club, assert_problem
+from support.scale import scaled, sized
 
-from .helpers import PLAYERS, Calls, Club, assert_problem, replayed_view
+from .helpers import replayed_view
 
 HUGE = [10**30, -(10**30), 2**63, 2**31, -1, 0]
 ODD_TEXT = ["\ud800", "a\udfffb", "\x00", "x\x00y", "\u202eevil", "\u200f", "🃏", "Chloé", "", " ", "\ufeff", "\n"]
@@ -95,16 +97,10 @@ SETTINGS = {"deadline": None, "database": None, "phases": [Phase.explicit, Phase
             "suppress_health_check": [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]}
 
 
-@settings(max_examples=15, **SETTINGS)
+@scaled
+@settings(max_examples=sized(15, 100), **SETTINGS)
 @given(data=st.data())
 def test_random_batches_are_stored_whole_or_refused_with_a_code(calls, club, data) -> None:
-    random_batches(calls, club, data)
-
-
-@pytest.mark.slow
-@settings(max_examples=100, **SETTINGS)
-@given(data=st.data())
-def test_random_batches_longer_run(calls, club, data) -> None:
     random_batches(calls, club, data)
 
 

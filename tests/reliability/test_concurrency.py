@@ -12,7 +12,10 @@ from typing import Any
 
 import pytest
 
-from .helpers import Calls, Club, HttpApp, check_store, replayed_view, serving, start_server
+from support.http import Calls, Club
+from support.scale import scaled, sized
+
+from .helpers import HttpApp, check_store, replayed_view, serving, start_server
 from .workers import Outcome, ProcessClients, in_threads
 
 
@@ -73,22 +76,14 @@ def runner(mode: str, request: pytest.FixtureRequest) -> ProcessClients | None:
     return request.getfixturevalue("process_clients") if mode == "processes" else None
 
 
+@scaled
 @pytest.mark.parametrize("if_match", [True, False], ids=["if-match", "no-if-match"])
 @pytest.mark.parametrize("mode", ["threads", "processes"])
 def test_concurrent_writers_lose_and_duplicate_nothing(fresh_url, mode, if_match, request) -> None:
-    race(fresh_url, runner(mode, request), clients=4, attempts=50, if_match=if_match)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("mode", ["threads", "processes"])
-def test_eight_writers_a_thousand_attempts_each_with_if_match(fresh_url, mode, request) -> None:
-    race(fresh_url, runner(mode, request), clients=8, attempts=1000, if_match=True)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("mode", ["threads", "processes"])
-def test_eight_writers_without_if_match_queue_up(fresh_url, mode, request) -> None:
-    race(fresh_url, runner(mode, request), clients=8, attempts=100, if_match=False)
+    """Four writers, 50 attempts each in make test; eight in make test-slow, 1,000 attempts each with If-Match
+    (every writer but one loses each race) and 100 without (they queue up)."""
+    clients, attempts = sized((4, 50), (8, 1000 if if_match else 100))
+    race(fresh_url, runner(mode, request), clients=clients, attempts=attempts, if_match=if_match)
 
 
 @pytest.mark.parametrize("if_match", [True, False], ids=["if-match", "queued"])

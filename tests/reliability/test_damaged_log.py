@@ -18,8 +18,8 @@ from sqlalchemy.exc import DBAPIError
 from nj_ledger import new_game
 from nj_ledger.store import Store
 from nj_ledger.store.models import EventRecord
+from support.http import Calls, Club, assert_problem
 
-from .helpers import Calls, Club, assert_problem
 from .tampering import Table
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from .helpers import Calls, Club, assert_problem
+from support.http import Calls, Club, assert_problem
 
 DEAL = {"type": "deal"}
 ADJUST = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 2, "reason": "a round of drinks"}

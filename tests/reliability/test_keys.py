@@ -19,8 +19,9 @@ from api.context import store as app_store
 from nj_ledger.receipts import Signer, b64url
 from nj_ledger.store import SigningKeyError, Store
 from nj_ledger.store.keys import register_key, registered_keys
+from support.http import ADMIN_TOKEN, Calls
 
-from .helpers import ADMIN_TOKEN, ROOT, Calls, free_port
+from .helpers import ROOT, free_port
 
 EXAMPLE = ROOT / "examples" / "dimanche-chez-jeanne.json"
 

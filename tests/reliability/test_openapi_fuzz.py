@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
 import schemathesis
 from flask import Flask
 from hypothesis import HealthCheck, Phase, given, settings
@@ -28,7 +27,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from .helpers import ADMIN_TOKEN, Calls
+from support.http import ADMIN_TOKEN, Calls
+from support.scale import scaled, sized
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           response_headers_conformance]
@@ -91,12 +91,7 @@ def fuzz(app: Flask, max_examples: int) -> list[str]:
     return failures
 
 
+@scaled
 def test_schemathesis_finds_no_server_error_and_no_undocumented_answer(app: Flask) -> None:
-    failures = fuzz(app, max_examples=5)
-    assert not failures, "\n\n".join(failures)
-
-
-@pytest.mark.slow
-def test_schemathesis_longer_run(app: Flask) -> None:
-    failures = fuzz(app, max_examples=25)
+    failures = fuzz(app, max_examples=sized(5, 25))
     assert not failures, "\n\n".join(failures)

@@ -27,8 +27,8 @@ from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import Checkpoint
 from nj_ledger.store.keys import configured_signer
 from nj_ledger.store.models import SigningKey
+from support.http import Calls, Club, assert_problem
 
-from .helpers import Calls, Club, assert_problem
 from .tampering import Table
 
 

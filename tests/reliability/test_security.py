@@ -31,8 +31,9 @@ import nj_ledger.store.clubs
 import nj_ledger.store.games
 from nj_ledger.store import Store
 from nj_ledger.store.models import Base
+from support.http import ADMIN_TOKEN, PLAYERS, Calls, Club, assert_problem
 
-from .helpers import ADMIN_TOKEN, PLAYERS, ROOT, Calls, Club, assert_problem, start_server
+from .helpers import ROOT, start_server
 
 OPEN_ROUTES = {
     ("GET", "/api/v1/health"), ("GET", "/api/v1/openapi.json"), ("POST", "/api/v1/clubs"), ("GET", "/api/v1/keys"),

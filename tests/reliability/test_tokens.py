@@ -22,8 +22,9 @@ from api.auth import WeakAdminToken, check_admin_token
 from api.config import Config
 from cli.commands import main
 from nj_ledger.store import Store
+from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
 
-from .helpers import ADMIN_TOKEN, Calls, Club, assert_problem, environment, start_server
+from .helpers import environment, start_server
 
 
 def listed(calls: Calls, club: Club) -> list[dict]:
