@@ -22,7 +22,7 @@ from .auth import guard
 from .config import Config, from_environment
 from .context import EXTENSION
 from .inputs import reject_unreadable_input, require_json_body
-from .problems import PROBLEM_JSON, register_error_handlers
+from .problems import PROBLEM_JSON, LedgerJSONProvider, register_error_handlers
 from .schemas import ProblemSchema
 
 API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
@@ -52,7 +52,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_object(Config)
     app.config.update(from_environment())
     app.config.update(config or {})
-    app.json.sort_keys = app.config["JSON_SORT_KEYS"]  # type: ignore[attr-defined]
+    app.json = LedgerJSONProvider(app)
+    app.json.sort_keys = app.config["JSON_SORT_KEYS"]
 
     store = app.config.get("STORE") or Store(app.config["DATABASE_URL"])
     if app.config["MIGRATE"]:

@@ -19,6 +19,7 @@ from nj_ledger.store import IdempotentRequest, StoredResponse
 
 from .auth import own_club, reader, writer
 from .context import actions_body, etag, game_view, next_page, store, summary_view
+from .dumping import ViewSchema
 from .problems import PROBLEM_JSON, Problem, json_response, refusal_body
 from .receipts import ReceiptedGameSchema, ReceiptSchema
 from .schemas import (
@@ -69,11 +70,14 @@ class ActionsSchema(Schema):
                           metadata={"description": ACTIONS_DESCRIPTION, "example": [{"type": "deal"}]})
 
 
-class AppendedSchema(Schema):
+class AppendedSchema(ViewSchema):
     state = fields.Nested(GameStateSchema)
     events = fields.List(fields.Nested(RecordSchema), metadata={"description": "The records appended."})
     receipt = fields.Nested(ReceiptSchema, metadata={
         "description": "The signed receipt of the new head: keep it, an audit can be held to it."})
+
+
+APPENDED = AppendedSchema()
 
 
 class EventsQuerySchema(Schema):
@@ -174,7 +178,7 @@ class Actions(MethodView):
                       description="If-Match names another version (version-conflict).")
     @blp.alt_response(422, schema=ProblemSchema, content_type=PROBLEM_JSON,
                       description="A refused action: nothing is stored.")
-    def post(self, payload: dict[str, Any], game: str) -> Response:
+    def post(self, payload: dict[str, Any], game: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
         """Record a batch of table actions, all or nothing: 201 with the new state, the events appended and the
         signed `receipt` of the new head.
 
@@ -189,7 +193,8 @@ class Actions(MethodView):
             result = store().append(
                 token.club_id, game, payload["actions"], expected_version=expected_version(),
                 idempotency=idempotency,
-                respond=lambda info, state, records, receipt: (201, actions_body(info, state, records, receipt)),
+                respond=lambda info, state, records, receipt: (201, APPENDED.dump(
+                    actions_body(info, state, records, receipt))),  # kept as answered, for a retry
             )
         except LedgerError as refusal:
             if idempotency is not None:
@@ -197,22 +202,21 @@ class Actions(MethodView):
             raise
         if isinstance(result, StoredResponse):
             return _replayed(result)
-        body = actions_body(result.game, result.state, result.records, result.receipt)
-        return json_response(body, 201, etag(result.game.version))
+        return actions_body(result.game, result.state, result.records, result.receipt), 201, etag(result.game.version)
 
 
 @blp.route("/games/<game>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema)
-    def get(self, query: dict[str, Any], game: str) -> Response:
+    def get(self, query: dict[str, Any], game: str) -> dict[str, Any]:
         """The game's log with hashes, in seq order, a page at a time (`after` the last seq seen)."""
         token = reader()
         records = store().records(token.club_id, game, query["after"], query["limit"])
         info = store().game(token.club_id, game)  # read after the records: its version is never behind them
         last = records[-1]["seq"] if records else query["after"]
         more = bool(records) and last < info.version
-        # The records as they are stored, written directly (the schema documents them): a row changed outside
-        # the ledger is shown as it stands, for the audit to name, rather than refused by the schema.
-        return json_response({"version": info.version, "events": records,
-                              "next": next_page("games.Events", more, after=last, limit=query["limit"])}, 200)
+        # The records as they are stored: the schema's dump takes its fields without formatting them again, so a
+        # row changed outside the ledger is shown as it stands, for the audit to name (api.dumping).
+        return {"version": info.version, "events": records,
+                "next": next_page("games.Events", more, after=last, limit=query["limit"])}

@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 from flask import Flask, Response, current_app, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from nj_ledger.errors import LedgerError, RuleViolation
@@ -143,6 +144,15 @@ def dump_json(body: Any) -> bytes:
         return orjson.dumps(body, default=current_app.json.default, option=_ORJSON_OPTIONS)  # type: ignore[attr-defined]
     except TypeError:
         return (current_app.json.dumps(body) + "\n").encode()
+
+
+class LedgerJSONProvider(DefaultJSONProvider):
+    """The app's JSON provider: ``jsonify``, and so every answer flask-smorest dumps through a response
+    schema, is written as :func:`dump_json` writes (orjson, sorted keys, UTF-8)."""
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        body = self._prepare_response_obj(args, kwargs)
+        return current_app.response_class(dump_json(body), mimetype=self.mimetype)
 
 
 def json_response(body: Any, status: int, headers: Mapping[str, str] | None = None,

@@ -17,6 +17,7 @@ from marshmallow import Schema, fields, validate
 from nj_ledger.receipts import ALGORITHM
 
 from .context import store
+from .dumping import ViewSchema
 from .schemas import MAX_INT, GameStateSchema
 
 blp = Blueprint("keys", __name__, url_prefix="/api/v1", description="The public keys that sign receipts.")
@@ -24,7 +25,7 @@ blp = Blueprint("keys", __name__, url_prefix="/api/v1", description="The public 
 MAX_RECEIPTS = 10_000  # a heads file of a large club's games, checked in one request
 
 
-class ReceiptSchema(Schema):
+class ReceiptSchema(ViewSchema):
     """What the ledger acknowledged, signed with Ed25519: keep it, and any later audit can be held to it."""
 
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
@@ -41,7 +42,7 @@ class ReceiptSchema(Schema):
                        "`signature`, base64url."})
 
 
-class WithReceiptSchema(Schema):
+class WithReceiptSchema(ViewSchema):
     receipt = fields.Nested(ReceiptSchema, allow_none=True, metadata={
         "description": "The signed receipt of the game's head: keep it, an audit can be held to it (null only "
                        "for a game that ended before receipts existed)."})

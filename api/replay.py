@@ -25,6 +25,7 @@ from nj_ledger.store.log import event_of
 
 from .auth import reader
 from .context import store
+from .dumping import ViewSchema
 from .i18n import translate_audit
 from .problems import Problem
 from .receipts import ReceiptsBodySchema, ReceiptsReportSchema
@@ -44,13 +45,16 @@ class ReplayQuerySchema(Schema):
                         metadata={"description": "Only the step of this seq."})
 
 
-class StepSchema(Schema):
+class StepSchema(ViewSchema):
     seq = fields.Integer(metadata={"description": "The event's seq (the first step: the seq before the deal)."})
     event = fields.Nested(RecordSchema, allow_none=True, metadata={"description": "Null for the deal's start."})
     state = fields.Nested(GameStateSchema, metadata={"description": "The state after the event."})
 
 
-class ReplaySchema(Schema):
+STEP = StepSchema()  # each step is dumped through it as it is written (the answer is streamed, step by step)
+
+
+class ReplaySchema(ViewSchema):
     game = fields.String()
     deal = fields.Integer()
     steps = fields.List(fields.Nested(StepSchema))
@@ -108,9 +112,9 @@ class Replay(MethodView):
                 raise unreplayable(game, number) from None
             return replay_body(game, token.club_id, number, state, records, events, at)
 
-        # Written directly (the schema documents it). A deal within the bounds is made once and kept (a replay
-        # asked for again, or by many at once, costs one); a longer one, stored before the bounds, is streamed
-        # a step at a time, never held whole.
+        # Written a step at a time, each step dumped through StepSchema (ReplaySchema documents the whole). A
+        # deal within the bounds is made once and kept (a replay asked for again, or by many at once, costs
+        # one); a longer one, stored before the bounds, is streamed a step at a time, never held whole.
         if len(records) > MAX_DEAL_EVENTS:
             return Response(answer(), status=200, mimetype="application/json")
         key = (token.club_id, game, number, records[-1]["seq"], records[-1]["hash"], at)
@@ -205,12 +209,13 @@ def replay_body(game: str, club: str, number: int, state: GameState, records: Se
     first_seq = records[0]["seq"] - 1
     separator = b""
     if at is None or at == first_seq:
-        yield orjson.dumps({"seq": first_seq, "event": None, "state": {**view, **state_view(state)}}, option=SORTED)
+        yield orjson.dumps(STEP.dump({"seq": first_seq, "event": None, "state": {**view, **state_view(state)}}),
+                           option=SORTED)
         separator = b","
     for record, event in zip(records, events, strict=True):
         fold(state, event)
         if at is None or at == record["seq"]:
             step = {"seq": record["seq"], "event": record, "state": {**view, **state_view(state)}}
-            yield separator + orjson.dumps(step, option=SORTED)
+            yield separator + orjson.dumps(STEP.dump(step), option=SORTED)
             separator = b","
     yield b"]}\n"

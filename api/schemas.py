@@ -11,6 +11,8 @@ from marshmallow import Schema, fields, validate
 from nj_ledger.bounds import ADJUSTMENT, MAX_CHIPS, MAX_DEAL_EVENTS, RULE_RANGES, STARTING_CHIPS
 from nj_ledger.state import STATUSES
 
+from .dumping import ViewSchema
+
 # Bodies the API reads refuse unknown fields (marshmallow's default: RAISE).
 
 MAX_INT = 2**31 - 1  # the largest number every integer column holds (PostgreSQL's integer): bounds the inputs
@@ -41,7 +43,7 @@ ACTIONS_DESCRIPTION = (
 )
 
 
-class ProblemSchema(Schema):
+class ProblemSchema(ViewSchema):
     """RFC 9457 problem details, with the ledger's stable ``code``."""
 
     type = fields.String(metadata={"example": "urn:nj-ledger:problem:not-your-turn"})
@@ -56,7 +58,7 @@ class ProblemSchema(Schema):
     current_version = fields.Integer(metadata={"description": "With version-conflict: the game's version."})
 
 
-class RecordSchema(Schema):
+class RecordSchema(ViewSchema):
     """One stored event of a game's log."""
 
     seq = fields.Integer(required=True, validate=validate.Range(1, MAX_INT))
@@ -68,7 +70,7 @@ class RecordSchema(Schema):
     hash = fields.String(required=True)
 
 
-class SeatSchema(Schema):
+class SeatSchema(ViewSchema):
     seat = fields.Integer()
     name = fields.String()
     chips = fields.Integer()
@@ -78,13 +80,13 @@ class StandingSchema(SeatSchema):
     rank = fields.Integer()
 
 
-class ResultSchema(Schema):
+class ResultSchema(ViewSchema):
     reason = fields.String(metadata={"description": "cannot_ante, shortfall, max_deals or agreed."})
     standings = fields.List(fields.Nested(StandingSchema))
     board_left = fields.Dict(keys=fields.String(), values=fields.Integer())
 
 
-class DealViewSchema(Schema):
+class DealViewSchema(ViewSchema):
     number = fields.Integer()
     dealer = fields.Integer()
     first_hand = fields.Integer()
@@ -100,7 +102,7 @@ class DealViewSchema(Schema):
     can_undo = fields.Boolean()
 
 
-class GameStateSchema(Schema):
+class GameStateSchema(ViewSchema):
     """A game as it stands (SPEC §5)."""
 
     id = fields.String()
@@ -117,7 +119,7 @@ class GameStateSchema(Schema):
     result = fields.Nested(ResultSchema, allow_none=True)
 
 
-class GameSummarySchema(Schema):
+class GameSummarySchema(ViewSchema):
     """A game in a club's list."""
 
     id = fields.String()
@@ -139,5 +141,5 @@ class PageQuerySchema(Schema):
     offset = fields.Integer(load_default=0, validate=validate.Range(0, MAX_INT))
 
 
-class PageSchema(Schema):
+class PageSchema(ViewSchema):
     next = fields.String(allow_none=True, metadata={"description": "The next page's URL, or null on the last."})

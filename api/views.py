@@ -1,8 +1,9 @@
 """The game state as the API shows it (SPEC §5): the view of a :class:`~nj_ledger.state.GameState`.
 
-Written by hand for speed (a replay answer is a hundred states); the schema that
-documents it is :class:`api.schemas.GameSchema`, and the tests hold the two to
-the same fields.
+The view builds the values; :class:`api.schemas.GameStateSchema` declares the
+answer's fields and dumps the view into it (:mod:`api.dumping`), for the OpenAPI
+document and the answer alike. tests/api/test_dumping.py holds the view to
+exactly the declared fields on games of every profile.
 """
 
 from __future__ import annotations
