@@ -107,8 +107,8 @@ class GamesMixin(ClubsMixin, KeysMixin):
                     players=list(state.players), starting_chips=state.starting_chips,
                     deals_played=state.deals_played, meta=meta,
                 )
-                insert_games(connection, [NewGame(game, records[-1]["hash"], source_digest)], now)
-                receipt = insert_records(connection, game.id, records, signer, now)
+                [seats] = insert_games(connection, [NewGame(game, records[-1]["hash"], source_digest)], now)
+                receipt = insert_records(connection, game.id, records, signer, now, (club_id, played_on, seats))
             self.cache.put(game.id, state)
             return Appended(game, state, records, receipt)
 

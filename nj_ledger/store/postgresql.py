@@ -11,11 +11,12 @@ import itertools
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from sqlalchemy import ColumnElement, Connection, Engine, Insert, Table, create_engine, func
+from sqlalchemy import ColumnElement, Connection, Engine, Insert, Table, bindparam, create_engine, func, select
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from .models import Club
 from .recorder import Changes, Recorder, Row
 from .rows import EVENT_COLUMNS
 
@@ -23,6 +24,9 @@ COPY_FROM = 64  # rows from which COPY beats executemany
 _COPY = f"COPY events ({', '.join(EVENT_COLUMNS)}) FROM STDIN"
 # unique violation, serialization failure, deadlock
 _TRANSIENT = frozenset({"23505", "40001", "40P01"})
+# FOR NO KEY UPDATE: rows that refer to a club still go in
+_LOCK_CLUBS = (select(Club.id).where(Club.id.in_(bindparam("club_ids", expanding=True))).order_by(Club.id)
+               .with_for_update(key_share=True))
 _cursors = itertools.count()  # a server-side cursor's name is unique on its connection: two reads may be open
 
 
@@ -41,6 +45,9 @@ class PostgresRecorder(Recorder):
     def begin_snapshot(self, session: Session) -> None:
         # set as the transaction's connection is taken, before any statement
         session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+    def lock_clubs(self, connection: Connection, club_ids: Sequence[str]) -> None:
+        connection.execute(_LOCK_CLUBS, {"club_ids": list(club_ids)})
 
     def lock_signing_keys(self, connection: Connection) -> None:
         connection.exec_driver_sql("LOCK TABLE signing_keys IN SHARE ROW EXCLUSIVE MODE")

@@ -73,6 +73,11 @@ class Recorder(ABC):
         reads together); called before the transaction runs any."""
 
     @abstractmethod
+    def lock_clubs(self, connection: Connection, club_ids: Sequence[str]) -> None:
+        """Keep other transactions from counting these clubs' ended games until this one ends (rows that
+        refer to the clubs still go in)."""
+
+    @abstractmethod
     def lock_signing_keys(self, connection: Connection) -> None:
         """Keep other processes from deciding which key signs until this transaction ends."""
 

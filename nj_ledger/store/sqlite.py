@@ -77,6 +77,9 @@ class SQLiteRecorder(Recorder):
     def begin_snapshot(self, session: Session) -> None:
         """Nothing to do: a read transaction in WAL mode sees the moment of its first statement throughout."""
 
+    def lock_clubs(self, connection: Connection, club_ids: Sequence[str]) -> None:
+        """Nothing to do: the write transaction holds SQLite's one write lock."""
+
     def lock_signing_keys(self, connection: Connection) -> None:
         """Nothing to do: the write transaction holds SQLite's one write lock."""
 

@@ -40,6 +40,7 @@ from .base import new_id, utcnow
 from .games import GamesMixin
 from .log import GENESIS, chain_records
 from .models import Game
+from .projections.projector import Place
 from .values import GameInfo, Record
 from .writes import NewGame, insert_games, insert_records
 
@@ -170,8 +171,8 @@ def import_stream(
             version=state.version, status=state.status, profile=state.rules.profile, players=list(state.players),
             starting_chips=state.starting_chips, deals_played=0, meta=meta,
         )
-        insert_games(connection, [NewGame(info, first[-1]["hash"])], now)
-        writer = _Writer(signer, connection, info.id, first, now)
+        [seats] = insert_games(connection, [NewGame(info, first[-1]["hash"])], now)
+        writer = _Writer(signer, connection, info.id, first, now, (club_id, info.played_on, seats))
         segment: list[Any] = []
         done = 0  # actions executed before the segment
         for index, action in enumerate(actions):
@@ -198,8 +199,8 @@ class _Writer:
     """Chains the records of each executed segment and inserts them a chunk at a time."""
 
     def __init__(self, signer: Signer, connection: Connection, game_id: str, first: list[Record],
-                 now: datetime) -> None:
-        self.signer, self.connection, self.game_id, self.now = signer, connection, game_id, now
+                 now: datetime, place: Place) -> None:
+        self.signer, self.connection, self.game_id, self.now, self.place = signer, connection, game_id, now, place
         self.pending: list[Record] = list(first)
         self.head = first[-1]["hash"]
         self.receipt: dict[str, Any] | None = None  # the last chunk's: in the end, the game's head
@@ -220,5 +221,6 @@ class _Writer:
 
     def flush(self) -> None:
         if self.pending:
-            self.receipt = insert_records(self.connection, self.game_id, self.pending, self.signer, self.now)
+            self.receipt = insert_records(self.connection, self.game_id, self.pending, self.signer, self.now,
+                                          self.place)
             self.pending = []

@@ -23,6 +23,7 @@ from .clubs import name_key
 from .errors import NotFound
 from .models import Club, Game, GamePlayer, Player
 from .projections import ends_game, project_records
+from .projections.projector import Place
 from .recorder import recorder_for
 from .values import GameInfo, Record
 
@@ -32,6 +33,8 @@ _PLAYERS = cast(Table, Player.__table__)
 _INSERT_GAMES = insert(_GAMES)
 _INSERT_SEATS = insert(_SEATS)
 _CLUB_EXISTS = select(Club.id).where(Club.id == bindparam("club_id"))
+_FIND_MEMBERS = select(Player.name_key, Player.id).where(
+    Player.club_id == bindparam("club_id"), Player.name_key.in_(bindparam("keys", expanding=True)))
 _GAME_INFO_COLUMNS = ("id", "club_id", "created_at", "updated_at", "played_on", "version", "status", "profile",
                       "starting_chips", "deals_played", "meta")
 
@@ -48,12 +51,17 @@ class NewGame:
 def register_players(connection: Connection, club_id: str, names: Sequence[str], moment: datetime) -> list[int]:
     """The member id of each name, registering new members (a concurrent registration is not an error)."""
     keys = [name_key(name) for name in names]
+    found = _members(connection, club_id, keys)
     rows = [{"club_id": club_id, "name": name.strip(), "name_key": key, "created_at": moment}
-            for name, key in zip(names, keys, strict=True)]
-    connection.execute(recorder_for(connection).insert_new(_PLAYERS), rows)
-    found = {row.name_key: row.id for row in connection.execute(
-        select(Player.name_key, Player.id).where(Player.club_id == club_id, Player.name_key.in_(keys)))}
+            for name, key in zip(names, keys, strict=True) if key not in found]
+    if rows:  # the new members; one registered by another writer meanwhile is skipped
+        connection.execute(recorder_for(connection).insert_new(_PLAYERS), rows)
+        found = _members(connection, club_id, keys)
     return [found[key] for key in keys]
+
+
+def _members(connection: Connection, club_id: str, keys: Sequence[str]) -> dict[str, int]:
+    return {row.name_key: row.id for row in connection.execute(_FIND_MEMBERS, {"club_id": club_id, "keys": keys})}
 
 
 def insert_games(connection: Connection, games: Sequence[NewGame], moment: datetime) -> list[list[int]]:
@@ -83,15 +91,16 @@ def insert_games(connection: Connection, games: Sequence[NewGame], moment: datet
 
 
 def insert_records(target: Session | Connection, game_id: str, records: Sequence[Record], signer: Signer,
-                   moment: datetime) -> dict[str, Any] | None:
+                   moment: datetime, place: Place | None = None) -> dict[str, Any] | None:
     """Insert a game's new records, with their signed checkpoints and scoreboard rows, in the caller's
-    transaction; the receipt of the last record."""
+    transaction (``place``: the game's club, day and seats, when the caller has just written them); the
+    receipt of the last record."""
     connection = target.connection() if isinstance(target, Session) else target
     recorder_for(connection).insert_events(connection, game_id, records)
     receipt = sign_checkpoints(connection, signer, game_id, records, moment)  # in the same transaction
     if isinstance(target, Session):
-        project_records(target, game_id, records)  # the scoreboard's tables, in the same transaction
+        project_records(target, game_id, records, place)  # the scoreboard's tables, in the same transaction
     elif ends_game(records):
         with Session(bind=connection) as session:  # joins the connection's transaction, commits nothing
-            project_records(session, game_id, records)
+            project_records(session, game_id, records, place)
     return receipt

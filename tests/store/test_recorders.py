@@ -233,9 +233,11 @@ def test_a_snapshot_sees_one_moment_throughout(store: Store, club: ClubInfo) -> 
     assert read(store, game_id) == records[:9]
 
 
-def test_the_signing_keys_can_be_locked_in_a_write(store: Store) -> None:
+def test_the_signing_keys_and_clubs_can_be_locked_in_a_write(store: Store, club: ClubInfo) -> None:
     with store.writing_connection() as connection:
         store.recorder.lock_signing_keys(connection)
+        store.recorder.lock_clubs(connection, [club.id, "no-such-club"])
+        store.recorder.lock_clubs(connection, [])
 
 
 def test_the_writers_file_is_beside_a_database_file_only(backend: str, database_url: str) -> None:

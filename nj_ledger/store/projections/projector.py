@@ -26,12 +26,13 @@ from sqlalchemy import Connection, Table, and_, bindparam, case, insert, select,
 from sqlalchemy.orm import Session
 
 from ...scoring import START_RATING, GameFigures, Rating, game_figures, rate_game
-from ..models import Club, Game, GamePlayer
+from ..models import Game, GamePlayer
 from ..recorder import Recorder, recorder_for
 from .models import SUMMED, GameResult, ScoreRollup, SeatResult
 from .periods import grain_starts, month_end
 
 RollupKey = tuple[str, date, int]  # (grain, period start, player id)
+Place = tuple[str, date, Sequence[int]]  # a game's club, the day it was played and the member at each seat
 COUNTED_BY_CALLER = "nj_ledger.scoreboard.counted_by_caller"  # session.info flag of a bulk loader
 # Inserted as plain table rows: the ORM's bulk insert costs more than the database when a rebuild writes 100,000s.
 GAME_RESULTS = cast(Table, GameResult.__table__)
@@ -101,28 +102,32 @@ def ends_game(records: Sequence[Mapping[str, Any]]) -> bool:
     return bool(records) and records[-1]["type"] == "game_ended"
 
 
-def project_records(session: Session, game_id: str, records: Sequence[Mapping[str, Any]]) -> None:
+def project_records(session: Session, game_id: str, records: Sequence[Mapping[str, Any]],
+                    place: Place | None = None) -> None:
     """The store's hook: count the game if these new records end it (same session, same transaction).
 
+    ``place`` is the game's club, day and seated members when the caller has just written them (read otherwise).
     A session flagged with :data:`COUNTED_BY_CALLER` (the bulk loader) counts
     its games itself, many at a time, with :func:`record_results`.
     """
     if not ends_game(records) or session.info.get(COUNTED_BY_CALLER):
         return
-    game = session.connection().execute(_GAME_PLACE, {"game_id": game_id}).one()
+    connection = session.connection()
+    if place is None:
+        game = connection.execute(_GAME_PLACE, {"game_id": game_id}).one()
+        place = (game.club_id, game.played_on, connection.execute(_MEMBERS, {"game_id": game_id}).scalars().all())
+    club_id, played_on, members = place
     log = records if records[0]["seq"] == 1 else (  # streamed: a long game's log is never held whole
-        recorder_for(session).select_records(session.connection(), game_id, 0, records[-1]["seq"]))
-    members = session.connection().execute(_MEMBERS, {"game_id": game_id}).scalars().all()
-    ended = ended_game(game_id, game.club_id, game.played_on, members, log)
+        recorder_for(connection).select_records(connection, game_id, 0, records[-1]["seq"]))
+    ended = ended_game(game_id, club_id, played_on, members, log)
     if ended is not None:
-        lock_clubs(session, [game.club_id])
-        record_results(session, game.club_id, [ended])
+        lock_clubs(session, [club_id])
+        record_results(session, club_id, [ended])
 
 
 def lock_clubs(session: Session, club_ids: Sequence[str]) -> None:
     """Serialise the counting of clubs' games (``FOR NO KEY UPDATE``: rows that refer to the club still go in)."""
-    session.connection().execute(
-        select(Club.id).where(Club.id.in_(club_ids)).order_by(Club.id).with_for_update(key_share=True))
+    recorder_for(session).lock_clubs(session.connection(), club_ids)
 
 
 # --- adding games -------------------------------------------------------------------------------
