@@ -319,6 +319,10 @@ class KeysMixin(StoreBase):
             self._verifying = {key.id: key.raw for key in self.signing_keys(connection)}
         return self._verifying
 
+    def forget_keys(self) -> None:
+        """Forget the public keys read so far: the next check reads them again, as a process started now would."""
+        self._verifying = None
+
     def signer(self) -> Signer:
         """The key this store signs with, checked against the database (:class:`SigningKeyError` when it may
         not sign here), again every minute: a key retired by a rotation in another process stops signing."""
