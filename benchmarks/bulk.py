@@ -26,6 +26,7 @@ from nj_ledger.simulator import SimulatedGame
 from nj_ledger.store import Store
 from nj_ledger.store.documents import import_document
 from nj_ledger.store.migrate import upgrade
+from nj_ledger.store.rows import event_rows
 
 from . import peer
 from .data import document, plain
@@ -56,18 +57,15 @@ def import_ours(url: str, games: list[SimulatedGame]) -> tuple[float, Rows]:
         documents = [document(game) for game in games]
         count = sum(len(game.events) for game in games)
 
+        imported: list[str] = []
+
         def work() -> None:
             for doc in documents:
-                import_document(store, club.id, doc)
+                imported.append(import_document(store, club.id, doc).game.id)
 
         rate = _events_per_second(count, work)
-        with store.engine.connect() as connection:
-            rows: dict[str, list[tuple[Any, ...]]] = {}
-            for record in connection.execute(text(
-                "SELECT game_id, seq, deal, type, CAST(data AS TEXT), v, recorded_at, hash FROM events "
-                "ORDER BY game_id, seq"
-            )):
-                rows.setdefault(record[0], []).append(tuple(record))
+        # the rows as the store wrote them (its records read back, their data written as the store writes it)
+        rows = {game_id: event_rows(game_id, store.records(club.id, game_id)) for game_id in imported}
         if sum(map(len, rows.values())) != count:
             raise RuntimeError("the store did not keep every event")
         return rate, list(rows.values())

@@ -139,7 +139,7 @@ def serve(host: str, port: int, threads: int | None, workers: int) -> None:
     from api.auth import WeakAdminToken, check_admin_token
     from api.config import ADMIN_TOKEN_ENV
     from api.serving import serve as serve_app
-    from nj_ledger.store import Store, default_database_url, is_sqlite
+    from nj_ledger.store import Store, default_database_url, recorder_for
     from nj_ledger.store.migrate import is_current, upgrade
 
     try:
@@ -147,7 +147,7 @@ def serve(host: str, port: int, threads: int | None, workers: int) -> None:
     except WeakAdminToken as weak:
         raise click.ClickException(str(weak)) from None
     url = default_database_url()
-    if is_sqlite(url):
+    if recorder_for(url).embedded:
         upgrade(url)
     elif not is_current(url):
         raise click.ClickException(f"The database {_shown_url(url)} is not up to date: run `nj-ledger db upgrade`.")

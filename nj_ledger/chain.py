@@ -17,7 +17,6 @@ import hmac
 import json
 import re
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -26,20 +25,13 @@ from .events import EVENT_TYPES, Event
 
 GENESIS = "0" * 64
 HASHED_FIELDS = ("seq", "deal", "type", "data", "v", "recorded_at")
-_KIND_BYTES = {kind: kind.encode() for kind in EVENT_TYPES}
-# A record's canonical JSON written around its data's: keys in order, types and timestamps that JSON writes as is.
-_QUICK = b'%s{"data":%s,"deal":%d,"recorded_at":"%s","seq":%d,"type":"%s","v":%d}'
-_TIMESTAMP = re.compile(r"[0-9T:.Z+-]*")
-
 
 _ORJSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-# orjson writes floats (1.5, 1e+16) and NaN (null) unlike the json module: a text holding any of these marks
-# (which some texts also hold) is written again by the json module.
-_FLOAT_MARKS = (b".", b"e+", b"e-", b"null")
 
 
 def canonical_bytes(value: Any) -> bytes:
-    """:func:`canonical_json` as UTF-8 bytes (what the chain hashes).
+    """The definition: the json module's text of ``value`` with sorted keys, no spaces, UTF-8 kept (what the
+    chain hashes, what receipts sign).
 
     orjson writes the common case (the events' ints, texts, lists and objects)
     byte for byte as the json module does, ten times faster; anything it
@@ -47,93 +39,108 @@ def canonical_bytes(value: Any) -> bytes:
     that are not text) is written by the json module.
 
     >>> canonical_bytes({"b": [1, "é"], "a": None})
-    b'{"a":null,"b":[1,"\xc3\xa9"]}'
+    b'{"a":null,"b":[1,"\\xc3\\xa9"]}'
     """
-    body = _orjson_text(value)
-    return _json_text(value).encode() if body is None else body
+    return _orjson_bytes(value) or _json_text(value).encode()
 
 
-def _orjson_text(value: Any) -> bytes | None:
+def _orjson_bytes(value: Any) -> bytes | None:
+    """orjson's text of ``value`` when it is the json module's, byte for byte (None otherwise)."""
     try:
         body = orjson.dumps(value, option=_ORJSON_OPTIONS)
-    except TypeError:
+    except TypeError:  # integers past 64 bits, keys that are not text, lone surrogates
         return None
-    for mark in _FLOAT_MARKS:
-        if mark in body:
-            return None
+    # orjson writes floats (1e-7) and NaN (null) unlike the json module: a text holding any of these marks
+    # (which some texts also hold) is written again by the json module. (Looked for in its Latin-1 reading,
+    # where every byte is one character: the marks are ASCII, which no other byte of UTF-8 is, and a str is
+    # searched faster than bytes.)
+    marked = body.decode("latin-1")
+    if "." in marked or "e+" in marked or "e-" in marked or "null" in marked:
+        return None
     return body
+
+
+def canonical_json(value: Any) -> str:
+    """:func:`canonical_bytes` as text.
+
+    >>> canonical_json({"seat": 1, "cards": ["10D"]})
+    '{"cards":["10D"],"seat":1}'
+    """
+    try:
+        return canonical_bytes(value).decode()
+    except UnicodeEncodeError:  # a lone surrogate: a text with no UTF-8 bytes
+        return _json_text(value)
 
 
 def _json_text(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def canonical_json(value: Any) -> str:
-    """One way to write a value: sorted keys, no spaces, UTF-8 text.
+# --- the one fast path: a record written around its data --------------------------------------------------
+_KIND_BYTES = {kind: kind.encode() for kind in EVENT_TYPES}
+_RECORD = b'{"data":%s,"deal":%d,"recorded_at":"%s","seq":%d,"type":"%s","v":%d}'
+_TIMESTAMP = re.compile(r"[0-9T:.Z+-]*")
+_STAMPS: dict[str, bytes] = {}  # timestamps JSON writes unescaped, as bytes (an append's records share one)
 
-    >>> canonical_json({"seat": 1, "cards": ["10D"]})
-    '{"cards":["10D"],"seat":1}'
+
+def record_bytes(record: Mapping[str, Any], data_bytes: bytes | None = None) -> bytes:
+    """``canonical_bytes`` of a record's hashed fields: what its hash is taken over.
+
+    Written whole, every record would go the json module's slow way (its
+    timestamp holds a "."), so the common record is written around its data's
+    canonical bytes (``data_bytes`` when they are already written): its other
+    fields are ints, a known event type and a timestamp that JSON writes as
+    they are, in the order of their sorted keys. Any other record is written
+    whole by :func:`canonical_bytes`.
+
+    >>> record = {"seq": 2, "deal": 1, "type": "deal", "data": {"b": 1.5, "a": "é"}, "v": 1,
+    ...           "recorded_at": "2026-01-01T00:00:00.000000Z"}
+    >>> record_bytes(record) == canonical_bytes({name: record[name] for name in HASHED_FIELDS})
+    True
     """
-    body = _orjson_text(value)
-    return _json_text(value) if body is None else body.decode()
+    seq, deal, v = record["seq"], record["deal"], record["v"]
+    try:
+        kind, stamp = _KIND_BYTES[record["type"]], _STAMPS[record["recorded_at"]]
+    except (KeyError, TypeError):  # a timestamp not met lately, or a type or a timestamp JSON writes otherwise
+        kind = _KIND_BYTES.get(record["type"], b"") if isinstance(record["type"], str) else b""
+        stamp = _written_stamp(record["recorded_at"])
+    # ints that JSON writes as "%d" does (not True or False: "true", "false")
+    if (kind and stamp and isinstance(seq, int) and seq is not True and seq is not False
+            and isinstance(deal, int) and deal is not True and deal is not False
+            and isinstance(v, int) and v is not True and v is not False):
+        data = data_bytes or _orjson_bytes(record["data"]) or _json_text(record["data"]).encode()  # canonical
+        return _RECORD % (data, deal, stamp, seq, kind, v)
+    return canonical_bytes({name: record[name] for name in HASHED_FIELDS})
+
+
+def _written_stamp(stamp: Any) -> bytes:
+    """A timestamp's bytes when it is a text that JSON writes unescaped (kept for the next records), else b""."""
+    if not isinstance(stamp, str) or not _TIMESTAMP.fullmatch(stamp):
+        return b""
+    if len(_STAMPS) >= 256:
+        _STAMPS.clear()
+    written = _STAMPS[stamp] = stamp.encode()
+    return written
 
 
 def event_hash(previous: str, record: Mapping[str, Any], data_bytes: bytes | None = None) -> str:
-    """The hash of ``record`` chained after ``previous``.
-
-    ``data_bytes``, when given, is ``canonical_bytes(record["data"])`` already
-    written (see :func:`plain_data`): the record is then written around it.
-    """
-    if data_bytes is not None:
-        kind, stamp, deal, seq, version = (record["type"], record["recorded_at"], record["deal"], record["seq"],
-                                           record["v"])
-        kind_bytes = _KIND_BYTES.get(kind) if type(kind) is str else None
-        stamp_bytes = _written_stamp(stamp) if type(stamp) is str else None
-        if (kind_bytes is not None and stamp_bytes is not None and type(deal) is int and type(seq) is int
-                and type(version) is int):
-            return hashlib.sha256(_QUICK % (previous.encode(), data_bytes, deal, stamp_bytes, seq, kind_bytes,
-                                            version)).hexdigest()
-    body = _record_bytes({name: record[name] for name in HASHED_FIELDS})
-    return hashlib.sha256(previous.encode() + body).hexdigest()
+    """The hash of ``record`` chained after ``previous`` (``data_bytes``: its data's canonical bytes, if
+    already written)."""
+    return hashlib.sha256(previous.encode() + record_bytes(record, data_bytes)).hexdigest()
 
 
-@lru_cache(maxsize=256)
-def _written_stamp(stamp: str) -> bytes | None:
-    """A timestamp as the quick path writes it; None when JSON would escape any of its characters.
-    (An append's records share one timestamp: it is checked once.)"""
-    return stamp.encode() if _TIMESTAMP.fullmatch(stamp) else None
-
-
-def plain_data(value: Any) -> tuple[Any, bytes | None]:
+def plain_data(value: Any) -> tuple[Any, bytes]:
     """``value`` as the plain JSON values a store reads back (lists for tuples, str for str subclasses), and
-    their canonical bytes when orjson wrote them as the json module would (None otherwise).
+    their canonical bytes.
 
     >>> plain_data({"seat": 1, "cards": ("10D",)})
     ({'cards': ['10D'], 'seat': 1}, b'{"cards":["10D"],"seat":1}')
-    >>> plain_data({"x": 0.5})
-    ({'x': 0.5}, None)
     """
-    try:
-        text = orjson.dumps(value, option=_ORJSON_OPTIONS)
-    except TypeError:  # integers past 64 bits, keys that are not text
-        return json.loads(_json_text(value)), None
-    plain = orjson.loads(text)
-    for mark in _FLOAT_MARKS:
-        if mark in text:
-            return plain, None
-    return plain, text
-
-
-def _record_bytes(fields: Mapping[str, Any]) -> bytes:
-    """``canonical_bytes(fields)`` for a record, whose timestamp's "." would send every record the slow way."""
-    if (type(fields["seq"]) is int and type(fields["deal"]) is int and type(fields["v"]) is int
-            and isinstance(fields["type"], str) and isinstance(fields["recorded_at"], str)
-            and _orjson_text(fields["data"]) is not None):
-        try:
-            return orjson.dumps(fields, option=_ORJSON_OPTIONS)
-        except TypeError:  # an integer past 64 bits
-            pass
-    return _json_text(fields).encode()
+    written = _orjson_bytes(value)
+    if written is None:  # read back by the json module too: orjson reads integers past 64 bits as floats
+        written = _json_text(value).encode()
+        return json.loads(written), written
+    return orjson.loads(written), written
 
 
 def chain_events(previous_hash: str, version: int, events: Iterable[Event],
@@ -141,75 +148,32 @@ def chain_events(previous_hash: str, version: int, events: Iterable[Event],
     """The records of ``events`` appended after ``version``: consecutive seqs, one timestamp, chained hashes.
 
     Each record's data is made of plain JSON values (no tuples, no str subclasses): the record handed back
-    now is the one a replay reads from the table. The common record (its data written by orjson as the json
-    module would, a known type, plain ints) is hashed the quick way, its canonical text spliced together
-    around its data's (:func:`event_hash` with ``data_bytes``), in this loop: a bulk import
-    chains tens of thousands of records a second. Any other goes through :func:`event_hash` whole.
+    now is the one a replay reads from the table. Its data's canonical bytes, written to make it plain, are
+    the ones its hash is taken over (:func:`record_bytes`).
     """
-    stamp = _written_stamp(recorded_at)
-    dumps, loads, sha256, quick, option, kinds = (orjson.dumps, orjson.loads, hashlib.sha256, _QUICK,
-                                                   _ORJSON_OPTIONS, _KIND_BYTES)
     records: list[dict[str, Any]] = []
     seq = version
     for event in events:
         seq += 1
-        kind, deal, v = event.type, event.deal, event.v
-        try:
-            text: bytes | None = dumps(event.data, option=option)
-        except TypeError:  # integers past 64 bits, keys that are not text
-            text = None
-        if text is None or b"." in text or b"e+" in text or b"e-" in text or b"null" in text:  # _FLOAT_MARKS
-            data, text = plain_data(event.data)
-        else:
-            data = loads(text)
-        record: dict[str, Any] = {"seq": seq, "deal": deal, "type": kind, "data": data, "v": v,
+        data, data_bytes = plain_data(event.data)
+        record: dict[str, Any] = {"seq": seq, "deal": event.deal, "type": event.type, "data": data, "v": event.v,
                                   "recorded_at": recorded_at}
-        kind_bytes = kinds.get(kind)
-        if (text is not None and stamp is not None and kind_bytes is not None and type(deal) is int
-                and type(v) is int):
-            previous_hash = sha256(quick % (previous_hash.encode(), text, deal, stamp, seq, kind_bytes,
-                                            v)).hexdigest()
-        else:
-            previous_hash = event_hash(previous_hash, record)
-        record["hash"] = previous_hash
+        record["hash"] = previous_hash = event_hash(previous_hash, record, data_bytes)
         records.append(record)
     return records
 
 
 def verify_chain(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """``{ok, first_bad_seq, checked}``: the first record whose seq or hash is not what the chain wants.
-
-    Each record is first hashed the quick way: only ``data`` goes through a
-    JSON writer, the other fields are spliced in (event types and timestamps
-    are checked once each and kept written). A record the quick way does not
-    confirm (an unknown type, a field that is not a plain int, orjson writing
-    a float its own way, or a real change) is hashed again exactly
-    (:func:`event_hash`) before it is called bad: the verdict is the exact one.
-    """
+    """``{ok, first_bad_seq, checked}``: the first record whose seq or hash is not what the chain wants
+    (each record hashed as :func:`event_hash` hashes it: the verdict is the exact one)."""
     previous = GENESIS
     position = 0
-    dumps, sha256, quick, option, kinds = orjson.dumps, hashlib.sha256, _QUICK, _ORJSON_OPTIONS, _KIND_BYTES
-    stamps: dict[Any, bytes | None] = {}  # the records of an append share one timestamp: checked once
+    sha256, written = hashlib.sha256, record_bytes  # what event_hash does, in a loop run a million times
     for record in records:
         position += 1
         try:
             stored = record["hash"]
-            try:
-                stamp = record["recorded_at"]
-                stamp_bytes = stamps.get(stamp, b"")
-                if stamp_bytes == b"":
-                    stamp_bytes = stamps[stamp] = _written_stamp(stamp) if type(stamp) is str else None
-                deal, version = record["deal"], record["v"]
-                # one expression: every step is a few tens of nanoseconds of a loop run a million times
-                intact = (stamp_bytes is not None and type(deal) is int and type(version) is int
-                          and sha256(quick % (previous.encode(), dumps(record["data"], option=option), deal,
-                                              stamp_bytes, position, kinds[record["type"]], version)
-                                     ).hexdigest() == stored
-                          and record["seq"] == position)
-            except (TypeError, ValueError, KeyError):  # unhashable or unwritable fields: the exact path decides
-                intact = False
-            if not intact:
-                intact = record["seq"] == position and stored == event_hash(previous, record)
+            intact = record["seq"] == position and sha256(previous.encode() + written(record)).hexdigest() == stored
         except (KeyError, TypeError, ValueError):  # a hashed field is missing or is not JSON
             intact = False
         if not intact:

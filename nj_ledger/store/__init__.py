@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .base import iso, utcnow
 from .clubs import ROLES
-from .database import default_database_url, is_sqlite, make_engine
+from .database import default_database_url, make_engine
 from .errors import (
     IdempotencyMismatch,
     LastScorerToken,
@@ -30,6 +30,7 @@ from .errors import (
 )
 from .games import GamesMixin
 from .keys import KeyInfo, SigningKeyError
+from .recorder import Recorder, recorder_for
 from .values import (
     Appended,
     ClubInfo,
@@ -61,7 +62,7 @@ class Store(GamesMixin):
 
 __all__ = [
     "ROLES", "Appended", "ClubInfo", "GameInfo", "IdempotencyMismatch", "IdempotentRequest", "KeyInfo",
-    "LastScorerToken", "LogDamaged", "NewToken", "NotFound", "PlayerExists", "PlayerInfo", "Record",
+    "LastScorerToken", "LogDamaged", "NewToken", "NotFound", "PlayerExists", "PlayerInfo", "Record", "Recorder",
     "SigningKeyError", "Store", "StoreBusy", "StoreError", "StoredResponse", "TokenInfo", "TokenRecord",
-    "VersionConflict", "default_database_url", "is_sqlite", "iso", "make_engine", "utcnow",
+    "VersionConflict", "default_database_url", "iso", "make_engine", "recorder_for", "utcnow",
 ]

@@ -11,13 +11,14 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .cache import Remembered, StateCache
-from .database import WRITE, WriterQueue, default_database_url, make_engine
+from .database import WriterQueue, default_database_url
 from .dealstarts import DealStarts
 from .errors import StoreBusy
+from .recorder import WRITE, Recorder, recorder_for
 
 T = TypeVar("T")
 
@@ -58,23 +59,13 @@ def new_id() -> str:
     return "".join(secrets.choice(ID_ALPHABET) for _ in range(12))
 
 
-def _transient(error: DBAPIError) -> bool:
-    """Errors another writer can cause: a duplicate key, a lock wait gone too long, a serialization failure."""
-    state = getattr(error.orig, "sqlstate", None)
-    if state is not None:  # PostgreSQL: unique violation, serialization failure, deadlock
-        return state in ("23505", "40001", "40P01")
-    text = str(error.orig).lower()
-    if isinstance(error, IntegrityError):
-        return "unique" in text or "primary key" in text
-    return isinstance(error, OperationalError) and ("locked" in text or "busy" in text)
-
-
 class StoreBase:
     """Engines and sessions. Each public store method is one transaction of its own."""
 
     def __init__(self, url: str | None = None, *, engine: Engine | None = None, cache_size: int = 512) -> None:
         self.url = url or default_database_url()
-        self.engine = engine or make_engine(self.url)
+        self.recorder: Recorder = recorder_for(engine or self.url)  # all the store does differently per database
+        self.engine = engine or self.recorder.make_engine(self.url)
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self.writers = WriterQueue(self.url)
         self._write_engine = self.engine.execution_options(**{WRITE: True})
@@ -86,7 +77,8 @@ class StoreBase:
 
     @property
     def dialect(self) -> str:
-        return self.engine.dialect.name
+        """The database's kind: ``"sqlite"`` or ``"postgresql"``."""
+        return self.recorder.name
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
@@ -98,8 +90,7 @@ class StoreBase:
         """A read transaction whose every statement sees the same moment of the database (PostgreSQL's
         REPEATABLE READ; SQLite's read transactions in WAL mode already do): what an audit reads together."""
         with self._read() as session, session.begin():
-            if self.dialect == "postgresql":  # set as the transaction's connection is taken, before any statement
-                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            self.recorder.begin_snapshot(session)
             yield session
 
     @contextmanager
@@ -132,7 +123,7 @@ class StoreBase:
             except LostRace:
                 pass
             except DBAPIError as error:
-                if not _transient(error):
+                if not self.recorder.is_transient(error):
                     raise
             time.sleep(min(0.002 * 2**tries, 0.2) * (0.5 + secrets.randbelow(100) / 100))
         raise StoreBusy("The game is being written by others: try again in a moment.")

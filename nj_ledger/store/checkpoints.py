@@ -43,7 +43,7 @@ from .database import instance_path
 from .errors import NotFound
 from .keys import KeysMixin, create_once
 from .models import Base, Club, Game
-from .rows import game_records
+from .recorder import LAST_SEQ
 from .values import Record
 
 CHECKPOINT_KEY_ENV = "NJ_LEDGER_CHECKPOINT_KEY"
@@ -245,7 +245,7 @@ def audit_game(store: KeysMixin, club_id: str, game_id: str,
     with store.snapshot() as session:
         game = _game_row(session, club_id, game_id)  # 404 before anything is read
         stored = _stored(session, game_id)
-        records = list(game_records(session, game_id, 0, 2**62))
+        records = list(store.recorder.select_records(session.connection(), game_id, 0, LAST_SEQ))
     public_keys = store.verifying_keys()
     named = {c["key_id"] for c in stored if c["key_id"]}
     named |= {r.get("key") for r in receipts or () if isinstance(r, Mapping)}

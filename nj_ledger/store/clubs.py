@@ -6,19 +6,16 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from .base import StoreBase, new_id, utcnow
 from .errors import LastScorerToken, NotFound, PlayerExists
 from .models import Club, Game, Player, Token
-from .rows import lookup
 from .values import ClubInfo, NewToken, PlayerInfo, TokenInfo, TokenRecord
 
 ROLES = ("scorer", "viewer")
@@ -26,7 +23,7 @@ ROLES = ("scorer", "viewer")
 LAST_USED_GRAIN = timedelta(minutes=1)
 _TOKENS = cast(Table, Token.__table__)
 # Every request authenticates, from the database (a revoked token must be refused at once, by every worker):
-# one statement, read straight from the driver (:func:`lookup`).
+# one statement, read straight from the driver (:meth:`.Recorder.lookup`).
 _FIND_TOKEN = "SELECT id, club_id, role, label, digest FROM tokens WHERE digest = {mark} AND revoked_at IS NULL"
 _MARK_USED = (update(_TOKENS).where(_TOKENS.c.id == bindparam("token_id"))
               .values(last_used_at=bindparam("now")))
@@ -109,7 +106,7 @@ class ClubsMixin(StoreBase):
         by one worker is refused by all of them at once.
         """
         digest = token_digest(secret)
-        rows = lookup(self.engine, _FIND_TOKEN, (digest,))
+        rows = self.recorder.lookup(self.engine, _FIND_TOKEN, (digest,))
         # The lookup is by digest; compare again in constant time so equality is not decided by the index.
         if not rows or not hmac.compare_digest(rows[0][4], digest):
             return None
@@ -192,20 +189,3 @@ class ClubsMixin(StoreBase):
             except IntegrityError:  # registered at the same moment by another request
                 raise PlayerExists(name.strip()) from None
             return PlayerInfo.of(row)
-
-    def _register_players(self, session: Session, club_id: str, names: Sequence[str]) -> list[int]:
-        """The member id of each name, registering new members (a concurrent registration is not an error)."""
-        now = utcnow()
-        keys = [name_key(name) for name in names]
-        rows = [{"club_id": club_id, "name": name.strip(), "name_key": key, "created_at": now}
-                for name, key in zip(names, keys, strict=True)]
-        connection = session.connection()  # plain statements, not the ORM's bulk insert
-        if self.dialect == "postgresql":
-            connection.execute(postgresql.insert(Player).on_conflict_do_nothing(), rows)
-        elif self.dialect == "sqlite":
-            connection.execute(sqlite.insert(Player).on_conflict_do_nothing(), rows)
-        else:  # pragma: no cover - other back ends are not supported
-            connection.execute(insert(Player), rows)
-        found: dict[str, int] = dict(connection.execute(
-            select(Player.name_key, Player.id).where(Player.club_id == club_id, Player.name_key.in_(keys))).all())
-        return [found[key] for key in keys]

@@ -1,9 +1,5 @@
-"""Connecting to the database: the URL from the environment, and engines tuned per back end.
-
-SQLite runs in WAL mode with a busy timeout and foreign keys on; a write
-transaction starts with ``BEGIN IMMEDIATE`` so two writers queue for the lock
-instead of failing when the second tries to upgrade a read. PostgreSQL uses
-psycopg 3.
+"""Connecting to the database: the URL from the environment, engines tuned per back end by its recorder
+(:mod:`.sqlite`, :mod:`.postgresql`), and the queue where an embedded database's writers wait.
 
     >>> engine = make_engine("sqlite://")
     >>> engine.dialect.name
@@ -24,14 +20,12 @@ try:
 except ImportError:  # not a POSIX system: writers of other processes wait in SQLite's busy handler
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
-from sqlalchemy.pool import StaticPool
+from sqlalchemy import Engine
+
+from .recorder import recorder_for
 
 DATABASE_URL_ENV = "NJ_LEDGER_DATABASE_URL"
 INSTANCE_ENV = "NJ_LEDGER_INSTANCE"
-WRITE = "nj_ledger_write"  # execution option marking a write transaction
-SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
 def shipped(name: str) -> Path:
@@ -86,47 +80,9 @@ def default_database_url() -> str:
     return f"sqlite:///{instance_path() / 'nj-ledger.sqlite'}"
 
 
-def is_sqlite(url: str) -> bool:
-    return make_url(url).get_backend_name() == "sqlite"
-
-
-def _prepare_sqlite_file(url: str) -> None:
-    database = make_url(url).database
-    if database and database != ":memory:" and not database.startswith("file:"):
-        Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
-
-
 def make_engine(url: str, **options: Any) -> Engine:
-    """An engine for ``url`` with the settings this store relies on."""
-    from .rows import json_text, json_value
-
-    options.setdefault("json_serializer", json_text)
-    options.setdefault("json_deserializer", json_value)
-    if not is_sqlite(url):
-        return create_engine(url, pool_pre_ping=True, **options)
-    _prepare_sqlite_file(url)
-    database = make_url(url).database
-    if not database or database == ":memory:":
-        options.setdefault("poolclass", StaticPool)
-    engine = create_engine(url, connect_args={"check_same_thread": False}, **options)
-
-    @event.listens_for(engine, "connect")
-    def _configure(dbapi_connection: Any, _record: Any) -> None:
-        # Transactions are begun explicitly below (pysqlite's own BEGIN cannot say IMMEDIATE).
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(connection: Any) -> None:
-        immediate = connection.get_execution_options().get(WRITE, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
-
-    return engine
+    """An engine for ``url`` with the settings this store relies on (:meth:`.Recorder.make_engine`)."""
+    return recorder_for(url).make_engine(url, **options)
 
 
 class WriterQueue:
@@ -141,11 +97,9 @@ class WriterQueue:
     """
 
     def __init__(self, url: str) -> None:
-        database = make_url(url).database if is_sqlite(url) else None
-        self.active = is_sqlite(url)
-        self.path = (f"{Path(database).expanduser().resolve()}.writers"
-                     if database and database != ":memory:" and not database.startswith("file:") and fcntl
-                     else None)
+        recorder = recorder_for(url)
+        self.active = recorder.queues_writers
+        self.path = recorder.writers_file(url) if fcntl else None
         self._threads = threading.Lock()
         self._file: int | None = None
         self._pid = 0

@@ -28,15 +28,14 @@ from ..receipts import Signer
 from ..reducer import fold, replay
 from ..state import GameState
 from .base import LostRace, new_id, utcnow
-from .checkpoints import head_receipt, head_signed, sign_checkpoints
+from .checkpoints import head_receipt, head_signed
 from .clubs import ClubsMixin, name_key
 from .errors import IdempotencyMismatch, LogDamaged, NotFound, VersionConflict, unreplayable
 from .keys import KeysMixin
 from .log import GENESIS, chain_records, event_of
-from .models import Club, Game, GamePlayer, IdempotencyRecord, Player
-from .projections import ends_game, project_records
-from .rows import deal_records, game_owner_and_version, game_records, insert_events
+from .models import Game, GamePlayer, IdempotencyRecord, Player
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
+from .writes import NewGame, insert_games, insert_records
 
 Respond = Callable[[GameInfo, GameState, list[Record], dict[str, Any] | None], tuple[int, dict[str, Any]]]
 
@@ -52,12 +51,6 @@ _BUMP_GAME = (
     .values({name: bindparam(name) for name in ("version", "head_hash", "status", "deals_played", "updated_at")})
 )
 
-_INSERT_GAME = insert(_GAME_TABLE)
-_GAME_INFO_COLUMNS = ("id", "club_id", "created_at", "updated_at", "played_on", "version", "status", "profile",
-                      "starting_chips", "deals_played", "meta")
-_INSERT_SEATS = insert(cast(Table, GamePlayer.__table__))
-_CLUBS = cast(Table, Club.__table__).c
-_CLUB_EXISTS = select(_CLUBS.id).where(_CLUBS.id == bindparam("club_id"))
 
 _KEYS = cast(Table, IdempotencyRecord.__table__)
 _KEPT_RESPONSE = select(_KEYS.c.fingerprint, _KEYS.c.status, _KEYS.c.body).where(
@@ -104,10 +97,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
         signer = self.signer()
 
         def attempt() -> Appended:
-            with self.writing() as session:
-                connection = session.connection()  # plain statements: the ORM's unit of work costs more here
-                if connection.execute(_CLUB_EXISTS, {"club_id": club_id}).first() is None:
-                    raise NotFound("There is no club {club!r}.", club=club_id)
+            with self.writing_connection() as connection:  # plain statements: the ORM's unit of work costs more
                 now = utcnow()
                 records = chain_records(GENESIS, 0, [started, *events], now)
                 played_on = date.fromisoformat(meta["date"]) if meta.get("date") else now.date()
@@ -117,15 +107,8 @@ class GamesMixin(ClubsMixin, KeysMixin):
                     players=list(state.players), starting_chips=state.starting_chips,
                     deals_played=state.deals_played, meta=meta,
                 )
-                connection.execute(_INSERT_GAME, {
-                    **{name: getattr(game, name) for name in _GAME_INFO_COLUMNS},
-                    "player_names": game.players, "head_hash": records[-1]["hash"], "source_digest": source_digest,
-                })
-                members = self._register_players(session, club_id, state.players)
-                connection.execute(_INSERT_SEATS, [
-                    {"game_id": game.id, "seat": seat, "player_id": member} for seat, member in enumerate(members)
-                ])
-                receipt = self._insert_records(session, game.id, records, signer, now)
+                [seats] = insert_games(connection, [NewGame(game, records[-1]["hash"], source_digest)], now)
+                receipt = insert_records(connection, game.id, records, signer, now, (club_id, played_on, seats))
             self.cache.put(game.id, state)
             return Appended(game, state, records, receipt)
 
@@ -223,27 +206,12 @@ class GamesMixin(ClubsMixin, KeysMixin):
         if bumped.rowcount != 1:
             raise LostRace
         try:
-            receipt = self._insert_records(connection, game.id, records, signer, now)
+            receipt = insert_records(connection, game.id, records, signer, now)
         except IntegrityError:
             # The game's row is locked (and SQLite has one writer): no other append can have written these
             # seqs. A row already there was put past the version outside the ledger; retrying cannot help.
             raise _foreign_rows(game.id, game.version) from None
         return replace(GameInfo.of(game), **{k: v for k, v in values.items() if k != "head_hash"}), receipt
-
-    @staticmethod
-    def _insert_records(target: Session | Connection, game_id: str, records: list[Record], signer: Signer,
-                        moment: datetime) -> dict[str, Any] | None:
-        """Insert new records, with their signed checkpoints and scoreboard rows, in the caller's transaction;
-        the receipt of the last record."""
-        connection = target.connection() if isinstance(target, Session) else target
-        insert_events(connection, game_id, records)
-        receipt = sign_checkpoints(connection, signer, game_id, records, moment)  # in the same transaction
-        if isinstance(target, Session):
-            project_records(target, game_id, records)  # the scoreboard's tables, in the same transaction
-        elif ends_game(records):
-            with Session(bind=connection) as session:  # joins the connection's transaction, commits nothing
-                project_records(session, game_id, records)
-        return receipt
 
     # --- reading ---------------------------------------------------------------------------------
     def _state_of(self, session: Session, game: GameInfo) -> GameState:
@@ -258,7 +226,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
         after = 0
         if cached is not None and cached.version < game.version:
             state, after = cached.copy(), cached.version
-        for record in game_records(connection, game.id, after, game.version):
+        for record in self.recorder.select_records(connection, game.id, after, game.version):
             if record["seq"] != after + 1:  # a hole: the state would be another game's
                 break
             try:
@@ -301,23 +269,24 @@ class GamesMixin(ClubsMixin, KeysMixin):
         with self.reading() as session:
             game = self._game(session, club_id, game_id)
             upto = game.version if limit is None else min(game.version, after + limit)  # seqs have no gaps
-            return list(game_records(session, game_id, after, upto))
+            return list(self.recorder.select_records(session.connection(), game_id, after, upto))
 
     def deal_segment(self, club_id: str, game_id: str, deal: int) -> tuple[GameState, list[Record]] | None:
         """The state at the start of ``deal`` and the deal's records, or None if it was never dealt."""
         with self.reading() as session:
-            owner = game_owner_and_version(session, game_id)
+            connection = session.connection()
+            owner = self.recorder.owner_and_version(connection, game_id)
             if owner is None or owner[0] != club_id:
                 raise _missing_game(game_id)
             version = owner[1]
             if deal < 1:
                 return None
-            segment = deal_records(session, game_id, deal, version)
+            segment = self.recorder.select_deal(connection, game_id, deal, version)
             if not segment:
                 return None
 
             def read(after: int, upto: int) -> Iterator[Record]:
-                return game_records(session, game_id, after, upto)
+                return self.recorder.select_records(connection, game_id, after, upto)
 
             first, last = segment[0]["seq"], segment[-1]["seq"]
             if last - first + 1 != len(segment):  # a deal is one stretch of the log; read it as one if not

@@ -42,6 +42,7 @@ from .base import StoreBase, iso, utcnow
 from .database import absolute_setting, instance_path
 from .errors import StoreError
 from .models import SigningKey
+from .recorder import recorder_for
 
 SIGNING_KEY_ENV = "NJ_LEDGER_SIGNING_KEY"
 SIGNING_KEY_FILE_ENV = "NJ_LEDGER_SIGNING_KEY_FILE"
@@ -245,8 +246,7 @@ def trusted_keys(keys: Sequence[KeyInfo], anchor: str) -> list[KeyInfo]:
 
 def _lock_keys(connection: Connection) -> None:
     """One process at a time decides which key signs (PostgreSQL; SQLite's writers already queue)."""
-    if connection.dialect.name == "postgresql":
-        connection.exec_driver_sql("LOCK TABLE signing_keys IN SHARE ROW EXCLUSIVE MODE")
+    recorder_for(connection).lock_signing_keys(connection)
 
 
 def _listed(keys: Sequence[KeyInfo]) -> str:
@@ -318,6 +318,10 @@ class KeysMixin(StoreBase):
         if self._verifying is None or (wanted is not None and wanted not in self._verifying):
             self._verifying = {key.id: key.raw for key in self.signing_keys(connection)}
         return self._verifying
+
+    def forget_keys(self) -> None:
+        """Forget the public keys read so far: the next check reads them again, as a process started now would."""
+        self._verifying = None
 
     def signer(self) -> Signer:
         """The key this store signs with, checked against the database (:class:`SigningKeyError` when it may

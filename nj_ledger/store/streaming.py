@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import date, datetime
 from typing import IO, Any
 
 import ijson
-from sqlalchemy import insert
+from sqlalchemy import Connection, update
 
 from ..chain import canonical_bytes
 from ..decide import execute
@@ -37,11 +37,12 @@ from ..receipts import Signer
 from ..reducer import replay
 from ..state import GameState
 from .base import new_id, utcnow
-from .errors import NotFound
 from .games import GamesMixin
 from .log import GENESIS, chain_records
-from .models import Club, Game, GamePlayer
+from .models import Game
+from .projections.projector import Place
 from .values import GameInfo, Record
+from .writes import NewGame, insert_games, insert_records
 
 CHUNK_EVENTS = 4096  # records written per INSERT (or COPY)
 SEGMENT_ACTIONS = 512  # a deal's actions are executed together, up to this many
@@ -161,24 +162,17 @@ def import_stream(
     digest = _Digest(header)
     state = replay([started])
     signer = store.signer()
-    with store.writing() as session:
-        if session.get(Club, club_id) is None:
-            raise NotFound("There is no club {club!r}.", club=club_id)
+    with store.writing_connection() as connection:
         now = utcnow()
         first = chain_records(GENESIS, 0, [started], now)
-        game = Game(
+        info = GameInfo(
             id=new_id(), club_id=club_id, created_at=now, updated_at=now,
             played_on=date.fromisoformat(meta["date"]) if meta.get("date") else now.date(),
-            version=state.version, head_hash=first[-1]["hash"], status=state.status, profile=state.rules.profile,
-            player_names=list(state.players), starting_chips=state.starting_chips, deals_played=0, meta=meta,
+            version=state.version, status=state.status, profile=state.rules.profile, players=list(state.players),
+            starting_chips=state.starting_chips, deals_played=0, meta=meta,
         )
-        session.add(game)
-        session.flush()
-        members = store._register_players(session, club_id, state.players)
-        session.execute(insert(GamePlayer), [
-            {"game_id": game.id, "seat": seat, "player_id": member} for seat, member in enumerate(members)
-        ])
-        writer = _Writer(store, signer, session, game.id, first, now)
+        [seats] = insert_games(connection, [NewGame(info, first[-1]["hash"])], now)
+        writer = _Writer(signer, connection, info.id, first, now, (club_id, info.played_on, seats))
         segment: list[Any] = []
         done = 0  # actions executed before the segment
         for index, action in enumerate(actions):
@@ -193,10 +187,10 @@ def import_stream(
         if segment:
             state = writer.execute(state, segment, done)
         writer.flush()
-        game.version, game.head_hash, game.status = state.version, writer.head, state.status
-        game.deals_played, game.source_digest = state.deals_played, digest.hexdigest()
-        session.flush()
-        info = GameInfo.of(game)
+        info = replace(info, version=state.version, status=state.status, deals_played=state.deals_played)
+        connection.execute(update(Game).where(Game.id == info.id).values(
+            version=info.version, head_hash=writer.head, status=info.status, deals_played=info.deals_played,
+            source_digest=digest.hexdigest()))
     store.cache.put(info.id, state)
     return Imported(info, state, writer.receipt)
 
@@ -204,9 +198,9 @@ def import_stream(
 class _Writer:
     """Chains the records of each executed segment and inserts them a chunk at a time."""
 
-    def __init__(self, store: GamesMixin, signer: Signer, session: Any, game_id: str, first: list[Record],
-                 now: Any) -> None:
-        self.store, self.signer, self.session, self.game_id, self.now = store, signer, session, game_id, now
+    def __init__(self, signer: Signer, connection: Connection, game_id: str, first: list[Record],
+                 now: datetime, place: Place) -> None:
+        self.signer, self.connection, self.game_id, self.now, self.place = signer, connection, game_id, now, place
         self.pending: list[Record] = list(first)
         self.head = first[-1]["hash"]
         self.receipt: dict[str, Any] | None = None  # the last chunk's: in the end, the game's head
@@ -227,6 +221,6 @@ class _Writer:
 
     def flush(self) -> None:
         if self.pending:
-            self.receipt = self.store._insert_records(self.session, self.game_id, self.pending, self.signer,
-                                                      self.now)
+            self.receipt = insert_records(self.connection, self.game_id, self.pending, self.signer, self.now,
+                                          self.place)
             self.pending = []

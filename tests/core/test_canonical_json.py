@@ -11,7 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nj_ledger.cards import parse_card
-from nj_ledger.chain import GENESIS, canonical_bytes, canonical_json, event_hash, plain_data, verify_chain
+from nj_ledger.chain import (
+    GENESIS,
+    HASHED_FIELDS,
+    canonical_bytes,
+    canonical_json,
+    chain_events,
+    event_hash,
+    plain_data,
+    record_bytes,
+    verify_chain,
+)
 from nj_ledger.events import EVENT_TYPES
 from nj_ledger.simulator import simulate
 
@@ -131,11 +141,42 @@ def test_hashing_around_written_data_gives_the_reference_hash(data: dict[str, An
                                                               recorded_at: str, v: int) -> None:
     """What the append path does: data made plain and written once, the record's hash written around it."""
     plain, written = plain_data(data)
-    if written is not None:
-        assert written == canonical_bytes(plain)
+    assert written == canonical_bytes(plain)
     record = {"seq": 7, "deal": deal, "type": kind, "data": plain, "v": v, "recorded_at": recorded_at}
     try:
         expected = hashlib.sha256((GENESIS + reference(record)).encode()).hexdigest()
     except UnicodeEncodeError:
         return
     assert event_hash(GENESIS, record, written) == expected
+
+
+ints = st.integers(0, 40) | st.integers(-(2**70), 2**70) | st.booleans() | st.floats() | texts | st.none()
+escaped_stamps = stamps | st.sampled_from(["2026-11-22T07:00:35\n", '2026"11', "2026\\11", "2026\u00e9", "\x00"])
+
+
+@settings(max_examples=600)
+@given(st.dictionaries(texts | cards, values, max_size=4) | values, ints, kinds, escaped_stamps, ints, ints)
+def test_the_fast_path_writes_the_definitions_bytes(data: Any, deal: Any, kind: Any, recorded_at: str, seq: Any,
+                                                     v: Any) -> None:
+    """record_bytes, the chain's one fast path, is canonical_bytes of the hashed fields, whatever they hold:
+    floats, integers past 64 bits, bools where ints go, unicode, timestamps JSON escapes; with the data's
+    bytes written beforehand (by plain_data, as chain_events does) or not."""
+    record = {"seq": seq, "deal": deal, "type": kind, "data": data, "v": v, "recorded_at": recorded_at}
+    try:
+        expected = reference({name: record[name] for name in HASHED_FIELDS}).encode()
+    except UnicodeEncodeError:
+        return
+    assert record_bytes(record) == expected
+    assert canonical_bytes({name: record[name] for name in HASHED_FIELDS}) == expected
+    plain, written = plain_data(data)
+    assert record_bytes({**record, "data": plain}, written) == expected
+
+
+def test_the_fast_path_is_taken_for_the_common_record_and_agrees_with_the_definition() -> None:
+    game = simulate(seed=4, profile="classic", deals=2)
+    previous = GENESIS
+    for record in chain_events(GENESIS, 0, game.events, "2026-11-22T07:00:35.123456Z"):
+        fields = {name: record[name] for name in HASHED_FIELDS}
+        assert record_bytes(record) == reference(fields).encode() == canonical_bytes(fields)
+        assert record["hash"] == hashlib.sha256((previous + reference(fields)).encode()).hexdigest()
+        previous = record["hash"]

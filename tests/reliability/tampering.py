@@ -17,9 +17,9 @@ from nj_ledger.reducer import replay
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import Checkpoint, checkpoints
-from nj_ledger.store.log import chain_records, event_of, record_of, records_query
+from nj_ledger.store.log import chain_records, event_of
 from nj_ledger.store.models import EventRecord, Game
-from nj_ledger.store.rows import insert_events
+from nj_ledger.store.recorder import LAST_SEQ
 from support.http import Calls, Club
 
 TRIGGERS = {
@@ -44,8 +44,8 @@ class Table:
         return self.store.engine
 
     def records(self) -> list[dict]:
-        with self.store.reading() as session:
-            return [record_of(row) for row in session.execute(records_query(self.game))]
+        with self.store.reading() as session:  # every row there is, past the game's version too
+            return list(self.store.recorder.select_records(session.connection(), self.game, 0, LAST_SEQ))
 
     def audit(self) -> dict:
         self.store.cache.clear()
@@ -103,7 +103,7 @@ class Table:
         with self.engine.begin() as connection:
             connection.execute(delete(EventRecord).where(EventRecord.game_id == self.game, EventRecord.seq > after))
             connection.execute(delete(Checkpoint).where(Checkpoint.game_id == self.game, Checkpoint.seq > after))
-            insert_events(connection, self.game, new)
+            self.store.recorder.insert_events(connection, self.game, new)
             last = replay(event_of(record) for record in [*records[:after], *new])
             connection.execute(update(Game).where(Game.id == self.game).values(
                 version=last.version, head_hash=new[-1]["hash"], status=last.status, deals_played=last.deals_played))

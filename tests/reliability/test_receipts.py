@@ -196,7 +196,7 @@ def test_a_key_added_to_the_database_is_not_believed(intruded: tuple[Store, Call
                                                 "public_key": b64url(intruder.public_key),
                                                 "created_at": datetime.now(UTC)})
     table.sign_head(intruder)
-    store._verifying = None  # as a process that reads the keys afresh
+    store.forget_keys()  # as a process that reads the keys afresh
     report = table.audit()
     assert not report["ok"] and not report["checkpoints"]["ok"]
     assert intruder.id not in {key["id"] for key in calls.client.get("/api/v1/keys").json["keys"]}

@@ -23,16 +23,16 @@ from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, and_, bindparam, case, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from ...scoring import START_RATING, GameFigures, Rating, game_figures, rate_game
-from ..log import record_of, records_query
-from ..models import Club, Game, GamePlayer
+from ..models import Game, GamePlayer
+from ..recorder import Recorder, recorder_for
 from .models import SUMMED, GameResult, ScoreRollup, SeatResult
 from .periods import grain_starts, month_end
 
 RollupKey = tuple[str, date, int]  # (grain, period start, player id)
+Place = tuple[str, date, Sequence[int]]  # a game's club, the day it was played and the member at each seat
 COUNTED_BY_CALLER = "nj_ledger.scoreboard.counted_by_caller"  # session.info flag of a bulk loader
 # Inserted as plain table rows: the ORM's bulk insert costs more than the database when a rebuild writes 100,000s.
 GAME_RESULTS = cast(Table, GameResult.__table__)
@@ -102,28 +102,32 @@ def ends_game(records: Sequence[Mapping[str, Any]]) -> bool:
     return bool(records) and records[-1]["type"] == "game_ended"
 
 
-def project_records(session: Session, game_id: str, records: Sequence[Mapping[str, Any]]) -> None:
+def project_records(session: Session, game_id: str, records: Sequence[Mapping[str, Any]],
+                    place: Place | None = None) -> None:
     """The store's hook: count the game if these new records end it (same session, same transaction).
 
+    ``place`` is the game's club, day and seated members when the caller has just written them (read otherwise).
     A session flagged with :data:`COUNTED_BY_CALLER` (the bulk loader) counts
     its games itself, many at a time, with :func:`record_results`.
     """
     if not ends_game(records) or session.info.get(COUNTED_BY_CALLER):
         return
-    game = session.connection().execute(_GAME_PLACE, {"game_id": game_id}).one()
+    connection = session.connection()
+    if place is None:
+        game = connection.execute(_GAME_PLACE, {"game_id": game_id}).one()
+        place = (game.club_id, game.played_on, connection.execute(_MEMBERS, {"game_id": game_id}).scalars().all())
+    club_id, played_on, members = place
     log = records if records[0]["seq"] == 1 else (  # streamed: a long game's log is never held whole
-        record_of(row) for row in session.execute(records_query(game_id).execution_options(yield_per=4096)))
-    members = session.connection().execute(_MEMBERS, {"game_id": game_id}).scalars().all()
-    ended = ended_game(game_id, game.club_id, game.played_on, members, log)
+        recorder_for(connection).select_records(connection, game_id, 0, records[-1]["seq"]))
+    ended = ended_game(game_id, club_id, played_on, members, log)
     if ended is not None:
-        lock_clubs(session, [game.club_id])
-        record_results(session, game.club_id, [ended])
+        lock_clubs(session, [club_id])
+        record_results(session, club_id, [ended])
 
 
 def lock_clubs(session: Session, club_ids: Sequence[str]) -> None:
     """Serialise the counting of clubs' games (``FOR NO KEY UPDATE``: rows that refer to the club still go in)."""
-    session.connection().execute(
-        select(Club.id).where(Club.id.in_(club_ids)).order_by(Club.id).with_for_update(key_share=True))
+    recorder_for(session).lock_clubs(session.connection(), club_ids)
 
 
 # --- adding games -------------------------------------------------------------------------------
@@ -233,24 +237,25 @@ def _add_to_rollups(connection: Connection, club_id: str, games: Sequence[EndedG
                 for name in SUMMED[1:]:
                     row[name] += getattr(seat, name)
                 row["last_end_key"], row["rating_mu"], row["rating_sigma"] = game.end_key, mu, sigma
-    connection.execute(_rollup_upsert(connection.dialect.name), list(sums.values()))
+    connection.execute(_rollup_upsert(recorder_for(connection)), list(sums.values()))
 
 
 @cache
-def _rollup_upsert(dialect: str) -> Any:
-    """The rollups' upsert in ``dialect`` (built once: building it costs more than running it)."""
-    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(ScoreRollup)
-    table, new = ScoreRollup.__table__.c, upsert.excluded
-    newer = new.last_end_key > table.last_end_key
-    return upsert.on_conflict_do_update(
-        index_elements=[table.club_id, table.grain, table.period_start, table.player_id],
-        set_={
+def _rollup_upsert(recorder: Recorder) -> Any:
+    """The rollups' upsert (built once per recorder: building it costs more than running it)."""
+    table = ScoreRollup.__table__.c
+
+    def changes(new: Any) -> dict[str, Any]:
+        newer = new.last_end_key > table.last_end_key
+        return {
             **{name: table[name] + new[name] for name in SUMMED},
             "last_end_key": case((newer, new.last_end_key), else_=table.last_end_key),
             "rating_mu": case((newer, new.rating_mu), else_=table.rating_mu),
             "rating_sigma": case((newer, new.rating_sigma), else_=table.rating_sigma),
-        },
-    )
+        }
+
+    keys = [table.club_id, table.grain, table.period_start, table.player_id]
+    return recorder.upsert(cast(Table, ScoreRollup.__table__), keys, changes)
 
 
 def refresh_rollup_ratings(session: Session, club_id: str, keys: Iterable[RollupKey]) -> None:

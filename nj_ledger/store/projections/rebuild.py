@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 
 from ...scoring import COUNTED_TYPES, Rating
 from ..base import StoreBase
-from ..log import RECORD_COLUMNS, record_of
 from ..models import Club, EventRecord, Game, GamePlayer
+from ..rows import RECORD_COLUMNS, record_of
 from .models import GameResult, ScoreRollup, SeatResult
 from .projector import EndedGame, ended_game, lock_clubs, record_results
 

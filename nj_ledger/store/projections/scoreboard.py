@@ -22,7 +22,6 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import BigInteger, ColumnElement, Select, bindparam, cast, func, select, union_all
-from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import Session
 
 from ...scoring import WIN_UNITS, rating_value
@@ -30,6 +29,7 @@ from ..base import StoreBase
 from ..clubs import name_key
 from ..errors import NotFound
 from ..models import Game, Player
+from ..recorder import Recorder, recorder_for
 from .models import SUMMED, GameResult, ScoreRollup, SeatResult
 from .periods import spans
 
@@ -95,7 +95,7 @@ Shape = tuple[tuple[str, bool, bool], ...]  # for each span: its grain, whether 
 
 
 @functools.lru_cache(maxsize=64)
-def _statement(shape: Shape, one_player: bool, dialect: str) -> Select[Any]:
+def _statement(shape: Shape, one_player: bool, recorder: Recorder) -> Select[Any]:
     """The scoreboard's query for one shape of period, built once: building it costs more than running it.
 
     The rollup rows of each span are one index range, put together with UNION
@@ -117,10 +117,7 @@ def _statement(shape: Shape, one_player: bool, dialect: str) -> Select[Any]:
     rows = (arms[0] if len(arms) == 1 else union_all(*arms)).subquery()
 
     def latest(column: str) -> ColumnElement[Any]:
-        if dialect == "postgresql":
-            return func.array_agg(aggregate_order_by(rows.c[column], rows.c.last_end_key.desc()))[1]
-        # SQLite gives a bare column the value of the row holding the query's one max() (a documented rule)
-        return rows.c[column]
+        return recorder.latest(rows.c[column], rows.c.last_end_key)
 
     lines = (
         # PostgreSQL sums BIGINTs into NUMERIC: cast back, so that sums are read as ints, never as decimals
@@ -144,7 +141,7 @@ def score_lines(session: Session, club_id: str, start: date | None = None, end: 
     for index, (_, first, last) in enumerate(periods):
         params[f"first_{index}"], params[f"last_{index}"] = first, last
     shape = tuple((grain, first is not None, last is not None) for grain, first, last in periods)
-    statement = _statement(shape, player_id is not None, session.get_bind().dialect.name)
+    statement = _statement(shape, player_id is not None, recorder_for(session))
     return [ScoreLine(*row) for row in session.execute(statement, params)]
 
 

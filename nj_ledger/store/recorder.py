@@ -1,0 +1,182 @@
+"""The store's one interface to its database: everything that is done differently on SQLite and PostgreSQL.
+
+In the manner of the ``eventsourcing`` library's recorders, :class:`Recorder`
+says what the store needs of a database: an engine tuned for it, event rows
+inserted and read back a chunk at a time, a deal's rows, a read that sees one
+moment, the signing keys locked, statements that insert or skip or update, the
+errors another writer can cause. :class:`~.sqlite.SQLiteRecorder` and
+:class:`~.postgresql.PostgresRecorder` say how; every other module of the store
+asks its recorder (:func:`recorder_for`) and never the dialect's name.
+
+    >>> recorder_for("sqlite://").name, recorder_for("postgresql+psycopg://db.example/ledger").embedded
+    ('sqlite', False)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cache
+from typing import Any, ClassVar
+
+from sqlalchemy import ColumnElement, Connection, Engine, Insert, Table
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.orm import Session
+
+from .rows import (
+    INSERT_EVENTS,
+    SELECT_DEAL,
+    SELECT_OWNER_AND_VERSION,
+    SELECT_RECORDS,
+    event_rows,
+    json_text,
+    json_value,
+    record_of,
+)
+from .values import Record
+
+WRITE = "nj_ledger_write"  # execution option marking a write transaction
+FETCH_ROWS = 4096  # rows of a log read at a time: a long game's log is never held whole
+LAST_SEQ = 2**62  # past any seq: a read of the log "upto" it reads every row there is
+Row = tuple[Any, ...]
+Changes = Callable[[Any], Mapping[str, Any]]  # the columns an upsert sets, from the row it did not insert
+
+
+class Recorder(ABC):
+    """What the store does on one kind of database. Recorders hold no state: one serves every store."""
+
+    name: ClassVar[str]  # SQLAlchemy's name of the dialect
+    mark: ClassVar[str]  # the driver's parameter mark
+    embedded: ClassVar[bool]  # a database in a file of this machine, which the server may migrate itself
+    queues_writers: ClassVar[bool]  # its writers queue in the store (WriterQueue), not in the database
+
+    # --- connecting --------------------------------------------------------------------------------
+    def make_engine(self, url: str, **options: Any) -> Engine:
+        """An engine for ``url`` with the settings the store relies on (its JSON written and read by orjson)."""
+        options.setdefault("json_serializer", json_text)
+        options.setdefault("json_deserializer", json_value)
+        return self.create_engine(url, **options)
+
+    @abstractmethod
+    def create_engine(self, url: str, **options: Any) -> Engine:
+        """The dialect's engine; a write transaction is one begun with the :data:`WRITE` execution option."""
+
+    @abstractmethod
+    def writers_file(self, url: str) -> str | None:
+        """The file beside the database where the writers of every process queue (None: no such file)."""
+
+    # --- transactions ------------------------------------------------------------------------------
+    @abstractmethod
+    def begin_snapshot(self, session: Session) -> None:
+        """Make the session's new transaction see one moment of the database in every statement (what an audit
+        reads together); called before the transaction runs any."""
+
+    @abstractmethod
+    def lock_clubs(self, connection: Connection, club_ids: Sequence[str]) -> None:
+        """Keep other transactions from counting these clubs' ended games until this one ends (rows that
+        refer to the clubs still go in)."""
+
+    @abstractmethod
+    def lock_signing_keys(self, connection: Connection) -> None:
+        """Keep other processes from deciding which key signs until this transaction ends."""
+
+    @abstractmethod
+    def is_transient(self, error: DBAPIError) -> bool:
+        """An error another writer can cause (a duplicate key, a lock waited on too long, a serialization
+        failure): the transaction is worth running again."""
+
+    # --- events ------------------------------------------------------------------------------------
+    def insert_events(self, connection: Connection, game_id: str, records: Sequence[Record]) -> None:
+        """Insert a game's new records in the connection's transaction."""
+        if records:
+            self.insert_rows(connection, event_rows(game_id, records))
+
+    def insert_rows(self, connection: Connection, rows: list[Row]) -> None:
+        """Insert ``events`` rows (:data:`~.rows.EVENT_COLUMNS` order) in the connection's transaction."""
+        connection.exec_driver_sql(INSERT_EVENTS.format(mark=self.mark), rows)
+
+    def select_records(self, connection: Connection, game_id: str, after: int, upto: int) -> Iterator[Record]:
+        """The records of a game with ``after < seq <= upto``, in order, read :data:`FETCH_ROWS` at a time."""
+        cursor = self.log_cursor(_driver(connection))
+        try:
+            cursor.execute(SELECT_RECORDS.format(mark=self.mark), (game_id, after, upto))
+            while rows := cursor.fetchmany(FETCH_ROWS):
+                yield from map(record_of, rows)
+        finally:
+            cursor.close()
+
+    def log_cursor(self, driver: Any) -> Any:
+        """A driver cursor for reading a long log (a plain one: the driver holds what it reads)."""
+        return driver.cursor()
+
+    def select_deal(self, connection: Connection, game_id: str, deal: int, upto: int) -> list[Record]:
+        """The records of deal ``deal`` with seq <= ``upto``, in order."""
+        return [record_of(row) for row in self.fetch(_driver(connection), SELECT_DEAL, (game_id, deal, upto))]
+
+    def owner_and_version(self, connection: Connection, game_id: str) -> tuple[str, int] | None:
+        """``(club_id, version)`` of a game, or None if there is no such game."""
+        rows = self.fetch(_driver(connection), SELECT_OWNER_AND_VERSION, (game_id,))
+        return (rows[0][0], int(rows[0][1])) if rows else None
+
+    def lookup(self, engine: Engine, sql: str, parameters: Row) -> list[Row]:
+        """The rows of one SELECT (``{mark}`` for each parameter) run straight on a pooled driver connection, in
+        no transaction of the ledger's (one statement reads one moment by itself): for the lookup every request
+        makes (its token), where a SQLAlchemy connection's begin, execute and rollback cost six times the
+        statement."""
+        connection = engine.raw_connection()
+        try:
+            return self.fetch(connection, sql, parameters)
+        finally:
+            connection.close()  # back to the pool, which rolls back what the driver began (PostgreSQL)
+
+    def fetch(self, driver: Any, sql: str, parameters: Row) -> list[Row]:
+        """The rows of one statement (``{mark}`` for each parameter) on a driver connection."""
+        cursor = driver.cursor()
+        try:
+            cursor.execute(sql.format(mark=self.mark), parameters)
+            return list(cursor.fetchall())
+        finally:
+            cursor.close()
+
+    # --- statements in the dialect ------------------------------------------------------------------
+    @abstractmethod
+    def insert_new(self, table: Table) -> Insert:
+        """``INSERT`` that skips the rows whose key is already there."""
+
+    @abstractmethod
+    def upsert(self, table: Table, keys: Sequence[ColumnElement[Any]], changes: Changes) -> Insert:
+        """``INSERT`` that updates the row already there with the same ``keys`` instead, setting
+        ``changes(excluded)`` (``excluded``: the columns of the row that was not inserted)."""
+
+    @abstractmethod
+    def latest(self, column: ColumnElement[Any], order: ColumnElement[Any]) -> ColumnElement[Any]:
+        """In a query grouping rows by player that selects ``max(order)``: ``column`` of the row holding it."""
+
+
+def _driver(connection: Connection) -> Any:
+    return connection.connection.driver_connection
+
+
+def recorder_for(bind: str | Engine | Connection | Session) -> Recorder:
+    """The recorder of a database URL, or of the database an engine, a connection or a session is bound to."""
+    if isinstance(bind, str):
+        name = make_url(bind).get_backend_name()
+    elif isinstance(bind, Session):
+        name = bind.get_bind().dialect.name
+    else:
+        name = bind.dialect.name
+    recorders = _recorders()
+    if name not in recorders:
+        if isinstance(bind, str):
+            make_url(bind).get_dialect()  # SQLAlchemy's own refusal of a kind of database it does not know
+        raise ArgumentError(f"The ledger keeps its log in SQLite or PostgreSQL, not in {name}.")
+    return recorders[name]
+
+
+@cache
+def _recorders() -> dict[str, Recorder]:
+    from .postgresql import PostgresRecorder
+    from .sqlite import SQLiteRecorder
+
+    return {recorder.name: recorder for recorder in (SQLiteRecorder(), PostgresRecorder())}

@@ -1,0 +1,106 @@
+"""The one way each of the rows a game's log stands on is written, whoever writes it.
+
+:func:`insert_games` writes games' rows, their seats and the club members they
+seat (creating a game, the streaming import and the bulk loader all call it);
+:func:`insert_records` writes a game's new records with their signed
+checkpoints and scoreboard rows (so do the append path and both imports). Both
+run in the caller's transaction; what differs per database is the recorder's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Connection, Table, bindparam, insert, select
+from sqlalchemy.orm import Session
+
+from ..receipts import Signer
+from .checkpoints import sign_checkpoints
+from .clubs import name_key
+from .errors import NotFound
+from .models import Club, Game, GamePlayer, Player
+from .projections import ends_game, project_records
+from .projections.projector import Place
+from .recorder import recorder_for
+from .values import GameInfo, Record
+
+_GAMES = cast(Table, Game.__table__)
+_SEATS = cast(Table, GamePlayer.__table__)
+_PLAYERS = cast(Table, Player.__table__)
+_INSERT_GAMES = insert(_GAMES)
+_INSERT_SEATS = insert(_SEATS)
+_CLUB_EXISTS = select(Club.id).where(Club.id == bindparam("club_id"))
+_FIND_MEMBERS = select(Player.name_key, Player.id).where(
+    Player.club_id == bindparam("club_id"), Player.name_key.in_(bindparam("keys", expanding=True)))
+_GAME_INFO_COLUMNS = ("id", "club_id", "created_at", "updated_at", "played_on", "version", "status", "profile",
+                      "starting_chips", "deals_played", "meta")
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game's row to write: its summary, the hash of its last record and the digest of its document."""
+
+    info: GameInfo
+    head_hash: str
+    source_digest: str | None = None
+
+
+def register_players(connection: Connection, club_id: str, names: Sequence[str], moment: datetime) -> list[int]:
+    """The member id of each name, registering new members (a concurrent registration is not an error)."""
+    keys = [name_key(name) for name in names]
+    found = _members(connection, club_id, keys)
+    rows = [{"club_id": club_id, "name": name.strip(), "name_key": key, "created_at": moment}
+            for name, key in zip(names, keys, strict=True) if key not in found]
+    if rows:  # the new members; one registered by another writer meanwhile is skipped
+        connection.execute(recorder_for(connection).insert_new(_PLAYERS), rows)
+        found = _members(connection, club_id, keys)
+    return [found[key] for key in keys]
+
+
+def _members(connection: Connection, club_id: str, keys: Sequence[str]) -> dict[str, int]:
+    return {row.name_key: row.id for row in connection.execute(_FIND_MEMBERS, {"club_id": club_id, "keys": keys})}
+
+
+def insert_games(connection: Connection, games: Sequence[NewGame], moment: datetime) -> list[list[int]]:
+    """Write new games' rows and their seats, their players registered as their clubs' members (at ``moment``);
+    the member id of each game's seats. :class:`NotFound` for a club that is not there."""
+    by_club: dict[str, list[str]] = {}
+    for game in games:
+        by_club.setdefault(game.info.club_id, []).extend(game.info.players)
+    members: dict[tuple[str, str], int] = {}
+    for club_id, names in by_club.items():
+        if connection.execute(_CLUB_EXISTS, {"club_id": club_id}).first() is None:
+            raise NotFound("There is no club {club!r}.", club=club_id)
+        unique = list(dict.fromkeys(names))
+        ids = register_players(connection, club_id, unique, moment)
+        members.update(((club_id, name_key(name)), member) for name, member in zip(unique, ids, strict=True))
+    seats = [[members[(game.info.club_id, name_key(name))] for name in game.info.players] for game in games]
+    connection.execute(_INSERT_GAMES, [
+        {**{name: getattr(game.info, name) for name in _GAME_INFO_COLUMNS}, "player_names": list(game.info.players),
+         "head_hash": game.head_hash, "source_digest": game.source_digest}
+        for game in games
+    ])
+    connection.execute(_INSERT_SEATS, [
+        {"game_id": game.info.id, "seat": seat, "player_id": member}
+        for game, members_of in zip(games, seats, strict=True) for seat, member in enumerate(members_of)
+    ])
+    return seats
+
+
+def insert_records(target: Session | Connection, game_id: str, records: Sequence[Record], signer: Signer,
+                   moment: datetime, place: Place | None = None) -> dict[str, Any] | None:
+    """Insert a game's new records, with their signed checkpoints and scoreboard rows, in the caller's
+    transaction (``place``: the game's club, day and seats, when the caller has just written them); the
+    receipt of the last record."""
+    connection = target.connection() if isinstance(target, Session) else target
+    recorder_for(connection).insert_events(connection, game_id, records)
+    receipt = sign_checkpoints(connection, signer, game_id, records, moment)  # in the same transaction
+    if isinstance(target, Session):
+        project_records(target, game_id, records, place)  # the scoreboard's tables, in the same transaction
+    elif ends_game(records):
+        with Session(bind=connection) as session:  # joins the connection's transaction, commits nothing
+            project_records(session, game_id, records, place)
+    return receipt
