@@ -16,10 +16,12 @@ CATALOG  := api/translations/fr/LC_MESSAGES/messages
 
 .PHONY: run test lint test-slow test-slow-core test-slow-rest test-reliability-slow install clean translations
 
+# -qq: pip says only what failed (a machine's own pip settings, such as an index folder it lacks, would
+# otherwise print a warning a line for every package).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -qq --upgrade pip
+	$(BIN)/python -m pip install -qq -e '.[test]'
 	touch $(STAMP)
 
 install: $(STAMP) $(CATALOG).mo
