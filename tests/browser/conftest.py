@@ -68,7 +68,7 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 
 def new_context(browser: Browser, locale: str = "en-GB", phone: bool = False) -> BrowserContext:
-    viewport: ViewportSize = {"width": 412, "height": 915} if phone else {"width": 1200, "height": 900}
+    viewport: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1200, "height": 900}
     context = browser.new_context(locale=locale, viewport=viewport, has_touch=phone, is_mobile=phone)
     context.set_default_timeout(10_000)
     return context

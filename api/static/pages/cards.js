@@ -94,7 +94,8 @@ export function dealProgress(events) {
       group.player = data.seat;
       inferring = false;
     } else if (type === "reveal") {
-      groups.push({ cards: [...data.cards], player: null });
+      // a hand shown card by card, or counted (its honours still held are seen too)
+      groups.push({ cards: [...(data.cards || []), ...(data.honours || [])], player: null });
     } else if (type === "undo") {
       groups.pop();
       inferring = false;

@@ -45,8 +45,14 @@ export function describe(event, before, after, dealEvents = []) {
       }
       return { text, calls };
     }
-    case "reveal":
-      return { text: [t("event.reveal", { name: seatName(state, data.seat), cards: cardsText(data.cards) })], calls: [] };
+    case "reveal": {
+      const name = seatName(state, data.seat);
+      if (data.cards) return { text: [t("event.reveal", { name, cards: cardsText(data.cards) })], calls: [] };
+      const held = (data.honours || []).length ? cardsText(data.honours) : t("event.reveal_no_honour");
+      return {
+        text: [t("event.reveal_count", { name, count: data.count, points: data.points, honours: held })], calls: [],
+      };
+    }
     case "undo":
       return { text: [t("event.undo")], calls: [] };
     case "adjust":

@@ -9,7 +9,7 @@ import {
   DECK, announceable, cardElement, cardText, dealProgress, endsRun, honourCall, parseCard, parseExpected, wantedCall,
 } from "./cards.js";
 import { describe } from "./describe.js";
-import { boardElement, gameOverSentences, runElement, seatName, settlementSentences, tableElement } from "./table.js";
+import { boardElement, boardOrder, gameOverSentences, runElement, seatName, settlementSentences, tableElement } from "./table.js";
 
 const page = {
   game: document.body.dataset.game,
@@ -19,7 +19,11 @@ const page = {
   pending: [], // cards tapped, in order
   unticked: new Set(), // honours the player forgot to call
   revealSeat: null,
-  revealing: [],
+  revealing: [], // a loser's cards tapped one by one
+  revealByCards: false, // the table shows the cards: tap them instead of counting
+  points: "", // a loser's points said aloud
+  held: new Set(), // honours a loser still holds
+  undoing: false, // the undo panel is open (reason, confirmation)
   dealer: null, // first deal: the dealer chosen
   confirmEnd: false,
   busy: false,
@@ -37,44 +41,87 @@ function dealEvents() {
 }
 
 // --- what may be tapped -----------------------------------------------------------------------------
-function playingSeat() {
-  return page.seat ?? deal().turn;
+/**
+ * The seats that may lay the next cards: the seat to act, and when the run wants a card, any later
+ * seat (the passes in between are recorded with its play). After a King only its player goes on.
+ */
+function candidateSeats() {
+  const d = deal();
+  if (page.seat !== null) return [page.seat];
+  if (!d.expected) return [d.turn];
+  return d.hand_sizes.map((_, index) => (d.turn + index) % d.hand_sizes.length);
 }
 
 /**
- * The cards that may open the play being tapped: [] for any card, else the wanted {rank, suit}s.
+ * The cards that may open a play by `seat`: [] for any card, else the wanted {rank, suit}s.
  * A play from a later seat records the passes in between; when they complete the round (the
  * play comes from the seat that stopped, or from the first passer) the run is blocked first.
  */
-function openings(progress) {
+function openings(seat, progress) {
   const d = deal();
   const expected = parseExpected(d.expected);
-  const seat = playingSeat();
-  if (!expected || seat === d.turn) return expected ? [expected] : [];
+  if (!expected) return seat === d.turn ? [] : null;
+  if (seat === d.turn) return [expected];
   const completes = seat === progress.lastPlayer || (d.passed.length > 0 && seat === d.passed[0]);
   if (!completes) return [expected];
   if (rules().blocked === "restart" || expected.rank === 13) return [];
   return [expected, { rank: expected.rank + 1, suit: expected.suit }]; // skip: the missing rank moves up
 }
 
-function nextWanted(progress) {
-  if (page.pending.length === 0) return openings(progress);
+function follows(card, wanted) {
+  if (rules().wild === card || wanted.length === 0) return true;
+  const { rank, suit } = parseCard(card);
+  return wanted.some((w) => rank === w.rank && (!w.suit || suit === w.suit));
+}
+
+/** Whether `cards`, in order, may be (the start of) a play by `seat`. */
+function validFor(seat, cards, progress) {
+  const d = deal();
+  if (cards.length > d.hand_sizes[seat]) return false;
+  if (d.hands && cards.some((card) => !d.hands[seat].includes(card))) return false;
+  let wanted = openings(seat, progress);
+  if (wanted === null) return false;
+  for (const card of cards) {
+    if (progress.seen.has(card) || !follows(card, wanted)) return false;
+    if (endsRun(rules(), card)) wanted = [];
+    else {
+      const { rank, suit } = parseCard(card);
+      wanted = [{ rank: rank + 1, suit: rules().sequence === "suit" ? suit : null }];
+    }
+  }
+  return true;
+}
+
+/** The seats the tapped cards may be recorded for, the seat to act first. */
+function recordableSeats(progress) {
+  return candidateSeats().filter((seat) => validFor(seat, page.pending, progress));
+}
+
+/** The seat the next cards go to: the one chosen, else the first that may lay what is tapped. */
+function receivingSeat(progress) {
+  if (page.seat !== null) return page.seat;
+  const seats = recordableSeats(progress);
+  return seats.length ? seats[0] : deal().turn;
+}
+
+function tappable(card, progress) {
+  if (page.pending.includes(card)) return false;
+  const cards = [...page.pending, card];
+  return candidateSeats().some((seat) => validFor(seat, cards, progress));
+}
+
+/** A card only the seat that would complete the round may lay (a new run): drawn apart on the keypad. */
+function restartOnly(card, progress) {
+  const d = deal();
+  return page.seat === null && page.pending.length === 0 && !validFor(d.turn, [card], progress);
+}
+
+function nextWanted() {
+  if (page.pending.length === 0) return [];
   const last = page.pending[page.pending.length - 1];
   if (endsRun(rules(), last)) return [];
   const { rank, suit } = parseCard(last);
   return [{ rank: rank + 1, suit: rules().sequence === "suit" ? suit : null }];
-}
-
-function tappable(card, progress) {
-  const d = deal();
-  const seat = playingSeat();
-  if (progress.seen.has(card) || page.pending.includes(card)) return false;
-  if (page.pending.length >= d.hand_sizes[seat]) return false;
-  if (d.hands && !d.hands[seat].includes(card)) return false;
-  if (rules().wild === card) return true;
-  const wanted = nextWanted(progress);
-  const { rank, suit } = parseCard(card);
-  return wanted.length === 0 || wanted.some((w) => rank === w.rank && (!w.suit || suit === w.suit));
 }
 
 function revealable(card, progress) {
@@ -83,13 +130,13 @@ function revealable(card, progress) {
   return page.revealing.length < d.hand_sizes[page.revealSeat];
 }
 
-function keypad(enabled, onTap) {
+function keypad(enabled, onTap, kind = () => null) {
   return el("div", { class: "keypad", role: "group", "aria-label": t("keypad") }, DECK
     .slice()
     .sort((a, b) => parseCard(a).rank - parseCard(b).rank || a.slice(-1).localeCompare(b.slice(-1)))
     .map((card) => el("button", {
-      type: "button", class: `key ${/[DH]$/.test(card) ? "red" : "black"}`, dataset: { card },
-      disabled: !enabled(card) || page.busy, onclick: () => onTap(card),
+      type: "button", class: ["key", /[DH]$/.test(card) ? "red" : "black", kind(card)].filter(Boolean).join(" "),
+      dataset: { card }, disabled: !enabled(card) || page.busy, onclick: () => onTap(card),
     }, cardText(card))));
 }
 
@@ -105,6 +152,9 @@ function resetTurn() {
   page.unticked = new Set();
   page.revealing = [];
   page.revealSeat = null;
+  page.points = "";
+  page.held = new Set();
+  page.undoing = false;
   page.confirmEnd = false;
 }
 
@@ -144,12 +194,84 @@ async function send(actions, key = undefined) {
 }
 
 // --- the controls of each moment -------------------------------------------------------------------------
-function button(label, onclick, { primary = false, disabled = false, id = null } = {}) {
+function button(label, onclick, { primary = false, disabled = false, id = null, cls = null, dataset = null, pressed = null } = {}) {
   return el("button", {
-    type: "button", id, class: primary ? "primary" : null, disabled: disabled || page.busy, onclick,
+    type: "button", id, class: [primary ? "primary" : null, cls].filter(Boolean).join(" ") || null,
+    disabled: disabled || page.busy, onclick, dataset, "aria-pressed": pressed === null ? null : String(pressed),
   }, label);
 }
 
+// --- mending: undo (with a reason, and a confirmation before a settlement is withdrawn) and redo --------------
+/** What an undo would withdraw: the state's `undo`, or, from a server without it, the open deal's `can_undo`. */
+function undoTarget() {
+  const state = page.state;
+  if (state.undo !== undefined) return state.undo;
+  const d = state.deal;
+  const open = ["playing", "revealing"].includes(state.status);
+  return open && d && d.can_undo ? { type: null, seat: null, withdraws_settlement: false } : null;
+}
+
+function undoText(target) {
+  if (!target || !["play", "pass", "reveal"].includes(target.type) || target.seat === null || target.seat === undefined) {
+    return t("undo.latest");
+  }
+  return t(`undo.${target.type}`, { name: seatName(page.state, target.seat) });
+}
+
+function redoText(action) {
+  const name = action.seat === undefined || action.seat === null ? "" : seatName(page.state, action.seat);
+  if (action.type === "play") return t("redo.play", { name, cards: action.cards.map(cardText).join(" ") });
+  if (action.type === "pass") return t("redo.pass", { name });
+  if (action.type === "reveal") return t("redo.reveal", { name });
+  return t("redo_button");
+}
+
+function undoButton() {
+  if (!undoTarget()) return null;
+  return button(t("undo_button"), () => {
+    page.undoing = true;
+    render();
+    const reason = $("#undo-reason");
+    if (reason) reason.focus();
+  }, { id: "undo", disabled: page.undoing });
+}
+
+function redoButton() {
+  const redo = page.state.redo;
+  if (!redo || page.undoing) return null;
+  return button(redoText(redo), () => send([redo]), { id: "redo" });
+}
+
+function undoPanel() {
+  const target = undoTarget();
+  if (!page.undoing || !target) return null;
+  const reason = el("input", {
+    type: "text", id: "undo-reason", maxlength: 200, autocomplete: "off", placeholder: t("undo.reason_placeholder"),
+  });
+  const confirm = () => {
+    const text = reason.value.trim();
+    send([text ? { type: "undo", reason: text } : { type: "undo" }]);
+  };
+  const settled = Boolean(target.withdraws_settlement);
+  const number = page.state.deal ? page.state.deal.number : page.state.deals_played;
+  return el("div", { class: "undo-panel", id: "undo-panel", role: "group", "aria-label": t("undo_button") },
+    el("p", { class: "undo-what" }, undoText(target)),
+    settled ? el("p", { class: "warning", id: "undo-warning" }, t("undo.withdraws_settlement", { deal: number })) : null,
+    el("label", { class: "reason" }, t("undo.reason"), reason),
+    el("div", { class: "buttons" },
+      button(settled ? t("undo.confirm_settlement") : t("undo.confirm"), confirm, { primary: true, id: "undo-confirm" }),
+      button(t("undo.cancel"), () => { page.undoing = false; render(); }, { id: "undo-cancel" })));
+}
+
+/** Undo and Redo, with the undo panel, for the moments without a card grid (between deals, game over). */
+function mendRow() {
+  const buttons = [undoButton(), redoButton()].filter(Boolean);
+  const panel = undoPanel();
+  if (!buttons.length && !panel) return [];
+  return [panel, buttons.length ? el("div", { class: "buttons mend" }, buttons) : null].filter(Boolean);
+}
+
+// --- between deals ---------------------------------------------------------------------------------------------
 function readyControls() {
   const state = page.state;
   const first = state.deals_played === 0 && !state.deal;
@@ -168,47 +290,79 @@ function readyControls() {
     page.confirmEnd
       ? button(t("end_confirm"), () => send([{ type: "end", reason: "agreed at the table" }]), { id: "end" })
       : button(t("end_button"), () => { page.confirmEnd = true; render(); }, { id: "end" })));
+  parts.push(...mendRow());
   return parts;
+}
+
+// --- a deal in play: cards, then who laid them ------------------------------------------------------------------
+function preview(seat) {
+  const d = deal();
+  if (!page.pending.length) return "";
+  if (page.pending.length === d.hand_sizes[seat]) return "J'arrête !";
+  const wanted = nextWanted();
+  return wanted.length ? wantedCall(labelOf(wanted[0])) : "Roi et je recommence";
 }
 
 function playingControls(progress) {
   const state = page.state;
   const d = deal();
-  const seat = playingSeat();
-  const wanted = nextWanted(progress);
-  const parts = [];
+  const seat = receivingSeat(progress);
+  const possible = page.pending.length ? recordableSeats(progress) : candidateSeats();
+  const anyone = d.expected ? state.players.map((p) => p.seat) : [d.turn];
+  const honours = page.pending.filter((card) => announceable(rules(), card));
+  const play = (who) => ({ // read when pressed: a box may have been unticked since
+    type: "play", seat: who, cards: [...page.pending], announced: honours.filter((card) => !page.unticked.has(card)),
+  });
   const who = seat === d.turn ? t("plays_now", { name: seatName(state, seat) })
     : t("plays_out_of_turn", { name: seatName(state, seat), turn: seatName(state, d.turn) });
-  parts.push(el("p", { class: "who" }, who, " ", el("span", { class: "hint" }, t("tap_seat"))));
-  parts.push(el("div", { class: "pending", "aria-label": t("play_in_progress") },
-    page.pending.length ? page.pending.map((card) => cardElement(card)) : el("span", { class: "empty" }, t("tap_cards")),
-    page.pending.length ? button("⌫", () => { page.pending.pop(); render(); }, { id: "backspace" }) : null));
-  const honours = page.pending.filter((card) => announceable(rules(), card));
-  if (honours.length) {
-    parts.push(el("div", { class: "announce" }, honours.map((card) => el("label", { class: "check" },
+
+  // The seat strip: the seat that receives the cards stands out; with cards tapped, a tap on a seat
+  // records them for that seat (the passes in between go with them), else it chooses the seat.
+  const pick = (s) => {
+    if (page.pending.length) {
+      if (possible.includes(s)) send([play(s)]);
+      return;
+    }
+    page.seat = s === d.turn ? null : s;
+    render();
+  };
+  const strip = el("div", { class: "seat-strip", role: "group", "aria-label": t("strip.label") },
+    el("span", { class: "strip-label" }, page.pending.length ? t("strip.record") : t("strip.choose")),
+    state.players.map((p) => button([
+      el("span", { class: "pick-name" }, p.name),
+      p.seat === d.turn ? el("span", { class: "pick-turn", title: t("mark.turn") }, " ▸") : null,
+    ], () => pick(p.seat), {
+      cls: `pick${p.seat === seat ? " receiving" : ""}`, dataset: { pick: p.seat }, pressed: p.seat === seat,
+      disabled: page.pending.length ? !possible.includes(p.seat) : !anyone.includes(p.seat),
+    })));
+
+  const laid = el("div", { class: "pending", "aria-label": t("play_in_progress") },
+    page.pending.length ? page.pending.map((card) => cardElement(card, { small: true }))
+      : el("span", { class: "empty" }, t("tap_cards")),
+    page.pending.length ? button("⌫", () => { page.pending.pop(); render(); }, { id: "backspace", cls: "backspace" }) : null,
+    honours.map((card) => el("label", { class: "check announce" },
       el("input", {
         type: "checkbox", dataset: { announce: card }, checked: !page.unticked.has(card),
         onchange: (event) => {
           if (event.target.checked) page.unticked.delete(card); else page.unticked.add(card);
         },
-      }), " ", cardText(card), " ", el("span", { class: "call" }, card in rules().board ? honourCall(card) : "Hoc !")))));
-  }
-  parts.push(keypad((card) => tappable(card, progress), (card) => { page.pending.push(card); render(); }));
-  const out = page.pending.length > 0 && page.pending.length === d.hand_sizes[seat];
-  let preview = "";
-  if (out) preview = "J'arrête !";
-  else if (page.pending.length && wanted.length) preview = wantedCall(labelOf(wanted[0]));
-  else if (page.pending.length) preview = "Roi et je recommence";
-  const play = () => ({ // read when pressed: a box may have been unticked since
-    type: "play", seat, cards: [...page.pending], announced: honours.filter((card) => !page.unticked.has(card)),
-  });
-  parts.push(el("div", { class: "buttons sticky" },
-    button(page.pending.length ? `${t("play_button")} — ${preview}` : t("play_button"), () => send([play()]),
-      { primary: true, disabled: !page.pending.length, id: "play" }),
-    button(t("pass_button", { name: seatName(state, d.turn) }), () => send([{ type: "pass", seat: d.turn }]),
-      { disabled: !d.expected, id: "pass" }),
-    button(t("undo_button"), () => send([{ type: "undo" }]), { id: "undo" })));
-  return parts;
+      }), el("span", { class: "call" }, card in rules().board ? honourCall(card) : "Hoc !"))));
+
+  const said = preview(seat);
+  const bar = el("div", { class: "buttons sticky record-bar", id: "record-bar" },
+    undoPanel(), laid, strip,
+    el("div", { class: "buttons" },
+      button(said ? `${t("play_as", { name: seatName(state, seat) })} — ${said}` : t("play_as", { name: seatName(state, seat) }),
+        () => send([play(seat)]), { primary: true, disabled: !page.pending.length || !possible.includes(seat), id: "play" }),
+      button(t("pass_button", { name: seatName(state, d.turn) }), () => send([{ type: "pass", seat: d.turn }]),
+        { disabled: !d.expected || page.pending.length > 0, id: "pass" }),
+      undoButton(), redoButton()));
+  return [
+    el("p", { class: "who" }, who, " ", el("span", { class: "hint" }, t("tap_then_seat"))),
+    keypad((card) => tappable(card, progress), (card) => { page.pending.push(card); render(); },
+      (card) => (restartOnly(card, progress) ? "restart" : null)),
+    bar,
+  ];
 }
 
 function labelOf(wanted) {
@@ -216,6 +370,7 @@ function labelOf(wanted) {
   return ranks[wanted.rank - 1] + (wanted.suit || "");
 }
 
+// --- settlement: each loser's hand, counted aloud (or shown card by card) ----------------------------------------
 function revealControls(progress) {
   const state = page.state;
   const d = deal();
@@ -223,23 +378,67 @@ function revealControls(progress) {
   if (page.revealSeat === null || !awaiting.includes(page.revealSeat)) page.revealSeat = awaiting[0];
   const seat = page.revealSeat;
   const size = d.hand_sizes[seat];
-  const parts = [el("p", { class: "who" }, t("reveal_who", { name: seatName(state, seat), count: size }))];
+  const parts = [];
   if (awaiting.length > 1) {
     parts.push(el("div", { class: "buttons" }, awaiting.map((s) => button(seatName(state, s), () => {
       page.revealSeat = s;
       page.revealing = [];
+      page.points = "";
+      page.held = new Set();
       render();
-    }, { disabled: s === seat }))));
+    }, { cls: `pick${s === seat ? " receiving" : ""}`, dataset: { revealSeat: s }, pressed: s === seat }))));
   }
-  parts.push(el("div", { class: "pending" },
-    page.revealing.length ? page.revealing.map((card) => cardElement(card)) : el("span", { class: "empty" }, t("tap_cards")),
-    page.revealing.length ? button("⌫", () => { page.revealing.pop(); render(); }, { id: "backspace" }) : null));
-  parts.push(keypad((card) => revealable(card, progress), (card) => { page.revealing.push(card); render(); }));
-  parts.push(el("div", { class: "buttons sticky" },
-    button(t("reveal_button", { name: seatName(state, seat), count: page.revealing.length, size }),
-      () => send([{ type: "reveal", seat, cards: [...page.revealing] }]),
-      { primary: true, disabled: page.revealing.length !== size, id: "reveal" }),
-    button(t("undo_button"), () => send([{ type: "undo" }]), { id: "undo" })));
+  if (page.revealByCards) {
+    parts.push(el("p", { class: "who" }, t("reveal_who", { name: seatName(state, seat), count: size })));
+    parts.push(keypad((card) => revealable(card, progress), (card) => { page.revealing.push(card); render(); }));
+    parts.push(el("div", { class: "buttons sticky record-bar" },
+      undoPanel(),
+      el("div", { class: "pending" },
+        page.revealing.length ? page.revealing.map((card) => cardElement(card, { small: true }))
+          : el("span", { class: "empty" }, t("tap_cards")),
+        page.revealing.length ? button("⌫", () => { page.revealing.pop(); render(); }, { id: "backspace", cls: "backspace" }) : null),
+      el("div", { class: "buttons" },
+        button(t("reveal_button", { name: seatName(state, seat), count: page.revealing.length, size }),
+          () => send([{ type: "reveal", seat, cards: [...page.revealing] }]),
+          { primary: true, disabled: page.revealing.length !== size, id: "reveal" }),
+        button(t("reveal_by_count"), () => { page.revealByCards = false; page.revealing = []; render(); }, { id: "by-count" }),
+        undoButton(), redoButton())));
+    return parts;
+  }
+  // By count: the number of cards is known; the points are said aloud; honours still held are ticked.
+  const honours = boardOrder(rules()).filter((card) => !progress.seen.has(card));
+  const record = button("", () => send([{
+    type: "reveal", seat, count: size, points: Number(page.points),
+    honours: honours.filter((card) => page.held.has(card)),
+  }]), { primary: true, id: "reveal-count" });
+  const label = () => {
+    const ready = /^\d+$/.test(page.points);
+    record.disabled = !ready || page.busy;
+    record.textContent = ready
+      ? t("count.record_points", { name: seatName(state, seat), points: Number(page.points), count: size })
+      : t("count.record", { name: seatName(state, seat) });
+  };
+  const points = el("input", {
+    type: "text", id: "points", inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off", maxlength: 4,
+    value: page.points, "aria-describedby": "count-who",
+    oninput: (event) => { page.points = event.target.value.replace(/\D/g, ""); event.target.value = page.points; label(); },
+    onkeydown: (event) => { if (event.key === "Enter" && !record.disabled) record.click(); },
+  });
+  label();
+  parts.push(el("div", { class: "count-form", id: "count-form" },
+    el("p", { class: "who", id: "count-who" }, t("count.who", { name: seatName(state, seat), count: size })),
+    el("label", { class: "points" }, t("count.points"), points),
+    honours.length ? el("div", { class: "held", role: "group", "aria-label": t("count.held") },
+      el("span", { class: "strip-label" }, t("count.held")),
+      honours.map((card) => button([cardElement(card, { small: true })], () => {
+        if (page.held.has(card)) page.held.delete(card); else page.held.add(card);
+        render();
+      }, { cls: `honour${page.held.has(card) ? " held" : ""}`, dataset: { honour: card }, pressed: page.held.has(card) }))) : null,
+    el("div", { class: "buttons sticky record-bar" },
+      undoPanel(),
+      el("div", { class: "buttons" }, record,
+        button(t("reveal_by_cards"), () => { page.revealByCards = true; render(); }, { id: "by-cards", cls: "quiet-link" }),
+        undoButton(), redoButton()))));
   return parts;
 }
 
@@ -290,11 +489,11 @@ function render() {
   if (d && state.status === "playing") centre.push(runElement(d));
   const choose = state.status === "playing" ? (seat) => {
     page.seat = seat === d.turn ? null : seat;
-    page.pending = [];
+    if (!validFor(seat, page.pending, progress)) page.pending = [];
     render();
   } : null;
   $("#table").replaceChildren(tableElement(state, {
-    centre, onSeat: choose, chosen: state.status === "playing" ? playingSeat() : null,
+    centre, onSeat: choose, chosen: state.status === "playing" ? receivingSeat(progress) : null,
   }));
   const controls = [];
   if (page.retry) {
@@ -306,6 +505,7 @@ function render() {
   if (state.status === "ready") controls.push(...readyControls());
   else if (state.status === "playing") controls.push(...playingControls(progress));
   else if (state.status === "revealing") controls.push(...revealControls(progress));
+  else controls.push(...mendRow());
   $("#controls").replaceChildren(...controls);
 }
 
