@@ -66,7 +66,8 @@ MESSAGES = {
     "event.blocked": _l("Nobody continues: {name} starts a new run."),
     "event.skipped": _l("Nobody holds that card: it is skipped, and {name} may play the next one."),
     "event.reveal": _l("{name} shows the cards left in hand: {cards}."),
-    "event.reveal_count": _l("{name} counts the cards left in hand: {count} cards, {points} points; honours held: {honours}."),
+    "event.reveal_count": _l("{name} counts the cards left in hand: {count} cards, {points} points; "
+                             "honours held: {honours}."),
     "event.reveal_no_honour": _l("none"),
     "event.undo": _l("The latest action is withdrawn."),
     "event.adjust": _l("An adjustment agreed at the table ({reason})."),

@@ -27,17 +27,20 @@ def test_french_pages_and_a_french_refusal(browser: Browser, live_server: LiveSe
     expect(page.locator("#calls .call")).to_have_text(["Valet qui prend !", "Roi et je recommence", "sans 8"])
     expect(page.locator("#position")).to_contain_text("Étape 23 sur")
 
-    # The scorer shows the API's refusal, in French.
+    # The scorer shows the API's refusal, in French: another scorer recorded a play meanwhile.
     started = live_server.store.create_game(
         live_server.club, new_game(["Léa", "Hugo", "Inès"], "classic", 60), [{"type": "deal"}])
     page.goto(f"{live_server.url}/games/{started.game.id}/record")
     expect(page.locator("#status")).to_contain_text("Donne 1 : Léa commence une nouvelle suite")
+    live_server.store.append(live_server.club, started.game.id, [{"type": "play", "seat": 0, "cards": ["5H"]}])
+    page.locator('#controls .key[data-card="2C"]').click()
     with page.expect_response(lambda r: r.url.endswith("/actions")) as refused:
-        page.locator("#undo").click()
-    assert refused.value.status == 422
+        page.locator("#play").click()
+    assert refused.value.status == 409
     assert refused.value.headers["content-language"] == "fr"
     expect(page.locator("#notice")).to_have_text(
-        "Rien n'a encore été joué dans cette donne : il n'y a rien à annuler.")
+        "La partie a avancé (version 18, pas 17) : rechargez-la avant de rejouer le coup.")
+    expect(page.locator("#status")).to_contain_text("Hugo")  # the page shows the game as it now stands
     screenshot(page, "scorer-refusal-fr")
     context.close()
     assert errors.errors == []

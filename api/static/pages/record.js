@@ -323,8 +323,7 @@ function playingControls(progress) {
       if (possible.includes(s)) send([play(s)]);
       return;
     }
-    page.seat = s === d.turn ? null : s;
-    render();
+    chooseSeat(s, progress);
   };
   const strip = el("div", { class: "seat-strip", role: "group", "aria-label": t("strip.label") },
     el("span", { class: "strip-label" }, page.pending.length ? t("strip.record") : t("strip.choose")),
@@ -363,6 +362,16 @@ function playingControls(progress) {
       (card) => (restartOnly(card, progress) ? "restart" : null)),
     bar,
   ];
+}
+
+/**
+ * Choose the seat whose cards are tapped next: only its cards are then enabled. Choosing it again goes
+ * back to the default (any seat's cards, the seat to act first).
+ */
+function chooseSeat(seat, progress) {
+  page.seat = page.seat === seat ? null : seat;
+  if (page.seat !== null && !validFor(seat, page.pending, progress)) page.pending = [];
+  render();
 }
 
 function labelOf(wanted) {
@@ -487,11 +496,7 @@ function render() {
   $("#settlement").replaceChildren(...settlement());
   const centre = [boardElement(state)];
   if (d && state.status === "playing") centre.push(runElement(d));
-  const choose = state.status === "playing" ? (seat) => {
-    page.seat = seat === d.turn ? null : seat;
-    if (!validFor(seat, page.pending, progress)) page.pending = [];
-    render();
-  } : null;
+  const choose = state.status === "playing" ? (seat) => chooseSeat(seat, progress) : null;
   $("#table").replaceChildren(tableElement(state, {
     centre, onSeat: choose, chosen: state.status === "playing" ? receivingSeat(progress) : null,
   }));
