@@ -15,6 +15,7 @@ from ..bounds import MAX_DIGITS
 from ..cards import parse_card
 from ..errors import InvalidInput
 from .header import TOO_LARGE, is_number, read_seat, too_large
+from .problems import N_
 from .syntax import Place, Scanner, Token, clip
 
 KEYWORDS = frozenset({"deal", "hand", "talon", "reveal", "undo", "adjust", "end"})
@@ -23,7 +24,7 @@ PASS_WORDS = ("pass", "passe")
 CARD_WORDS = ("cards", "card", "cartes", "carte")
 POINT_WORDS = ("points", "point")
 HONOUR_WORDS = ("honours", "honors", "honneurs")
-COUNT_FORM = "A reveal by count is written: Reveal 1: 10 cards 62 points honours KH (honours only if held)."
+COUNT_FORM = N_("A reveal by count is written: Reveal 1: 10 cards 62 points honours KH (honours only if held).")
 _BLANK = r"(?:[\s,]++|\{[^}]*+\}|;[^\n]*+)*+"  # blank space, commas and comments
 _END = r'(?=[\s{}\[\]";:,]|\Z)'  # where a word ends
 # Words that start no statement, passed over unscanned when a statement that was not understood is skipped:
