@@ -512,6 +512,9 @@ function render() {
   else if (state.status === "revealing") controls.push(...revealControls(progress));
   else controls.push(...mendRow());
   $("#controls").replaceChildren(...controls);
+  // Whatever is scrolled into view (a key, a focused field) stops above the bar fixed under the card grid.
+  const bar = $("#record-bar");
+  document.documentElement.style.scrollPaddingBottom = bar ? `${bar.offsetHeight + 8}px` : "";
 }
 
 async function main() {
