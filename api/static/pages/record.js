@@ -481,9 +481,12 @@ function lastAction() {
 function settlement() {
   const state = page.state;
   if (!state.deal || !["ready", "ended"].includes(state.status)) return [];
+  // The last settlement: an undo may have withdrawn an earlier one, settled again since.
   const events = dealEvents();
-  const ended = events.find((e) => e.type === "deal_ended");
-  const lines = ended ? settlementSentences(state, ended, events) : [];
+  const at = events.map((e) => e.type).lastIndexOf("deal_ended");
+  const cause = events.slice(0, Math.max(at, 0)).map((e) => e.type)
+    .reduce((found, type, index) => (["play", "reveal"].includes(type) ? index : found), 0);
+  const lines = at >= 0 ? settlementSentences(state, events[at], events.slice(cause, at + 1)) : [];
   if (state.status === "ended" && state.result) lines.push(...gameOverSentences(state, state.result));
   return lines.map((line) => el("p", {}, line));
 }
