@@ -66,7 +66,7 @@ TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
     ("nj_ledger/notation/*.py", NOTATION_KEYWORDS),  # the problems of an NJN record
     ("api/*.py", {"Problem": 2, **ERROR_KEYWORDS}),  # Problem(status, code, detail, params=…), a refusal
     ("nj_ledger/store/**/*.py", {**dict.fromkeys(store_errors(), 0), "__init__": 0}),  # a refusal of the store
-    ("nj_ledger/audit.py", {"_finding": 3, "_difference": 1}),  # the audit's findings and differences
+    ("nj_ledger/audit.py", {"_finding": 3, "_difference": 1, "phrase": 0}),  # the audit's findings, differences
 )
 TEMPLATE_KEYWORDS = ("template", "detail")
 

@@ -39,7 +39,7 @@ from flask_babel import Babel, get_locale, gettext
 
 from nj_ledger.audit import Finding
 from nj_ledger.errors import LedgerError
-from nj_ledger.messages import Message
+from nj_ledger.messages import Listed, Message, Player
 
 from .sentences import N_, english, fill, shown
 
@@ -222,14 +222,27 @@ def _transfer_reason(reason: Any) -> Any:
     return str(phrase) if phrase is not None else reason
 
 
+def by_name(value: Any) -> Any:
+    """A parameter as the audit shows it: each player by name alone, as every page names them ("Ben", not
+    "Ben (seat 1)"), in nested sentences and lists too."""
+    if isinstance(value, Player):
+        return value.name
+    if isinstance(value, Message):
+        return Message(value.code, value.template, {name: by_name(item) for name, item in value.params.items()})
+    if isinstance(value, Listed):
+        return Listed(tuple(by_name(item) for item in value.items), value.alternatives)
+    return value
+
+
 def translate_finding(finding: Finding) -> dict[str, Any]:
     """A finding of the audit as the API shows it: ``{severity, seq, code, message}``, its message in the
-    language of the request (a transfer's reason named as the pages name it)."""
-    params = finding.said.params
+    language of the request (players by name, a transfer's reason named as the pages name it)."""
+    said = by_name(finding.said)
+    params = said.params
     if "transfer_reason" in params and current_language() != DEFAULT_LANGUAGE:
         params = {**params, "transfer_reason": _transfer_reason(params["transfer_reason"])}
     return {"severity": finding.severity, "seq": finding.seq, "code": finding.code,
-            "message": translate(finding.said.template, params, english(finding.said))}
+            "message": translate(said.template, params, english(said))}
 
 
 def translate_audit(report: Mapping[str, Any]) -> dict[str, Any]:
@@ -242,8 +255,11 @@ def translate_audit(report: Mapping[str, Any]) -> dict[str, Any]:
     if "differences" in recomputation:
         recomputation["differences"] = [{"seq": difference.seq, "message": render(difference.said)}
                                         for difference in recomputation["differences"]]
-    shown = {**report, "recomputation": recomputation,
-             "findings": [translate_finding(finding) for finding in report.get("findings", [])]}
+    findings = [translate_finding(finding) for finding in report.get("findings", [])]
+    said = {(f["seq"], f["code"]): f["message"] for f in findings if f["code"] in ("undo", "adjustment")}
+    corrections = [{**c, "message": said.get((c.get("seq"), "undo" if c.get("type") == "undo" else "adjustment"))}
+                   for c in report.get("corrections", [])]  # each undo and adjustment in words, as its finding
+    shown = {**report, "recomputation": recomputation, "corrections": corrections, "findings": findings}
     if "receipts" in report:
         shown["receipts"] = {**report["receipts"],
                              "findings": [translate_finding(finding) for finding in report["receipts"]["findings"]]}

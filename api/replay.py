@@ -75,7 +75,11 @@ class AuditSchema(Schema):
                                                 "{ok, version, last_seq, first_bad_seq}."})
     checkpoints = fields.Dict()
     recomputation = fields.Dict()
-    corrections = fields.List(fields.Dict())
+    corrections = fields.List(fields.Dict(), metadata={"description": (
+        "Each undo and adjustment: {seq, deal, type: undo|adjust, reason, message}, `message` the correction in "
+        "words with the players' names (the finding's sentence). An undo adds `withdrew` (the table action it "
+        "withdrew, as sent), `settlement` (the number of the deal whose settlement it withdrew, or null) and "
+        "`game_end` (whether the game's end went with it); an adjustment adds `from`, `to`, `amount`.")})
     settled_by_count = fields.List(fields.Integer(), metadata={
         "description": "The deals settled from a loser's hand told by count (a reveal's count form: cards left, "
                        "points, honours) rather than shown card by card, in log order; each also has an info "

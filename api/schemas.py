@@ -101,7 +101,17 @@ class DealViewSchema(ViewSchema):
     winner = fields.Integer(allow_none=True)
     grand_opera = fields.Boolean()
     awaiting_reveal = fields.List(fields.Integer())
-    can_undo = fields.Boolean()
+    can_undo = fields.Boolean(metadata={"description": "An undo would withdraw something (the game's `undo`)."})
+
+
+class UndoViewSchema(ViewSchema):
+    """What an `undo` would withdraw now."""
+
+    type = fields.String(validate=validate.OneOf(["play", "pass", "reveal"]))
+    seat = fields.Integer()
+    withdraws_settlement = fields.Boolean(metadata={
+        "description": "The deal is settled (and perhaps the game ended by it): the undo withdraws the "
+                       "settlement with the action that caused it."})
 
 
 class GameStateSchema(ViewSchema):
@@ -119,6 +129,15 @@ class GameStateSchema(ViewSchema):
     next_dealer = fields.Integer(allow_none=True)
     deal = fields.Nested(DealViewSchema, allow_none=True)
     result = fields.Nested(ResultSchema, allow_none=True)
+    undo = fields.Nested(UndoViewSchema, allow_none=True, metadata={
+        "description": "What an undo would withdraw now (null: an undo is refused): the latest play, pass or "
+                       "reveal, within the deal and past its settlement until the next deal starts; never after "
+                       "an `end` or an adjustment."})
+    redo = fields.Dict(allow_none=True, metadata={
+        "description": 'The table action the latest undo withdrew, exactly as it is sent again to redo it '
+                       '(e.g. {"type": "play", "seat": 1, "cards": ["9S"], "announced": []}); null when there '
+                       "is nothing to redo. Recording it takes it off (undo, undo, redo, redo); any other "
+                       "action empties the redos."})
 
 
 class GameSummarySchema(ViewSchema):

@@ -41,7 +41,7 @@ def state_view(state: GameState) -> dict[str, Any]:
             "winner": deal.winner,
             "grand_opera": deal.grand_opera,
             "awaiting_reveal": list(deal.awaiting),
-            "can_undo": open_deal and deal.undo_to is not None,
+            "can_undo": deal.undo_to is not None and deal.undo_action is not None,  # past a settlement too
         }
     return {
         "version": state.version,
@@ -57,6 +57,8 @@ def state_view(state: GameState) -> dict[str, Any]:
         "next_dealer": state.next_dealer() if state.status == READY else None,
         "deal": deal_view,
         "result": state.result,
+        "undo": state.undoable(),
+        "redo": state.redo_action(),
     }
 
 

@@ -29,10 +29,10 @@ from .chain import verify_chain
 from .decide import decide
 from .errors import LedgerError
 from .events import Event, event_from_dict
-from .messages import Listed, Message, Player
+from .messages import Listed, Message, Player, phrase
 from .receipts import verify
 from .reducer import fold
-from .state import GameState
+from .state import ENDED, GameState
 
 CheckpointCheck = Callable[[Mapping[str, Any]], bool]
 
@@ -135,8 +135,9 @@ def audit(
     replayed = True
     for seq, event in enumerate(events, start=1):
         try:
+            withdrawal = _withdrawal(state) if event.type == "undo" else None  # what it withdraws, seen before
             state = fold(state, event)
-            _count(event, seq, state, transfers, totals, corrections, findings)
+            _count(event, seq, state, transfers, totals, corrections, findings, withdrawal)
         except Exception as broken:  # noqa: BLE001 - a stored event the engine cannot fold or read: report, never crash
             findings.append(_finding("error", seq, "unreplayable", "Event {seq} ({type}) cannot be replayed: {error}.",
                                      seq=seq, type=event.type, error=repr(broken)))
@@ -192,10 +193,69 @@ def audit(
     }
 
 
+def _withdrawal(state: GameState | None) -> dict[str, Any] | None:
+    """What an undo folded onto ``state`` withdraws: ``{withdrew, settlement, game_end}`` (the table action, the
+    number of the deal whose settlement goes with it or None, whether the game's end goes too)."""
+    deal = None if state is None else state.deal
+    if state is None or deal is None or deal.undo_to is None or deal.undo_action is None:
+        return None
+    kind, data = deal.undo_action
+    return {"withdrew": {"type": kind, **data}, "settlement": deal.number if deal.ended else None,
+            "game_end": state.status == ENDED}
+
+
+def _seat(state: GameState, seat: Any) -> Any:
+    """A seat as the audit names it: its player (a seat the game does not have, as it was recorded)."""
+    return Player(seat, state.players[seat]) if isinstance(seat, int) and 0 <= seat < state.n else seat
+
+
+def _account(state: GameState, text: str) -> Any:
+    """An account (``seat:1``, ``box:7D``) as the audit names it: the player, or the honour's box."""
+    kind, _, key = text.partition(":")
+    if kind == "seat" and key.isdigit():
+        return _seat(state, int(key))
+    if kind == "box":
+        return phrase("the {card} box", card=key)
+    return text
+
+
+def _action_said(state: GameState, action: Mapping[str, Any]) -> Message:
+    """A withdrawn play, pass or reveal in words: "Ben's play of 9S, 10S"."""
+    player = _seat(state, action.get("seat"))
+    if action["type"] == "play":
+        return phrase("{player}'s play of {cards}", player=player, cards=Listed(tuple(action.get("cards", ()))))
+    if action["type"] == "pass":
+        return phrase("{player}'s pass", player=player)
+    if action.get("cards"):
+        return phrase("{player}'s reveal of {cards}", player=player, cards=Listed(tuple(action["cards"])))
+    if "count" in action and "points" in action:  # a hand settled by count
+        return phrase("{player}'s count of {count} cards making {points} points", player=player,
+                      count=action["count"], points=action["points"])
+    return phrase("{player}'s reveal", player=player)
+
+
+def _undo_finding(seq: int, state: GameState, reason: Any, withdrawal: Mapping[str, Any]) -> Finding:
+    why = phrase("reason: {reason}", reason=reason) if reason else phrase("no reason given")
+    withdrew = withdrawal["withdrew"]
+    action = phrase("an action") if withdrew is None else _action_said(state, withdrew)
+    deal = withdrawal["settlement"]
+    if deal is None:
+        return _finding("info", seq, "undo", "Undo at {seq}: withdrew {action} — {why}.", seq=seq,
+                        action=action, why=why)
+    return _finding(
+        "info", seq, "undo",
+        "Undo at {seq}: withdrew {action}, the settlement of deal {deal} and the end of the game — {why}."
+        if withdrawal["game_end"] else
+        "Undo at {seq}: withdrew {action} and the settlement of deal {deal} — {why}.",
+        seq=seq, action=action, deal=deal, why=why,
+    )
+
+
 def _count(event: Event, seq: int, state: GameState, transfers: list[dict[str, Any]],
            totals: dict[str, dict[str, int]], corrections: list[dict[str, Any]],
-           findings: list[Finding]) -> None:
-    """What one folded event adds to the audit: its transfer, its correction, its findings."""
+           findings: list[Finding], withdrawal: Mapping[str, Any] | None = None) -> None:
+    """What one folded event adds to the audit: its transfer, its correction, its findings (``withdrawal``:
+    what an undo withdrew, :func:`_withdrawal` of the state before it)."""
     if event.type == "transfer":
         d = event.data
         transfers.append({"seq": seq, "deal": event.deal, "from": d["from"], "to": d["to"],
@@ -205,18 +265,15 @@ def _count(event: Event, seq: int, state: GameState, transfers: list[dict[str, A
             row["in" if sign > 0 else "out"] += d["amount"]
             row["net"] += sign * d["amount"]
     elif event.type == "undo":
-        corrections.append({"seq": seq, "deal": event.deal, "type": "undo", "reason": event.data.get("reason", "")})
-        reason = event.data.get("reason")
-        findings.append(
-            _finding("info", seq, "undo", "Deal {deal}: an action was withdrawn ({reason}).", deal=event.deal,
-                     reason=reason) if reason else
-            _finding("info", seq, "undo", "Deal {deal}: an action was withdrawn (no reason given).", deal=event.deal)
-        )
+        withdrawal = withdrawal or {"withdrew": None, "settlement": None, "game_end": False}
+        corrections.append({"seq": seq, "deal": event.deal, "type": "undo", "reason": event.data.get("reason", ""),
+                            **withdrawal})
+        findings.append(_undo_finding(seq, state, event.data.get("reason"), withdrawal))
     elif event.type == "adjust":
         d = event.data
         corrections.append({"seq": seq, "deal": event.deal, "type": "adjust", "from": d["from"], "to": d["to"],
                             "amount": d["amount"], "reason": d.get("reason", "")})
-        moved = {"amount": d["amount"], "source": d["from"], "target": d["to"]}
+        moved = {"amount": d["amount"], "source": _account(state, d["from"]), "target": _account(state, d["to"])}
         findings.append(
             _finding("warning", seq, "adjustment", "{amount} chips moved by agreement from {source} to {target} "
                      "({reason}).", **moved, reason=d["reason"]) if d.get("reason") else
@@ -235,8 +292,8 @@ def _count(event: Event, seq: int, state: GameState, transfers: list[dict[str, A
         for shortfall in event.data.get("shortfalls", []):
             findings.append(_finding(
                 "warning", seq, "shortfall",
-                "Deal {deal}: seat {seat} owed {owed} chips ({transfer_reason}) and could pay only {paid}.",
-                deal=event.data["number"], seat=shortfall["seat"], owed=shortfall["owed"],
+                "Deal {deal}: {player} owed {owed} chips ({transfer_reason}) and could pay only {paid}.",
+                deal=event.data["number"], player=_seat(state, shortfall["seat"]), owed=shortfall["owed"],
                 transfer_reason=shortfall["reason"], paid=shortfall["paid"],
             ))
     elif event.type == "play":

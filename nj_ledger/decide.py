@@ -214,14 +214,19 @@ def _decide_reveal_count(s: GameState, a: RevealCount, events: list[Event]) -> N
 
 
 def _decide_undo(s: GameState, a: Undo, events: list[Event]) -> None:
-    if s.status == ENDED:
+    # past a settlement until the next deal starts (the game's end too, unless the table agreed it: ``end``)
+    deal = s.deal
+    if s.status == ENDED and (deal is None or deal.undo_to is None):
         raise RuleViolation("game-ended", "This game has ended: nothing more can be recorded.")
-    if s.status == READY:
+    if s.status == READY and deal is None:
+        raise RuleViolation("no-deal-in-progress", "No deal has been dealt yet: there is nothing to undo.")
+    if s.status == READY and deal is not None and deal.undo_to is None:
         raise RuleViolation(
             "no-deal-in-progress",
-            "No deal is open: a settled deal is corrected with an adjust, not an undo.",
+            "An adjustment was recorded after deal {deal} was settled: the deal is corrected with an adjust, "
+            "not an undo.",
+            deal=deal.number,
         )
-    deal = s.deal
     assert deal is not None
     if deal.undo_to is None:
         raise RuleViolation("nothing-to-undo", "Nothing has been played in this deal yet: there is nothing to undo.")

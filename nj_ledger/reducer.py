@@ -45,6 +45,7 @@ def start_state(data: Mapping[str, Any]) -> GameState:
     s.result = None
     s.last_dealer = None
     s.deal_first_seq = 1  # before the first deal, the stretch of the log is game_started and what follows it
+    s.redo = ()
     return s
 
 
@@ -54,6 +55,26 @@ def _push_undo(s: GameState) -> None:
     assert deal is not None
     deal.undo_to = s.copy()
     deal.group_transfers = ()
+
+
+def _recorded(s: GameState, kind: str, d: Mapping[str, Any]) -> None:
+    """A play, an explicit pass or a reveal: what an undo would withdraw now; the redo of what the latest undo
+    withdrew when it is that very action again, else the end of the redos."""
+    deal = s.deal
+    assert deal is not None
+    deal.undo_action = (kind, d)  # an event's data is never changed
+    if s.redo:
+        top_kind, top = s.redo[-1]
+        s.redo = s.redo[:-1] if top_kind == kind and dict(top) == dict(d) else ()
+
+
+def _closes_undo(s: GameState) -> None:
+    """An adjustment or the end of the game: the settlement before it stands, and nothing is left to redo."""
+    s.redo = ()
+    if s.deal is not None:
+        s.deal.undo_to = None
+        s.deal.undo_action = None
+        s.deal.group_transfers = ()
 
 
 def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
@@ -90,6 +111,7 @@ def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
     deal.awaiting = ()
     deal.ended = False
     deal.undo_to = None
+    deal.undo_action = None
     deal.group_transfers = ()
     deal.in_inferred = False
     deal.opened = False
@@ -99,6 +121,7 @@ def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
     s.deal_first_seq = s.version  # this deal event's seq
     s.last_dealer = deal.dealer
     s.status = PLAYING
+    s.redo = ()
 
 
 def _on_transfer(s: GameState, d: Mapping[str, Any]) -> None:
@@ -112,7 +135,8 @@ def _on_transfer(s: GameState, d: Mapping[str, Any]) -> None:
             boxes[s.box_index(held.box or "")] += change
     s.balances, s.boxes = tuple(balances), tuple(boxes)
     deal = s.deal
-    if deal is not None and deal.undo_to is not None and not deal.ended and d["reason"] != "undo":
+    # what an undo gives back: the transfers since the latest play, pass or reveal, its settlement's included
+    if deal is not None and deal.undo_to is not None and d["reason"] != "undo" and d["reason"] != "adjust":
         deal.group_transfers += ((s.version, source, target, amount),)
     if "owed" in d and deal is not None:  # a payment during the deal that could not be made in full
         deal.shortfalls += ({"seat": source.seat, "reason": d["reason"], "owed": d["owed"], "paid": amount},)
@@ -146,6 +170,7 @@ def _on_pass(s: GameState, d: Mapping[str, Any]) -> None:
             deal.in_inferred = True
     else:
         _push_undo(s)
+        _recorded(s, "pass", d)
     seat = int(d["seat"])
     deal.passers += (seat,)
     deal.turn = (seat + 1) % s.n
@@ -173,6 +198,7 @@ def _on_play(s: GameState, d: Mapping[str, Any]) -> None:
         deal.in_inferred = False
     else:
         _push_undo(s)
+    _recorded(s, "play", d)
     seat = int(d["seat"])
     cards = parse_cards(d["cards"])
     if not (deal.continuing and deal.turn == seat):
@@ -227,6 +253,7 @@ def _on_reveal(s: GameState, d: Mapping[str, Any]) -> None:
     deal = s.deal
     assert deal is not None
     _push_undo(s)
+    _recorded(s, "reveal", d)
     seat = int(d["seat"])
     if "count" in d:  # settling by count: the honours declared are known, the other cards stay unseen
         honours = frozenset(parse_cards(d.get("honours", [])))
@@ -240,11 +267,15 @@ def _on_reveal(s: GameState, d: Mapping[str, Any]) -> None:
 
 
 def _on_undo(s: GameState, d: Mapping[str, Any]) -> None:
+    """Back to the state before the latest play, pass or reveal; past its settlement (``deal_ended``, and
+    ``game_ended`` when that deal ended the game) until the next deal starts."""
     deal = s.deal
     assert deal is not None and deal.undo_to is not None
+    withdrawn = deal.undo_action
     restored = deal.undo_to.copy()
     # The chips come back through the reversing transfers that follow this event.
     restored.balances, restored.boxes, restored.version = s.balances, s.boxes, s.version
+    restored.redo = s.redo if withdrawn is None else s.redo + (withdrawn,)
     for name in GameState.__slots__:
         setattr(s, name, getattr(restored, name))
 
@@ -254,9 +285,7 @@ def _on_deal_ended(s: GameState, d: Mapping[str, Any]) -> None:
     assert deal is not None
     deal.ended = True
     deal.turn = None
-    deal.undo_to = None
-    deal.group_transfers = ()
-    deal.awaiting = ()
+    deal.awaiting = ()  # the state before the action that settled the deal stays, for an undo
     s.deals_played += 1
     s.status = READY
 
@@ -266,8 +295,10 @@ def _on_game_ended(s: GameState, d: Mapping[str, Any]) -> None:
     s.result = {"reason": d["reason"], "standings": d["standings"], "board_left": d["board_left"]}
 
 
-def _no_change(s: GameState, d: Mapping[str, Any]) -> None:
-    """``adjust`` and ``end`` move nothing themselves: their transfer or game_ended follows."""
+def _on_adjust_or_end(s: GameState, d: Mapping[str, Any]) -> None:
+    """``adjust`` and ``end`` move nothing themselves (their transfer or game_ended follows); the settlement
+    before them is no longer withdrawn by an undo."""
+    _closes_undo(s)
 
 
 HANDLERS: dict[str, Handler] = {
@@ -279,8 +310,8 @@ HANDLERS: dict[str, Handler] = {
     "undo": _on_undo,
     "deal_ended": _on_deal_ended,
     "game_ended": _on_game_ended,
-    "adjust": _no_change,
-    "end": _no_change,
+    "adjust": _on_adjust_or_end,
+    "end": _on_adjust_or_end,
 }
 
 

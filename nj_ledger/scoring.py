@@ -10,7 +10,8 @@ The choices a scoreboard has to make, in one place:
 - Only **ended** games count, for every figure: deals of a game still in play
   (or abandoned without an ``end``) do not count until the game ends. A row is
   made of finished results, and its figures never move backwards when a deal is
-  undone or a game is corrected before it ends.
+  undone or a game is corrected before it ends; a game whose end an undo
+  withdraws leaves the scoreboard until it ends again.
 - **Wins**: the seats ranked first share one win. A share is kept as a whole
   number of :data:`WIN_UNITS` (840, divisible by every table size 1–8), so
   sums stay exact: two players tied first get 420 units, half a win each.
@@ -21,6 +22,9 @@ The choices a scoreboard has to make, in one place:
   ``betes`` of ``deal_ended``). **Ruins**: deals in which the seat could not pay
   in full (it appears in the deal's ``shortfalls``).
 - **Net**: chips at the end (the standings) minus the starting chips.
+- A settlement withdrawn by an ``undo`` (one recorded in the same deal after its
+  ``deal_ended``, SPEC §4) counts for nothing, and neither does the game's end
+  withdrawn with it: a game whose end was withdrawn is not ended.
 - **Rating**: openskill's Plackett-Luce model, one team of one per seat, the
   game's standings as ranks (equal chips share a rank). Shown as the
   conservative ordinal ``mu - 3 * sigma``, 0 before the first game.
@@ -49,7 +53,7 @@ RATING_MODEL = PlackettLuce()
 START_RATING: tuple[float, float] = (RATING_MODEL.mu, RATING_MODEL.sigma)
 
 Rating = tuple[float, float]  # (mu, sigma)
-COUNTED_TYPES = ("game_started", "transfer", "deal_ended", "game_ended")
+COUNTED_TYPES = ("game_started", "transfer", "deal_ended", "game_ended", "undo")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +101,9 @@ def _seat_of(account: str) -> int | None:
 def game_figures(records: Iterable[Mapping[str, Any]]) -> GameFigures | None:
     """Each seat's figures of a game, from its log; None when the game has not ended.
 
-    ``records`` are the game's stored records (``{seq, type, data, v, …}``) in
-    seq order. Only ``game_started``, ``transfer``, ``deal_ended`` and
-    ``game_ended`` matter (:data:`COUNTED_TYPES`): the others may be left out.
+    ``records`` are the game's stored records (``{seq, deal, type, data, v, …}``) in
+    seq order. Only ``game_started``, ``transfer``, ``deal_ended``, ``game_ended``
+    and ``undo`` matter (:data:`COUNTED_TYPES`): the others may be left out.
     """
     players: Sequence[str] = ()
     starting = 0
@@ -109,6 +113,7 @@ def game_figures(records: Iterable[Mapping[str, Any]]) -> GameFigures | None:
     chips_by_deal: list[list[int]] = []
     deals = 0
     ended: dict[str, Any] | None = None
+    standing: tuple[Any, Mapping[str, Any]] | None = None  # the latest settlement, while an undo may withdraw it
     for record in records:
         seq, kind, data = record["seq"], record["type"], record["data"]
         if record.get("v", SCHEMA_VERSION) != SCHEMA_VERSION:  # an old record: read it as today's
@@ -126,18 +131,19 @@ def game_figures(records: Iterable[Mapping[str, Any]]) -> GameFigures | None:
                 takes.pop(data.get("reverses", -1), None)
         elif kind == "deal_ended":
             deals += 1
-            winner = data["winner"]
-            counts["deals_won"][winner] += 1
-            if data.get("grand_opera"):
-                counts["grand_operas"][winner] += 1
-            for bete in data.get("betes", ()):
-                counts["betes_paid"][bete["seat"]] += 1
-            for seat in {shortfall["seat"] for shortfall in data.get("shortfalls", ())}:
-                counts["ruins"][seat] += 1
+            _count_settlement(counts, data, 1)
             for seat, chips in enumerate(balances):
                 chips_by_deal[seat].append(chips)
+            standing = (record.get("deal"), data)
         elif kind == "game_ended":
             ended = dict(data)
+        elif kind == "undo" and standing is not None and record.get("deal") == standing[0]:
+            # an undo before the next deal withdraws the settlement, and the game's end with it
+            deals -= 1
+            _count_settlement(counts, standing[1], -1)
+            for seat_chips in chips_by_deal:
+                seat_chips.pop()
+            standing = ended = None
         elif kind == "game_started":
             players = list(data["players"])
             starting = int(data["starting_chips"])
@@ -165,6 +171,18 @@ def game_figures(records: Iterable[Mapping[str, Any]]) -> GameFigures | None:
         for seat, name in enumerate(players)
     )
     return GameFigures(starting_chips=starting, reason=str(ended["reason"]), deals=deals, seats=seats)
+
+
+def _count_settlement(counts: dict[str, list[int]], data: Mapping[str, Any], sign: int) -> None:
+    """Add (``sign`` 1) or take back (-1) what one ``deal_ended`` counts for its seats."""
+    winner = data["winner"]
+    counts["deals_won"][winner] += sign
+    if data.get("grand_opera"):
+        counts["grand_operas"][winner] += sign
+    for bete in data.get("betes", ()):
+        counts["betes_paid"][bete["seat"]] += sign
+    for seat in {shortfall["seat"] for shortfall in data.get("shortfalls", ())}:
+        counts["ruins"][seat] += sign
 
 
 def rate_game(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:

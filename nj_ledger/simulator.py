@@ -3,12 +3,12 @@
 Bots see their own hand and pick among legal moves: they start runs, continue
 them when they can (and must, when the rules say so), sometimes stop early when
 the profile allows it, sometimes forget to announce an honour, sometimes let a
-pass be inferred, sometimes undo a play and record it again, and sometimes agree
-an adjustment between deals. With ``info="partial"`` the hands are not given at
-the deal (what a scorer sees at a real table) and the losers' hands are revealed
-when settlement needs them: card by card, or (``by_count``, how often) settled by
-count, the table telling how many cards are left, their points and the honours
-still held.
+pass be inferred, sometimes undo a play (the winning one too, with the settlement
+it caused) and record it again, and sometimes agree an adjustment between deals.
+With ``info="partial"`` the hands are not given at the deal (what a scorer sees
+at a real table) and the losers' hands are revealed when settlement needs them:
+card by card, or (``by_count``, how often) settled by count, the table telling
+how many cards are left, their points and the honours still held.
 
     >>> game = simulate(seed=7, profile="hearts", players=4, deals=3)
     >>> game.state.status
@@ -118,8 +118,8 @@ class _Table:
         self._send_play(play)
         for card in cards:
             hand.discard(card)
-        if rng.random() < self.chatter * 0.05 and self.state.status in (PLAYING, REVEALING):
-            # a mis-recorded play, withdrawn and recorded again
+        if rng.random() < self.chatter * 0.05 and self.state.undoable() is not None:
+            # a mis-recorded play, withdrawn and recorded again (past the settlement it caused, if it did)
             self.submit([{"type": "undo", "reason": "wrong cards tapped"}])
             self.submit([play])
 

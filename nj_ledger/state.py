@@ -9,6 +9,7 @@ while deciding).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, get_args
 
 from .cards import Card
@@ -64,6 +65,7 @@ class DealState:
         "shortfalls",
         "talon",
         "turn",
+        "undo_action",
         "undo_to",
         "winner",
     )
@@ -91,7 +93,8 @@ class DealState:
     counted: tuple[CountedHand, ...]  # hands told by count, in the order of their reveals
     awaiting: tuple[int, ...]  # losers whose hand must still be revealed
     ended: bool
-    undo_to: GameState | None  # the state before the latest play, pass or reveal
+    undo_to: GameState | None  # the state before the latest play, pass or reveal (kept past the settlement)
+    undo_action: tuple[str, Mapping[str, Any]] | None  # that play, pass or reveal: (type, its event's data)
     group_transfers: tuple[tuple[int, Account, Account, int], ...]  # (seq, from, to, amount) since undo_to
     in_inferred: bool  # inside the inferred passes that precede a play
     opened: bool  # a card has been laid this deal
@@ -126,6 +129,7 @@ class DealState:
         other.shortfalls = self.shortfalls
         other.talon = self.talon
         other.turn = self.turn
+        other.undo_action = self.undo_action
         other.undo_to = self.undo_to
         other.winner = self.winner
         return other
@@ -166,6 +170,7 @@ class GameState:
         "first_dealer",
         "last_dealer",
         "players",
+        "redo",
         "result",
         "rules",
         "starting_chips",
@@ -189,6 +194,9 @@ class GameState:
     # The seq of the current deal's first event (1 before the first deal): the deal's events are those from
     # here to ``version``. An undo returns to an earlier state of the same deal, so this never moves back.
     deal_first_seq: int
+    # What undos withdrew, latest last, as (type, data) of the table action: recording the latest again takes it
+    # off (a redo); any other table action empties it.
+    redo: tuple[tuple[str, Mapping[str, Any]], ...]
 
     def copy(self) -> GameState:
         """A copy sharing the immutable field values, with a copy of its own of the deal."""
@@ -202,6 +210,7 @@ class GameState:
         other.first_dealer = self.first_dealer
         other.last_dealer = self.last_dealer
         other.players = self.players
+        other.redo = self.redo
         other.result = self.result
         other.rules = self.rules
         other.starting_chips = self.starting_chips
@@ -238,6 +247,25 @@ class GameState:
             return self.first_dealer
         step = 1 if self.rules.dealer_rotation == "next" else -1
         return (self.last_dealer + step) % self.n
+
+    def undoable(self) -> dict[str, Any] | None:
+        """What an ``undo`` would withdraw now: ``{type, seat, withdraws_settlement}``, or None when it is refused.
+
+        Within a deal, and past its settlement until the next deal starts (SPEC §4); never after an ``end``
+        or an adjustment between deals.
+        """
+        deal = self.deal
+        if deal is None or deal.undo_to is None or deal.undo_action is None:
+            return None
+        kind, data = deal.undo_action
+        return {"type": kind, "seat": data["seat"], "withdraws_settlement": deal.ended}
+
+    def redo_action(self) -> dict[str, Any] | None:
+        """The table action the latest undo withdrew (sending it again redoes it), or None."""
+        if not self.redo:
+            return None
+        kind, data = self.redo[-1]
+        return {"type": kind, **data}
 
     def standings(self) -> list[dict[str, Any]]:
         """Most chips first; equal chips share a rank (1, 1, 3…)."""

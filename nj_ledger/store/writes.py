@@ -22,8 +22,8 @@ from .checkpoints import sign_checkpoints
 from .clubs import name_key
 from .errors import NotFound
 from .models import Club, Game, GamePlayer, Player
-from .projections import ends_game, project_records
-from .projections.projector import Place
+from .projections import project_records
+from .projections.projector import Place, touches_results
 from .recorder import recorder_for
 from .values import GameInfo, Record
 
@@ -100,7 +100,7 @@ def insert_records(target: Session | Connection, game_id: str, records: Sequence
     receipt = sign_checkpoints(connection, signer, game_id, records, moment)  # in the same transaction
     if isinstance(target, Session):
         project_records(target, game_id, records, place)  # the scoreboard's tables, in the same transaction
-    elif ends_game(records):
+    elif touches_results(records):  # ends the game, or an undo may withdraw its end
         with Session(bind=connection) as session:  # joins the connection's transaction, commits nothing
             project_records(session, game_id, records, place)
     return receipt

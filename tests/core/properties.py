@@ -75,7 +75,9 @@ def _light(state: GameState) -> tuple[Any, ...]:
         deal.awaiting,
         deal.ended,
         deal.undo_to is None,
+        deal.undo_action,
         deal.group_transfers,
+        state.redo,
     )
 
 
@@ -153,7 +155,7 @@ def illegal_moves(
             for kind, action in (
                 ("deal", {"type": "deal"}),
                 ("end", {"type": "end"}),
-                ("undo", {"type": "undo"}),
+                *((("undo", {"type": "undo"}),) if state.undoable() is None else ()),  # past the settlement
                 ("play", {"type": "play", "seat": 0, "cards": ["AS"]}),
                 ("pass", {"type": "pass", "seat": 0}),
                 ("adjust", {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1}),
@@ -198,7 +200,8 @@ def _between_deals(state: GameState) -> list[tuple[str, Any, set[str] | None]]:
         ("play between deals", {"type": "play", "seat": 0, "cards": ["AS"]}, {"no-deal-in-progress"}),
         ("pass between deals", {"type": "pass", "seat": 0}, {"no-deal-in-progress"}),
         ("reveal between deals", {"type": "reveal", "seat": 0, "cards": ["AS"]}, {"no-deal-in-progress"}),
-        ("undo between deals", {"type": "undo"}, {"no-deal-in-progress"}),
+        *((("undo between deals", {"type": "undo"}, {"no-deal-in-progress"}),)
+          if state.undoable() is None else ()),  # an undo reaches past the settlement until the next deal
         (
             "adjust nothing",
             {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 0},

@@ -76,7 +76,8 @@ def test_losers_pay_their_points_then_bete_double_pays_each_box_amount() -> None
     }
     assert table.state.status == "ready" and table.state.deals_played == 1
     view = table.view
-    assert view["deal"]["winner"] == 0 and view["deal"]["turn"] is None and view["deal"]["can_undo"] is False
+    assert view["deal"]["winner"] == 0 and view["deal"]["turn"] is None and view["deal"]["can_undo"] is True
+    assert view["undo"] == {"type": "play", "seat": 0, "withdraws_settlement": True}  # until the next deal
     assert view["next_dealer"] == 0 and view["result"] is None
 
 

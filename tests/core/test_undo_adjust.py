@@ -12,7 +12,8 @@ SMALL = {"players": [3], "deal_table": {"3": [4, 40]}}
 
 
 def without_version(view: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in view.items() if key != "version"}
+    """The view without what an undo adds: the version, and the redo of what it withdrew."""
+    return {key: value for key, value in view.items() if key not in ("version", "redo")}
 
 
 def dealt(rules: Any = "classic", hands: Any = None) -> Table:
@@ -106,11 +107,13 @@ def test_undo_the_winning_play_while_hands_are_awaited() -> None:
     assert without_version(table.view) == without_version(before)
 
 
-def test_no_undo_once_a_deal_is_settled() -> None:
+def test_no_undo_once_a_settled_deal_is_adjusted() -> None:
     table = Table(3, {"profile": "cards", "bete": "none", **SMALL}, 100)
     table.deal()
     table.play(0, "AC 2C 3C 4C")
-    assert table.state.status == "ready"
+    assert table.state.status == "ready" and table.view["undo"] is not None
+    table.do({"type": "adjust", "from": 1, "to": 2, "amount": 1})
+    assert table.view["undo"] is None
     refusal = table.refuse({"type": "undo"})
     assert refusal.code == "no-deal-in-progress" and "adjust" in said(refusal)
 

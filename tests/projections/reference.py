@@ -59,8 +59,11 @@ def outcomes(store: Store, club_id: str) -> list[GameOutcome]:
             for _ in range(n)]
         undone = {r["data"].get("reverses") for r in records
                   if r["type"] == "transfer" and r["data"]["reason"] == "undo"}
-        for r in records:
+        for position, r in enumerate(records):
             data = r["data"]
+            if r["type"] == "deal_ended" and any(later["type"] == "undo" and later["deal"] == r["deal"]
+                                                 for later in records[position:]):
+                continue  # an undo in the same deal after it withdrew this settlement
             if r["type"] == "transfer" and data["reason"] == "take" and r["seq"] not in undone:
                 taker = int(data["to"].split(":")[1])
                 seat[taker]["honours_taken"] += 1

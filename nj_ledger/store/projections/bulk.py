@@ -80,7 +80,7 @@ def _load(store: GamesMixin, club_id: str, chunk: Sequence[BulkGame], ratings: d
             version=len(records), status="ended" if last == "game_ended" else replay(game.events).status,
             profile=started["rules"]["profile"], players=list(started["players"]),
             starting_chips=started["starting_chips"],
-            deals_played=sum(1 for event in game.events if event.type == "deal_ended"), meta=dict(game.meta),
+            deals_played=_deals_played(game.events), meta=dict(game.meta),
         ), records[-1]["hash"]))
         logs.append(records)
     with store.writing() as session:
@@ -92,3 +92,14 @@ def _load(store: GamesMixin, club_id: str, chunk: Sequence[BulkGame], ratings: d
                  and (found := ended_game(new.info.id, club_id, new.info.played_on, members, records)) is not None]
         record_results(session, club_id, ended, ratings)
     return len(chunk)
+
+
+def _deals_played(events: Sequence[Event]) -> int:
+    """The deals settled: a settlement an undo withdrew (one in the same deal after it) does not count."""
+    played, standing = 0, None
+    for event in events:
+        if event.type == "deal_ended":
+            played, standing = played + 1, event.deal
+        elif event.type == "undo" and event.deal == standing:
+            played, standing = played - 1, None
+    return played

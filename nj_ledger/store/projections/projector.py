@@ -22,7 +22,7 @@ from datetime import date
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, and_, bindparam, case, insert, select, update
+from sqlalchemy import Connection, Table, and_, bindparam, case, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from ...scoring import START_RATING, GameFigures, Rating, game_figures, rate_game
@@ -37,6 +37,7 @@ COUNTED_BY_CALLER = "nj_ledger.scoreboard.counted_by_caller"  # session.info fla
 # Inserted as plain table rows: the ORM's bulk insert costs more than the database when a rebuild writes 100,000s.
 GAME_RESULTS = cast(Table, GameResult.__table__)
 SEAT_RESULTS = cast(Table, SeatResult.__table__)
+SCORE_ROLLUPS = cast(Table, ScoreRollup.__table__)
 # The statements of counting one game, built once and run on the session's connection: a game's import or last
 # action runs a dozen of them, and building them and going through the ORM cost more than running them.
 _GAME_PLACE = select(Game.club_id, Game.played_on).where(Game.id == bindparam("game_id"))
@@ -102,15 +103,31 @@ def ends_game(records: Sequence[Mapping[str, Any]]) -> bool:
     return bool(records) and records[-1]["type"] == "game_ended"
 
 
+def may_withdraw_end(records: Sequence[Mapping[str, Any]]) -> bool:
+    """These new records, appended to a game's log, may withdraw its end: they hold an undo (one reaches past
+    a deal's settlement, and the end of the game it caused, until the next deal starts)."""
+    return bool(records) and records[0]["seq"] > 1 and any(record["type"] == "undo" for record in records)
+
+
+def touches_results(records: Sequence[Mapping[str, Any]]) -> bool:
+    """These new records may change what the scoreboard counts of their game."""
+    return ends_game(records) or may_withdraw_end(records)
+
+
 def project_records(session: Session, game_id: str, records: Sequence[Mapping[str, Any]],
                     place: Place | None = None) -> None:
-    """The store's hook: count the game if these new records end it (same session, same transaction).
+    """The store's hook: count the game if these new records end it, and un-count it first if they hold an
+    undo that withdrew its end (same session, same transaction).
 
     ``place`` is the game's club, day and seated members when the caller has just written them (read otherwise).
     A session flagged with :data:`COUNTED_BY_CALLER` (the bulk loader) counts
     its games itself, many at a time, with :func:`record_results`.
     """
-    if not ends_game(records) or session.info.get(COUNTED_BY_CALLER):
+    if session.info.get(COUNTED_BY_CALLER):
+        return
+    if may_withdraw_end(records):
+        withdraw_results(session, game_id)  # counted again below if the batch ends the game again
+    if not ends_game(records):
         return
     connection = session.connection()
     if place is None:
@@ -123,6 +140,50 @@ def project_records(session: Session, game_id: str, records: Sequence[Mapping[st
     if ended is not None:
         lock_clubs(session, [club_id])
         record_results(session, club_id, [ended])
+
+
+_COUNTED = select(GameResult.club_id, GameResult.end_key, GameResult.played_on).where(
+    GameResult.game_id == bindparam("game_id"))
+_SEATS_COUNTED = (select(SEAT_RESULTS.c.player_id, *(SEAT_RESULTS.c[name] for name in SUMMED[1:]))
+                  .where(SEAT_RESULTS.c.game_id == bindparam("game_id")))
+
+
+def withdraw_results(session: Session, game_id: str) -> None:
+    """Take a counted game off the scoreboard (an undo withdrew its end): its rows go, its figures come off
+    its players' day and month rows (a row left with no game goes), and the club's games rated after it are
+    rated again without it. Nothing happens to a game that is not counted."""
+    connection = session.connection()
+    counted = connection.execute(_COUNTED, {"game_id": game_id}).first()
+    if counted is None:
+        return
+    club_id, key, played_on = counted
+    lock_clubs(session, [club_id])
+    seats = connection.execute(_SEATS_COUNTED, {"game_id": game_id}).mappings().all()
+    rollups = SCORE_ROLLUPS.c
+    touched: set[RollupKey] = set()
+    for grain, start in grain_starts(played_on):
+        for seat in seats:
+            where = and_(rollups.club_id == club_id, rollups.grain == grain, rollups.period_start == start,
+                         rollups.player_id == seat["player_id"])
+            connection.execute(update(SCORE_ROLLUPS).where(where).values(
+                {name: rollups[name] - (1 if name == "games" else seat[name]) for name in SUMMED}))
+            touched.add((grain, start, seat["player_id"]))
+    connection.execute(delete(SEAT_RESULTS).where(SEAT_RESULTS.c.game_id == game_id))
+    connection.execute(delete(GAME_RESULTS).where(GAME_RESULTS.c.game_id == game_id))
+    connection.execute(delete(SCORE_ROLLUPS).where(rollups.club_id == club_id, rollups.games <= 0))
+    later = _rated_after(connection, club_id, key)
+    if later:
+        known = {member: _rating_before(connection, member, key) for game in later for member in game.members}
+        for game in later:
+            rated = rate_game([known[m] for m in game.members], game.ranks)
+            for index, (member, (mu, sigma)) in enumerate(zip(game.members, rated, strict=True)):
+                known[member] = (mu, sigma)
+                session.execute(update(SeatResult).where(SeatResult.game_id == game.game_id,
+                                                         SeatResult.seat == index)
+                                .values(rating_mu=mu, rating_sigma=sigma))
+        touched |= {(grain, start, member) for game in later for member in game.members
+                    for grain, start in grain_starts(game.played_on)}
+    refresh_rollup_ratings(session, club_id, touched)
 
 
 def lock_clubs(session: Session, club_ids: Sequence[str]) -> None:
