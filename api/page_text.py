@@ -121,6 +121,8 @@ MESSAGES = {
     "undo.pass": _l("Undo {name}'s pass?"),
     "undo.reveal": _l("Undo the hand shown for {name}?"),
     "undo.withdraws_settlement": _l("This also withdraws the settlement of deal {deal}: every payment goes back."),
+    "undo.withdraws_end": _l("This also withdraws the settlement of deal {deal} and the end of the game: "
+                             "every payment goes back."),
     "undo.reason": _l("Reason (optional)"),
     "undo.reason_placeholder": _l("e.g. wrong player tapped"),
     "undo.confirm": _l("Undo"),

@@ -176,6 +176,7 @@ def test_undo_and_a_play_out_of_turn(page: Page, live_server: LiveServer) -> Non
     assert box(page, "7D") == "0" and chips(page, 0) == "60"
     undo(page, "wrong cards tapped")  # a mis-tap: the play and its chips are withdrawn
     assert box(page, "7D") == "15" and chips(page, 0) == "45"
+    expect(page.locator("#redo")).to_have_text("Redo: Zoé plays 5♥ 6♣ 7♦")  # offered, not needed here
     expect(page.locator("#status")).to_contain_text("Zoé starts a new run")
     assert page.locator('.key[data-card="7D"]').is_enabled()
 

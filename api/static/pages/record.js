@@ -227,13 +227,13 @@ function redoText(action) {
 }
 
 function undoButton() {
-  if (!undoTarget()) return null;
+  if (!undoTarget() || page.undoing) return null;
   return button(t("undo_button"), () => {
     page.undoing = true;
     render();
     const reason = $("#undo-reason");
     if (reason) reason.focus();
-  }, { id: "undo", disabled: page.undoing });
+  }, { id: "undo" });
 }
 
 function redoButton() {
@@ -256,7 +256,8 @@ function undoPanel() {
   const number = page.state.deal ? page.state.deal.number : page.state.deals_played;
   return el("div", { class: "undo-panel", id: "undo-panel", role: "group", "aria-label": t("undo_button") },
     el("p", { class: "undo-what" }, undoText(target)),
-    settled ? el("p", { class: "warning", id: "undo-warning" }, t("undo.withdraws_settlement", { deal: number })) : null,
+    settled ? el("p", { class: "warning", id: "undo-warning" },
+      t(page.state.status === "ended" ? "undo.withdraws_end" : "undo.withdraws_settlement", { deal: number })) : null,
     el("label", { class: "reason" }, t("undo.reason"), reason),
     el("div", { class: "buttons" },
       button(settled ? t("undo.confirm_settlement") : t("undo.confirm"), confirm, { primary: true, id: "undo-confirm" }),
