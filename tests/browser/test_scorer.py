@@ -36,11 +36,13 @@ def record(page: Page, button: str) -> None:
     expect(page.locator("#notice")).to_be_hidden()
 
 
-def undo(page: Page, reason: str = "") -> None:
+def undo(page: Page, reason: str = "", shot: str | None = None) -> None:
     """Undo: the page asks for a reason (optional), then the undo is confirmed."""
     page.locator("#undo").click()
     expect(page.locator("#undo-reason")).to_be_focused()
     page.fill("#undo-reason", reason)
+    if shot:
+        screenshot(page, shot, full_page=False)
     record(page, "#undo-confirm")
 
 
@@ -164,7 +166,11 @@ def test_a_whole_deal_recorded_by_taps_then_replayed(browser: Browser, live_serv
     assert errors.errors == []
 
 
-def test_undo_and_a_play_out_of_turn(page: Page, live_server: LiveServer) -> None:
+def test_undo_and_a_play_out_of_turn(browser: Browser, live_server: LiveServer) -> None:
+    context = new_context(browser, phone=True)
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_in(page, live_server)
     started = live_server.store.create_game(
         live_server.club, new_game(["Zoé", "Yann", "Xavier"], "classic", 60), [{"type": "deal"}])
     game = started.game.id
@@ -174,7 +180,7 @@ def test_undo_and_a_play_out_of_turn(page: Page, live_server: LiveServer) -> Non
     tap(page, ["5H", "6C", "7D"])
     record(page, "#play")  # "Nain jaune qui prend !"
     assert box(page, "7D") == "0" and chips(page, 0) == "60"
-    undo(page, "wrong cards tapped")  # a mis-tap: the play and its chips are withdrawn
+    undo(page, "wrong cards tapped", shot="scorer-undo-play-phone")  # a mis-tap: the play and its chips are withdrawn
     assert box(page, "7D") == "15" and chips(page, 0) == "45"
     expect(page.locator("#redo")).to_have_text("Redo: Zoé plays 5♥ 6♣ 7♦")  # offered, not needed here
     expect(page.locator("#status")).to_contain_text("Zoé starts a new run")
@@ -210,3 +216,5 @@ def test_undo_and_a_play_out_of_turn(page: Page, live_server: LiveServer) -> Non
     tap(page, ["KS"])
     expect(page.locator("#controls .pending .card")).to_have_text(["K♠"])
     expect(page.locator("#play")).to_contain_text("Roi et je recommence")
+    context.close()
+    assert errors.errors == []
