@@ -85,6 +85,7 @@ def test_a_scripted_deal_within_the_tap_budget(browser: Browser, live_server: Li
     taps = Taps(page)
 
     taps.record(page.locator("#deal"), "deal")
+    by_seat = 0  # turns recorded by a tap on another seat than the one the cards were going to
     for index, (seat, cards, _passes) in enumerate(DEAL):
         if index == 8:  # before a new run by a later seat: its cards are drawn apart (dashed)
             expect(page.locator('#controls .key.restart[data-card="2D"]')).to_be_enabled()
@@ -105,6 +106,7 @@ def test_a_scripted_deal_within_the_tap_budget(browser: Browser, live_server: Li
         if receiving == str(seat):
             taps.record(page.locator("#play"), "turn")
         else:  # another seat laid them: one tap on that seat records them, with the passes in between
+            by_seat += 1
             taps.record(page.locator(f'#record-bar .pick[data-pick="{seat}"]'), "turn")
 
     status = page.locator("#status")
@@ -149,5 +151,8 @@ def test_a_scripted_deal_within_the_tap_budget(browser: Browser, live_server: Li
     print(f"taps: {taps.count} of a budget of {budget} ({taps.kinds})")
     assert taps.kinds == {"deal": 1, "card": cards, "turn": len(DEAL), "settle": 5}
     assert taps.count <= budget
+    # Chloé after Ben's pass and Ben after Ana's: one tap on the seat. Ben's Q K 8 went to him by itself (Ana
+    # had two cards left), and so did each new run after a block (only its starter could lay it).
+    assert by_seat == 2
     context.close()
     assert errors.errors == []
