@@ -29,6 +29,7 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/clubs/{club}/scoreboard", "/api/v1/clubs/{club}/players/{player}/stats",
         "/api/v1/clubs/{club}/seasons", "/api/v1/clubs/{club}/audit", "/api/v1/keys",
         "/api/v1/clubs/{club}/tokens/{token}", "/api/v1/clubs/{club}/tokens/{token}/rotate",
+        "/api/v1/clubs/{club}/shares", "/api/v1/clubs/{club}/shares/{share}",
     }
     assert spec["components"]["securitySchemes"]["bearerAuth"] == {"type": "http", "scheme": "bearer"}
     assert {"type", "title", "status", "detail", "code"} <= set(spec["components"]["schemas"]["Problem"]["properties"])
