@@ -61,7 +61,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions[EXTENSION] = store
 
     api = LedgerApi(app)
-    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer", "description": (
+        "A club token (role scorer or viewer), or the secret of a share link (POST /clubs/{club}/shares), which "
+        "reads its one game or its club's scoreboard and nothing else.")})
     for blueprint in (health.blp, clubs.blp, shares.blp, games.blp, replay.blp, exchange.blp, scoreboards.blp,
                       receipts.blp):
         api.register_blueprint(blueprint)

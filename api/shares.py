@@ -126,9 +126,10 @@ class Shares(MethodView):
     @blp.arguments(NewShareSchema())
     @blp.response(201, ShareSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Share one game (`{"game": id}`: its state, events, replays, audit and export) or the club's scoreboard
-        (`{"scoreboard": true}`: the scoreboard over any period, and its CSV), read only, with a scorer token.
+        """Share one game or the club's scoreboard, read only, with anyone (a scorer token).
 
+        `{"game": id}` shares the game's state, events, replays, audit and export;
+        `{"scoreboard": true}` the club's scoreboard over any period, and its CSV.
         The answer holds the share's secret (shown once) and `url`, the page that
         opens it without signing in, the secret in the URL's fragment so that it
         never reaches a server's log. The secret is a bearer token that reaches
