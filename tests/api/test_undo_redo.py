@@ -122,3 +122,21 @@ def test_the_openapi_document_describes_undo_and_redo(calls: Calls) -> None:
     assert "redo" in state["redo"]["description"] and "withdraw" in state["undo"]["description"]
     undo = spec["components"]["schemas"]["UndoView"]["properties"]
     assert set(undo) == {"type", "seat", "withdraws_settlement"}
+
+
+def test_the_replay_shows_the_settlement_then_its_withdrawal_in_the_deal(calls: Calls, club: Club) -> None:
+    game = about_to_end(calls, club)
+    posted(calls, club, game, WINNING_PLAY)
+    now = posted(calls, club, game, {"type": "undo", "reason": "wrong seat"})
+    answer = calls.client.get(f"/api/v1/games/{game}/deals/1/replay", headers=club.auth)
+    assert answer.status_code == 200
+    steps = answer.json["steps"]
+    kinds = [step["event"]["type"] for step in steps[1:]]
+    assert kinds[kinds.index("deal_ended"):kinds.index("undo") + 1] == ["deal_ended", "game_ended", "undo"]
+    at = {step["event"]["type"]: step["state"] for step in steps[1:] if step["event"]["type"] != "transfer"}
+    assert at["game_ended"]["status"] == "ended" and at["game_ended"]["deals_played"] == 1
+    assert at["game_ended"]["undo"] == {"type": "play", "seat": 0, "withdraws_settlement": True}
+    assert at["undo"]["status"] == "playing" and at["undo"]["result"] is None and at["undo"]["deals_played"] == 0
+    assert at["undo"]["redo"] == WINNING_PLAY
+    current = {key: value for key, value in calls.state(club, game).items() if key != "receipt"}
+    assert steps[-1]["state"] == current and (current["undo"], current["redo"]) == (now["undo"], now["redo"])
