@@ -186,6 +186,12 @@ class Actions(MethodView):
         game moved on. With an `Idempotency-Key` (scoped to the club), a retry
         returns the first response and appends nothing; the same key with another
         body is refused (422 `idempotency-mismatch`).
+
+        An `undo` withdraws the latest play, pass or reveal; until the next deal
+        starts it reaches past the deal's settlement (and the game's end it caused),
+        withdrawing it with the action that caused it. The state's `undo` says what
+        it would withdraw; its `redo` is the action the latest undo withdrew, which
+        sent again here redoes it.
         """
         token = writer()
         idempotency = idempotent_request(game, payload)

@@ -253,7 +253,7 @@ def translate_audit(report: Mapping[str, Any]) -> dict[str, Any]:
     """
     recomputation = dict(report.get("recomputation") or {})
     if "differences" in recomputation:
-        recomputation["differences"] = [{"seq": difference.seq, "message": render(difference.said)}
+        recomputation["differences"] = [{"seq": difference.seq, "message": render(by_name(difference.said))}
                                         for difference in recomputation["differences"]]
     findings = [translate_finding(finding) for finding in report.get("findings", [])]
     said = {(f["seq"], f["code"]): f["message"] for f in findings if f["code"] in ("undo", "adjustment")}

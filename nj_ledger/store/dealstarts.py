@@ -35,6 +35,24 @@ class _Game:
     starts: dict[int, GameState] = field(default_factory=dict)  # deal number -> state before its deal event
 
 
+def _kept(state: GameState) -> GameState:
+    """A copy of the state before a deal, as kept: the previous deal's undo point one level deep only.
+
+    Until the next deal an undo reaches back past the settlement, so the state before a deal still holds the
+    chain of the previous deal's undo points (one state per play). The deal event drops it and a view only
+    shows whether there is one: keeping the whole chain for every deal of a long game would cost far more
+    than the deal itself.
+    """
+    start = state.copy()
+    deal = start.deal
+    if deal is not None and deal.undo_to is not None:
+        point = deal.undo_to.copy()
+        if point.deal is not None:
+            point.deal.undo_to = None
+        deal.undo_to = point
+    return start
+
+
 class DealStarts:
     """Deal-start states of the ``capacity`` games replayed most recently."""
 
@@ -65,7 +83,7 @@ class DealStarts:
                 state = game.state
                 for record in read(game.version, upto):
                     if record["type"] == "deal" and state is not None:
-                        game.starts[record["deal"]] = state.copy()
+                        game.starts[record["deal"]] = _kept(state)
                     state = fold(state, event_from_dict(record))
                 game.state, game.version = state, upto
             start = game.starts.get(deal)

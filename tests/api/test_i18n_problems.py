@@ -441,13 +441,14 @@ def test_the_findings_of_a_recorded_game_follow_the_language(client, calls, club
     assert calls.act(club, game, {"type": "deal"}, {"type": "play", "seat": 0, "cards": ["5H"]}).status_code == 201
     assert calls.act(club, game, {"type": "undo", "reason": "mauvaise carte"}).status_code == 201
     french, english = findings_in_both(client, club, game)
+    undo = french[1]["seq"]
     assert [f["message"] for f in french] == [
-        "2 jetons passés d'un commun accord de seat:0 à seat:1 (sans motif).",
-        "Donne 1 : une action a été annulée (mauvaise carte).",
+        "2 jetons passés d'un commun accord de Ana à Ben (sans motif).",
+        f"Annulation à l'événement {undo} : retrait de la pose de 5H par Ana — motif : mauvaise carte.",
     ]
     assert [f["message"] for f in english] == [
-        "2 chips moved by agreement from seat:0 to seat:1 (no reason given).",
-        "Deal 1: an action was withdrawn (mauvaise carte).",
+        "2 chips moved by agreement from Ana to Ben (no reason given).",
+        f"Undo at {undo}: withdrew Ana's play of 5H — reason: mauvaise carte.",
     ]
 
 

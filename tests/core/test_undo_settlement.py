@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nj_ledger.audit import audit
+from nj_ledger.audit import _action_said, audit
 from nj_ledger.exchange import load_game
 from nj_ledger.notation import parse_njn, write_njn
 from support.sentences import said
@@ -259,3 +259,21 @@ def test_a_game_with_a_withdrawn_settlement_goes_through_njn_unchanged() -> None
     table = settled_undone_and_replayed()
     text = write_njn(table.log)
     assert load_game(parse_njn(text))[0] == table.log
+
+
+def test_the_audit_says_a_withdrawn_pass_reveal_or_count_in_words() -> None:
+    table = small()
+    before_going_out(table, hands=None)
+    table.pass_(0)
+    table.do({"type": "undo", "reason": "seat 0 had the 5"})
+    table.do(WINNING_PLAY)
+    table.reveal(1, "9H QS 8S")
+    table.do({"type": "undo"})
+    said_undos = [said(f.said) for f in audit(chained_records(table.log))["findings"] if f.code == "undo"]
+    assert [text.split(": ", 1)[1] for text in said_undos] == [
+        "withdrew Ana (seat 0)'s pass — reason: seat 0 had the 5.",
+        "withdrew Ben (seat 1)'s reveal of 9H, QS, 8S — no reason given.",
+    ]
+    # a hand settled by count (the count form of reveal) is said by what the table counted
+    counted = {"type": "reveal", "seat": 1, "count": 10, "points": 62, "honours": ["KH"]}
+    assert said(_action_said(table.state, counted)) == "Ben (seat 1)'s count of 10 cards making 62 points"
