@@ -328,7 +328,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
         if played_to:
             query = query.where(Game.played_on <= played_to)
         if title:
-            query = query.where(Game.meta["title"].as_string().icontains(title, autoescape=True))
+            query = query.where(self.recorder.contains_folded(Game.meta["title"].as_string(), title))
         query = query.order_by(Game.played_on.desc(), Game.created_at.desc(), Game.id).limit(limit).offset(offset)
         with self.reading() as session:
             return [GameInfo.of(row) for row in session.scalars(query)]
