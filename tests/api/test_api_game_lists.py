@@ -115,6 +115,7 @@ def test_each_filter_and_the_filters_together(client, calls, club) -> None:
     ("from=yesterday", "from"),
     ("title=", "title"),
     ("title=" + "x" * 201, "title"),
+    ("title=%00", "title"),
     ("player=", "player"),
     ("limit=0", "limit"),
     ("limit=501", "limit"),
@@ -124,10 +125,10 @@ def test_a_bad_filter_is_422_with_a_sentence_in_english_and_french(client, club,
                                                                     field: str) -> None:
     english = problem(client.get(f"/api/v1/clubs/{club.id}/games?{query}", headers=club.auth),
                       422, "invalid-request")
-    assert field in english["errors"] and english["detail"].startswith(f"{field}: ")
+    assert field in english["errors"] and field in english["detail"]
     french = problem(client.get(f"/api/v1/clubs/{club.id}/games?{query}",
                                 headers={**club.auth, "Accept-Language": "fr"}), 422, "invalid-request")
-    assert french["detail"].startswith(f"{field} : ") and french["detail"] != english["detail"]
+    assert field in french["detail"] and french["detail"] != english["detail"]
 
 
 def test_the_openapi_document_shows_the_title_and_the_day(client) -> None:
