@@ -238,7 +238,10 @@ def clubs_list(as_json: bool) -> None:
               default=examples_folder, show_default="the example games shipped with the ledger",
               help="Folder of game documents (*.json).")
 def demo(folder: Path) -> None:
-    """Load the example games into the club "Demo" (created if missing); running it again adds nothing."""
+    """Load the example games into the club "Demo" (created if missing); running it again adds nothing.
+
+    Prints the demo club's scorer token, kept in the instance folder's `demo-token` (mode 0600): every run shows the
+    same one, and makes another only when it no longer signs in to the club (revoked, another database)."""
     from nj_ledger.store import StoreError
     from nj_ledger.store.documents import document_digest, import_document
 
