@@ -20,7 +20,10 @@ MESSAGES = {
     "signin.refused": _l("This club id and token do not match: check both and try again."),
     # home
     "home.no_live": _l("No game in progress."),
-    "home.no_recent": _l("No finished game yet."),
+    "home.no_games": _l("No game yet: start one above."),
+    "home.none_found": _l("No game matches these filters."),
+    "home.shown": _l("{count} games shown: all of them."),
+    "home.shown_more": _l("{count} games shown."),
     "link.record": _l("Score"),
     "link.replay": _l("Replay"),
     "link.audit": _l("Audit"),

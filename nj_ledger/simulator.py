@@ -16,6 +16,7 @@ when settlement needs them.
 from __future__ import annotations
 
 import random
+import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 from .cards import DECK, Card
 from .decide import execute, new_game
 from .events import Event
+from .profiles import PROFILES, default_starting_chips
 from .reducer import replay
 from .rules import Rules, resolve_rules
 from .state import ENDED, PLAYING, READY, REVEALING, GameState
@@ -216,6 +218,38 @@ def simulate(
     return game
 
 
+# How deal counts are measured (docs/RULES.md): seeds 0-399, the deals capped at 50 (a game that long counts 50).
+LENGTH_GAMES = 400
+LENGTH_CAP = 50
+
+
+def game_lengths(profile: str, players: int, starting_chips: int | None = None, *, games: int = LENGTH_GAMES,
+                 seed: int = 0, cap: int = LENGTH_CAP) -> list[int]:
+    """How many deals each of ``games`` simulated games lasted (seeds ``seed``, ``seed + 1``…), with the
+    profile's options and its default starting chips (:func:`~nj_ledger.profiles.default_starting_chips`)
+    unless others are given: the new-game page's defaults.
+
+    >>> game_lengths("hearts", 3, games=3)
+    [23, 18, 18]
+    """
+    chips = default_starting_chips(profile) if starting_chips is None else starting_chips
+    lengths = []
+    for k in range(games):
+        state = simulate(seed + k, profile, players, info="partial", deals=cap, starting_chips=chips).state
+        assert state is not None
+        lengths.append(state.deals_played)
+    return lengths
+
+
+def median_lengths(games: int = LENGTH_GAMES, seed: int = 0) -> dict[str, dict[int, float]]:
+    """The median game length, in deals, of each profile with its defaults, by number of players (3 to 5)."""
+    out: dict[str, dict[int, float]] = {}
+    for profile in PROFILES:
+        counts = [n for n in (3, 4, 5) if n in resolve_rules(profile).players]
+        out[profile] = {n: statistics.median(game_lengths(profile, n, games=games, seed=seed)) for n in counts}
+    return out
+
+
 def _adjust(table: _Table) -> None:
     s = table.state
     source = max(range(s.n), key=lambda seat: s.balances[seat])
@@ -229,3 +263,9 @@ def _can_deal(s: GameState) -> bool:
     from .decide import can_ante
 
     return can_ante(s, s.next_dealer())
+
+
+if __name__ == "__main__":  # python -m nj_ledger.simulator: the median game lengths of docs/RULES.md
+    for name, medians in median_lengths().items():
+        figures = ", ".join(f"{n} players {median:g}" for n, median in medians.items())
+        print(f"{name:<18} {default_starting_chips(name):>4} chips: {figures}")
