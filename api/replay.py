@@ -76,6 +76,10 @@ class AuditSchema(Schema):
     checkpoints = fields.Dict()
     recomputation = fields.Dict()
     corrections = fields.List(fields.Dict())
+    settled_by_count = fields.List(fields.Integer(), metadata={
+        "description": "The deals settled from a loser's hand told by count (a reveal's count form: cards left, "
+                       "points, honours) rather than shown card by card, in log order; each also has an info "
+                       "finding settled-by-count naming the players."})
     findings = fields.List(fields.Nested(FindingSchema))
 
 

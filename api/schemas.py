@@ -34,7 +34,9 @@ ACTIONS_DESCRIPTION = (
     "Table actions (SPEC §4), applied all or nothing: "
     '{"type": "deal", "dealer"?, "hands"?, "talon"?}, '
     '{"type": "play", "seat", "cards", "announced"?}, {"type": "pass", "seat"}, '
-    '{"type": "reveal", "seat", "cards"}, {"type": "undo", "reason"?}, '
+    '{"type": "reveal", "seat", "cards"} or, settling by count, {"type": "reveal", "seat", "count", "points", '
+    '"honours"?} (cards left 1–52, their points 0–520, the honours still held; checked against the deal: '
+    'reveal-mismatch, not-an-honour), {"type": "undo", "reason"?}, '
     '{"type": "adjust", "from", "to", "amount", "reason"?}, {"type": "end", "reason"?}. '
     "Seats and the dealer are 0 to players − 1 (unknown-seat); an adjustment's amount is "
     f"{ADJUSTMENT[0]:,}–{ADJUSTMENT[1]:,} (invalid-amount). A deal holds at most {MAX_DEAL_EVENTS:,} events, "

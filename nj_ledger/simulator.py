@@ -6,7 +6,9 @@ the profile allows it, sometimes forget to announce an honour, sometimes let a
 pass be inferred, sometimes undo a play and record it again, and sometimes agree
 an adjustment between deals. With ``info="partial"`` the hands are not given at
 the deal (what a scorer sees at a real table) and the losers' hands are revealed
-when settlement needs them.
+when settlement needs them: card by card, or (``by_count``, how often) settled by
+count, the table telling how many cards are left, their points and the honours
+still held.
 
     >>> game = simulate(seed=7, profile="hearts", players=4, deals=3)
     >>> game.state.status
@@ -17,11 +19,12 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import DECK, Card
+from .checks import declarable
 from .decide import execute, new_game
 from .events import Event
 from .profiles import PROFILES, default_starting_chips
@@ -51,11 +54,13 @@ class SimulatedGame:
 class _Table:
     """The simulator's view of the table: the true hands, whatever the scorer records."""
 
-    def __init__(self, rng: random.Random, game: SimulatedGame, info: str, chatter: float) -> None:
+    def __init__(self, rng: random.Random, game: SimulatedGame, info: str, chatter: float,
+                 by_count: float = 0.0) -> None:
         self.rng = rng
         self.game = game
         self.info = info
         self.chatter = chatter  # how often bots do the unusual: forget, stop early, undo
+        self.by_count = by_count  # how often a loser's hand is told by count rather than shown
         self.state = replay(game.events)
         self.hands: list[set[Card]] = []
         self.pending: list[tuple[dict[str, Any], bool]] = []  # passes not sent yet, and whether each blocked
@@ -84,7 +89,10 @@ class _Table:
             deal = self.state.deal
             assert deal is not None
             for seat in list(deal.awaiting):
-                self.submit([{"type": "reveal", "seat": seat, "cards": sorted(self.hands[seat])}])
+                if self.by_count and self.rng.random() < self.by_count:  # no draw without it: same games as before
+                    self.submit([told_by_count(self.state, seat, self.hands[seat])])
+                else:
+                    self.submit([{"type": "reveal", "seat": seat, "cards": sorted(self.hands[seat])}])
 
     def turn(self) -> None:
         s, rng = self.state, self.rng
@@ -187,11 +195,14 @@ def simulate(
     deals: int | None = 8,
     starting_chips: int | None = None,
     chatter: float = 1.0,
+    by_count: float = 0.0,
 ) -> SimulatedGame:
     """Play one random legal game; the same arguments always give the same game.
 
     ``deals`` caps the game (the table agrees to end after that many deals)
-    when the rules have not ended it first.
+    when the rules have not ended it first. With ``info="partial"``, ``by_count``
+    is the chance that a loser's hand is told by count instead of shown card by
+    card (the game is then the same as without it up to its first reveal).
     """
     rng = random.Random(seed)
     rules = resolve_rules(profile)
@@ -201,7 +212,7 @@ def simulate(
     names = list(NAMES[:n])
     started = new_game(names, rules, starting_chips)
     game = SimulatedGame(names, rules, starting_chips, events=[started])
-    table = _Table(rng, game, info, chatter)
+    table = _Table(rng, game, info, chatter, by_count)
     played = 0
     while table.state.status != ENDED:
         if deals is not None and played >= deals:
@@ -248,6 +259,21 @@ def median_lengths(games: int = LENGTH_GAMES, seed: int = 0) -> dict[str, dict[i
         counts = [n for n in (3, 4, 5) if n in resolve_rules(profile).players]
         out[profile] = {n: statistics.median(game_lengths(profile, n, games=games, seed=seed)) for n in counts}
     return out
+
+
+def told_by_count(s: GameState, seat: int, hand: Iterable[Card]) -> dict[str, Any]:
+    """The count form of the reveal of ``hand``, as the table tells it: the cards left, their points, the
+    honours among them (in board order).
+
+    >>> from nj_ledger import new_game, replay
+    >>> from nj_ledger.cards import parse_card
+    >>> s = replay([new_game(["Ana", "Ben"], "classic")])
+    >>> told_by_count(s, 1, [parse_card(c) for c in ("QS", "9H", "AC")])
+    {'type': 'reveal', 'seat': 1, 'count': 3, 'points': 20, 'honours': ['QS']}
+    """
+    cards = set(hand)
+    return {"type": "reveal", "seat": seat, "count": len(cards), "points": sum(card.points for card in cards),
+            "honours": [str(card) for card in declarable(s) if card in cards]}
 
 
 def _adjust(table: _Table) -> None:
