@@ -152,6 +152,7 @@ MESSAGES = {
     "finding.receipt-past-end": _l("Log shorter than a receipt"),
     "finding.receipt-head-differs": _l("Log differs from a receipt"),
     "finding.receipt-bad-signature": _l("Receipt not validly signed"),
+    "finding.settled-by-count": _l("Settled by count"),
     "audit.head": _l("The log ends at the game's version ({version})"),
     "audit.receipts": _l("Receipts held by members ({checked} checked)"),
     "receipts.title": _l("Receipts"),
