@@ -34,6 +34,18 @@ MESSAGES = {
     "profile.skip": _l("skip the missing card"),
     "profile.hearts": _l("hearts board"),
     "profile.avantcoureur-1760": _l("rules of 1760"),
+    # games in and out: NJN and JSON files
+    "link.sheet": _l("Result sheet"),
+    "export.njn": _l("Download NJN"),
+    "export.json": _l("Download JSON"),
+    "import.sending": _l("Importing {file}…"),
+    "import.done": _l("{file} is imported as a new game: {players}, {deals} deals."),
+    "import.refused": _l("{file} is not imported; nothing is stored:"),
+    "import.error_at": _l("Line {line}, column {column}: {message}"),
+    "import.error_line": _l("Line {line}: {message}"),
+    "import.action_at": _l("Action {n}: {message}"),
+    "import.not_json": _l("This file is not valid JSON."),
+    "import.empty": _l("This file is empty."),
     # new game
     "player_n": _l("Player {n}"),
     "remove": _l("Remove"),

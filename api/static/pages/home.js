@@ -1,6 +1,7 @@
 // The club's home: live games (to score or watch), recent games, links to everything else.
 
 import { $, api, el, requireSession, start, t } from "./common.js";
+import { setupImport } from "./exchange.js";
 
 const STATUS = (status) => t(`status.${status}`);
 
@@ -38,4 +39,5 @@ async function main() {
   $("#recent").replaceChildren(list(recent, t("home.no_recent")));
 }
 
+setupImport();
 start(main);

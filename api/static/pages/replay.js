@@ -1,7 +1,8 @@
 // The replay viewer: pick a deal, step through it with the buttons, ←/→ or the slider;
 // the address always names the step shown (#deal=2&seq=57; ?deal=2&at=57 is read too).
 
-import { $, api, el, formatNumber, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+import { downloadButtons } from "./exchange.js";
 import { boardElement, runElement, tableElement } from "./table.js";
 import { cardElement } from "./cards.js";
 import { describe, handText, shownHands } from "./describe.js";
@@ -115,6 +116,9 @@ async function main() {
   $("#title").textContent = t("replay.title", { players: game.players.map((p) => p.name).join(", ") });
   $("#record-link").href = `/games/${encodeURIComponent(page.game)}/record`;
   $("#audit-link").href = `/games/${encodeURIComponent(page.game)}/audit`;
+  $("#sheet-link").href = `/games/${encodeURIComponent(page.game)}/sheet`;
+  $("#downloads").replaceChildren(...downloadButtons(page.game,
+    (failure) => notify(failure instanceof ApiError ? failure.message : t("error.unexpected"))));
   if (page.deals === 0) {
     $("#replay").replaceChildren(el("p", { class: "empty" }, t("replay.no_deal")));
     return;

@@ -2,7 +2,8 @@
 // standings, and each deal with its dealer, its winner, what each loser had left and paid, the honours taken
 // and everyone's chips after it. Everything comes from the game's export (its records) and its state.
 
-import { $, api, el, formatNumber, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+import { downloadButtons } from "./exchange.js";
 import { cardText } from "./cards.js";
 import { handText, shownHands } from "./describe.js";
 
@@ -156,6 +157,8 @@ async function main() {
   $("#replay-link").href = `/games/${id}/replay`;
   $("#audit-link").href = `/games/${id}/audit`;
   $("#print").addEventListener("click", () => window.print());
+  $("#downloads").replaceChildren(...downloadButtons(game,
+    (failure) => notify(failure instanceof ApiError ? failure.message : t("error.unexpected"))));
   $("#meta").replaceChildren(...meta(document_, state, session.name || session.club));
   $("#standings").replaceChildren(...standingsTable(state));
   const { deals, adjustments } = dealsOf(document_.events || [], players.length, state.starting_chips);
