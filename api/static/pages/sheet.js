@@ -92,8 +92,8 @@ function dealSection(deal, players) {
       el("td", { class: "left" }, left),
       el("td", { class: "num" }, [paid, ...bete].join(" · ")),
       el("td", { class: "num" }, deal.honours[seat] ? signed(deal.honours[seat]) : "–"),
-      el("td", { class: "num" }, signed(deal.after[seat] - deal.before[seat])),
-      el("td", { class: "num", dataset: { chips: deal.after[seat] } }, formatNumber(deal.after[seat])));
+      el("td", { class: "num", dataset: { chips: deal.after[seat] } }, formatNumber(deal.after[seat]),
+        el("span", { class: "change" }, ` (${signed(deal.after[seat] - deal.before[seat])})`)));
   });
   const heading = [t("sheet.deal_heading", { deal: deal.number, dealer: name(deal.dealer), winner: name(ended.winner) })];
   if (ended.grand_opera) heading.push(t("settle.grand_opera"));
@@ -103,7 +103,7 @@ function dealSection(deal, players) {
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, t("player")), el("th", { scope: "col" }, t("sheet.left")),
         el("th", { scope: "col", class: "num" }, t("sheet.paid")), el("th", { scope: "col", class: "num" }, t("sheet.honours")),
-        el("th", { scope: "col", class: "num" }, t("sheet.change")), el("th", { scope: "col", class: "num" }, t("sheet.chips_after")))),
+        el("th", { scope: "col", class: "num" }, t("sheet.chips_after")))),
       el("tbody", {}, rows))));
 }
 
