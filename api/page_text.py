@@ -36,6 +36,7 @@ MESSAGES = {
     "profile.avantcoureur-1760": _l("rules of 1760"),
     # games in and out: NJN and JSON files
     "link.sheet": _l("Result sheet"),
+    "export.label": _l("Download:"),
     "export.njn": _l("Download NJN"),
     "export.json": _l("Download JSON"),
     "import.sending": _l("Importing {file}…"),

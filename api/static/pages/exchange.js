@@ -24,12 +24,12 @@ export async function downloadGame(game, format) {
   save(await response.blob(), `${game}.${format}`);
 }
 
-/** Buttons that download a game, in NJN and in JSON; a failure is told by `onError`. */
+/** "Download: [NJN] [JSON]": buttons that download a game; a failure is told by `onError`. */
 export function downloadButtons(game, onError) {
-  return ["njn", "json"].map((format) => el("button", {
-    type: "button", class: "download", dataset: { format },
-    onclick: () => downloadGame(game, format).catch(onError),
-  }, t(`export.${format}`)));
+  return [t("export.label"), ...["njn", "json"].map((format) => el("button", {
+    type: "button", class: "download", dataset: { format }, title: t(`export.${format}`),
+    "aria-label": t(`export.${format}`), onclick: () => downloadGame(game, format).catch(onError),
+  }, format.toUpperCase()))];
 }
 
 /** Whether a file holds a JSON game document rather than an NJN record (whose comments may open with "{"). */
