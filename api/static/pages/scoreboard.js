@@ -48,7 +48,7 @@ function render() {
         view.sort = key;
         render();
       },
-    }, t(`column.${key}`), sorted ? (view.descending ? " ▼" : " ▲") : ""));
+    }, t(`column.${key}`), sorted ? (view.descending ? "\u00a0▼" : "\u00a0▲") : "")); // the arrow stays by its word
   });
   $("#scoreboard").replaceChildren(el("div", { class: "scroll" }, el("table", { class: "data scoreboard" },
     el("thead", {}, el("tr", {}, header)),
@@ -135,6 +135,7 @@ async function main() {
     load().catch((failure) => notify(failure.message));
   });
   $("#csv").addEventListener("click", download);
+  $("#print").addEventListener("click", () => window.print());
   api(`/clubs/${encodeURIComponent(club)}/seasons`)
     .then((found) => $("#seasons").replaceChildren(...found.seasons.map((s) => el("option", { value: s.name },
       `${s.from} – ${s.to}`))))
