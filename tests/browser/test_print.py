@@ -10,6 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from pypdf import PdfReader
 
+from nj_ledger import new_game
+
 from .conftest import ARTIFACTS, screenshot
 from .server import LiveServer
 from .viewports import LAPTOP, PHONE, opened
@@ -126,3 +128,21 @@ def test_the_scoreboard_prints_on_one_page(browser: Browser, live_server: LiveSe
         assert header in text, header
     assert ("301½" in text) and ("88⅓" in text)
     assert "Download CSV" not in text and "Télécharger" not in text  # the period form stays on the screen
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_game_in_progress_prints_its_standings_so_far(browser: Browser, live_server: LiveServer,
+                                                        language: str) -> None:
+    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 60),
+                                            [{"type": "deal", "dealer": 2}])
+    said = {"en": ("The game is not over: standings after 0 deals.", "Deal 1: Chloé deals; in progress."),
+            "fr": ("La partie n'est pas finie : classement après 0 donnes.",
+                   "Donne 1 : Chloé distribue ; en cours.")}[language]
+    with opened(browser, live_server, language, PHONE) as page:
+        page.goto(f"{live_server.url}/games/{created.game.id}/sheet")
+        expect(page.locator("#standings .verdict")).to_have_text(said[0])
+        expect(page.locator('.sheet-deal[data-deal="1"] h3')).to_have_text(said[1])
+        expect(page.locator("#title")).to_contain_text("Ana, Ben, Chloé")  # no title: the players name the game
+        pdf = page.pdf(format="A4")
+    pages, text = pdf_text(pdf)
+    assert pages == 1 and said[0] in text and said[1] in text
