@@ -50,7 +50,8 @@ export function dealsOf(records, seats, startingChips) {
 
 /** What a loser had left: the cards shown (with their points), or the count the table gave. */
 function leftText(payment, shown, handsLeft) {
-  const data = shown || (handsLeft && handsLeft[payment.seat] ? { cards: handsLeft[payment.seat] } : null);
+  const dealt = handsLeft ? handsLeft[payment.seat] : null;
+  const data = shown || (Array.isArray(dealt) ? { cards: dealt } : null);
   const points = payment.points === null || payment.points === undefined ? null
     : payment.points === 1 ? t("hand.one_point") : t("hand.points", { points: payment.points });
   if (data && data.cards) return points ? `${handText(data)} (${points})` : handText(data);
