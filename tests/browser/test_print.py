@@ -146,3 +146,19 @@ def test_a_game_in_progress_prints_its_standings_so_far(browser: Browser, live_s
         pdf = page.pdf(format="A4")
     pages, text = pdf_text(pdf)
     assert pages == 1 and said[0] in text and said[1] in text
+
+
+def test_a_hand_told_by_count_is_on_the_sheet_as_the_table_said_it(browser: Browser, live_server: LiveServer) -> None:
+    def told_by_count(route: Route) -> None:
+        document = route.fetch().json()
+        for record in document["events"]:
+            if record["type"] == "reveal" and record["deal"] == 2 and record["data"]["seat"] == 0:
+                record["data"] = {"seat": 0, "count": 10, "points": 62, "honours": ["KH"]}
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(document))
+
+    with opened(browser, live_server, "en", PHONE) as page:
+        page.route("**/export?format=json", told_by_count)
+        open_sheet(page, live_server)
+        deal2 = page.locator('.sheet-deal[data-deal="2"]')
+        expect(deal2.locator('tr[data-seat="0"] td.left')).to_have_text("10 cards, 62 points, K♥ held")
+        expect(deal2.locator('tr[data-seat="3"] td.left')).to_have_text("A♣ A♠ 2♣ 3♠ 5♣ (12 points)")
