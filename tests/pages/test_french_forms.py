@@ -8,6 +8,7 @@ from flask import Flask
 from flask_babel import force_locale
 
 from api.page_text import MESSAGES
+from nj_ledger.rules import _CHOICES as CHOICES
 
 from .conftest import Table
 
@@ -48,3 +49,10 @@ def test_the_signin_page_shows_the_command_as_code_not_backticks(table: Table) -
         assert "`" not in html
         assert "<code>nj-ledger club create</code>" in html
         assert sentence.replace("'", "&#39;") in html or sentence in html
+
+
+def test_the_sheet_names_every_value_of_the_options_it_shows() -> None:
+    """The result sheet writes the payment, bête and shortfall options in words: one message per value."""
+    for option in ("payment", "bete", "shortfall"):
+        assert [value for value in CHOICES[option] if f"rules.{option}.{value}" not in MESSAGES] == []
+    assert {"export.njn", "export.json", "export.label"} <= set(MESSAGES)
