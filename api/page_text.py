@@ -262,6 +262,28 @@ MESSAGES = {
     "column.betes_paid": _l("Bêtes paid"),
     "column.ruins": _l("Ruins"),
     "column.rating": _l("Rating"),
+    # shares: read-only links
+    "share.button": _l("Share"),
+    "share.label": _l("For whom (optional)"),
+    "share.link": _l("Share link"),
+    "share.explain_game": _l("Anyone with this link sees this game's replay and audit, read only, without "
+                             "signing in, until it is revoked."),
+    "share.explain_scoreboard": _l("Anyone with this link sees the club's scoreboard, read only, without "
+                                   "signing in, until it is revoked."),
+    "share.copy": _l("Copy"),
+    "share.copied": _l("Link copied."),
+    "share.list": _l("Shared links in use: {count}"),
+    "share.unlabelled": _l("Link"),
+    "share.made": _l("made {at}"),
+    "share.opened": _l("last opened {at}"),
+    "share.never_opened": _l("never opened"),
+    "share.revoke": _l("Revoke"),
+    "share.revoke_confirm": _l("Revoke this link? Whoever holds it will see nothing more."),
+    "share.revoked": _l("The link is revoked: it opens nothing any more."),
+    "share.note_game": _l("A game shared with you: read only."),
+    "share.note_scoreboard": _l("A scoreboard shared with you: read only."),
+    "share.invalid": _l("This share link opens nothing: it was revoked, or is incomplete. Ask the club for a "
+                        "new one."),
 }
 
 

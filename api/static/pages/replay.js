@@ -1,8 +1,9 @@
 // The replay viewer: pick a deal, step through it with the buttons, ←/→ or the slider;
 // the address always names the step shown (#deal=2&seq=57; ?deal=2&at=57 is read too).
 
-import { $, ApiError, api, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, el, formatNumber, notify, requireSession, shareFragment, start, t } from "./common.js";
 import { downloadButtons } from "./exchange.js";
+import { dropForShare, setupSharing, withShare } from "./share.js";
 import { boardElement, runElement, tableElement } from "./table.js";
 import { cardElement } from "./cards.js";
 import { describe, handText, shownHands } from "./describe.js";
@@ -74,7 +75,7 @@ function render() {
   $("#position").textContent = t("position", { step: page.index + 1, steps: page.steps.length, seq: step.seq });
   $("#prev").disabled = $("#first").disabled = page.index === 0;
   $("#next").disabled = $("#last").disabled = page.index === page.steps.length - 1;
-  const hash = `#deal=${page.deal}&seq=${step.seq}`;
+  const hash = `#${shareFragment()}deal=${page.deal}&seq=${step.seq}`; // a share's link keeps its secret
   history.replaceState(null, "", location.pathname + hash);
   $("#permalink").href = location.pathname + hash;
 }
@@ -115,10 +116,12 @@ async function main() {
   page.deals = game.deal ? game.deal.number : 0;
   $("#title").textContent = t("replay.title", { players: game.players.map((p) => p.name).join(", ") });
   $("#record-link").href = `/games/${encodeURIComponent(page.game)}/record`;
-  $("#audit-link").href = `/games/${encodeURIComponent(page.game)}/audit`;
-  $("#sheet-link").href = `/games/${encodeURIComponent(page.game)}/sheet`;
+  $("#audit-link").href = withShare(`/games/${encodeURIComponent(page.game)}/audit`);
+  $("#sheet-link").href = withShare(`/games/${encodeURIComponent(page.game)}/sheet`);
   $("#downloads").replaceChildren(...downloadButtons(page.game,
     (failure) => notify(failure instanceof ApiError ? failure.message : t("error.unexpected"))));
+  dropForShare($("#record-link"));
+  setupSharing($("#audit-link").parentElement, { game: page.game });
   if (page.deals === 0) {
     $("#replay").replaceChildren(el("p", { class: "empty" }, t("replay.no_deal")));
     return;

@@ -1,6 +1,7 @@
 // The club's scoreboard over a period: sortable columns, a period filter, CSV download, ratings.
 
 import { $, ApiError, api, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+import { setupSharing } from "./share.js";
 
 const club = document.body.dataset.club;
 const COLUMNS = [
@@ -125,8 +126,8 @@ async function download() {
 }
 
 async function main() {
-  const session = requireSession();
-  if (session.club !== club) {
+  const session = requireSession(); // a share's, when the page was opened with one
+  if (!session.share && session.club !== club) {
     notify(t("scoreboard.other_club"));
     return;
   }
@@ -136,6 +137,7 @@ async function main() {
   });
   $("#csv").addEventListener("click", download);
   $("#print").addEventListener("click", () => window.print());
+  setupSharing($("#title"), { scoreboard: true });
   api(`/clubs/${encodeURIComponent(club)}/seasons`)
     .then((found) => $("#seasons").replaceChildren(...found.seasons.map((s) => el("option", { value: s.name },
       `${s.from} – ${s.to}`))))

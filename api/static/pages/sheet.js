@@ -4,6 +4,7 @@
 
 import { $, ApiError, api, el, formatNumber, notify, requireSession, start, t } from "./common.js";
 import { downloadButtons } from "./exchange.js";
+import { withShare } from "./share.js";
 import { cardText } from "./cards.js";
 import { handText, shownHands } from "./describe.js";
 
@@ -155,12 +156,12 @@ async function main() {
   const title = document_.title || players.map((p) => p.name).join(", ");
   $("#title").textContent = t("sheet.title", { title });
   document.title = `${t("sheet.title", { title })} — Nain Jaune`;
-  $("#replay-link").href = `/games/${id}/replay`;
-  $("#audit-link").href = `/games/${id}/audit`;
+  $("#replay-link").href = withShare(`/games/${id}/replay`);
+  $("#audit-link").href = withShare(`/games/${id}/audit`);
   $("#print").addEventListener("click", () => window.print());
   $("#downloads").replaceChildren(...downloadButtons(game,
     (failure) => notify(failure instanceof ApiError ? failure.message : t("error.unexpected"))));
-  $("#meta").replaceChildren(...meta(document_, state, session.name || session.club));
+  $("#meta").replaceChildren(...meta(document_, state, session.share ? null : session.name || session.club));
   $("#standings").replaceChildren(...standingsTable(state));
   const { deals, adjustments } = dealsOf(document_.events || [], players.length, state.starting_chips);
   $("#deals").replaceChildren(deals.length ? el("div", {}, deals.map((deal) => dealSection(deal, players)))
