@@ -162,3 +162,19 @@ def test_a_hand_told_by_count_is_on_the_sheet_as_the_table_said_it(browser: Brow
         deal2 = page.locator('.sheet-deal[data-deal="2"]')
         expect(deal2.locator('tr[data-seat="0"] td.left')).to_have_text("10 cards, 62 points, K♥ held")
         expect(deal2.locator('tr[data-seat="3"] td.left')).to_have_text("A♣ A♠ 2♣ 3♠ 5♣ (12 points)")
+
+
+def test_a_game_share_opens_the_sheet_and_prints_it_signed_out(browser: Browser, live_server: LiveServer) -> None:
+    """From a shared replay, the result sheet opens with the share and prints; its links keep the share."""
+    made = live_server.store.create_share(live_server.club, live_server.example_game)
+    with opened(browser, live_server, "fr", PHONE, signed_in=False) as page:
+        page.goto(f"{live_server.url}/games/{live_server.example_game}/replay#share={made.secret}")
+        sheet = page.locator("#sheet-link")
+        expect(sheet).to_have_attribute("href", f"/games/{live_server.example_game}/sheet#share={made.secret}")
+        sheet.click()
+        expect(page.locator(".sheet-deal")).to_have_count(4)
+        expect(page.locator("#meta")).not_to_contain_text("Club")  # a share names its game, not the club
+        expect(page.locator("#replay-link")).to_have_attribute(
+            "href", f"/games/{live_server.example_game}/replay#share={made.secret}")
+        pages, text = pdf_text(page.pdf(format="A4"))
+        assert 1 <= pages <= 3 and TEXT["fr"]["title"] in text and "1 Sylvie 162" in text
