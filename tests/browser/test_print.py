@@ -128,6 +128,7 @@ def test_the_scoreboard_prints_on_one_page(browser: Browser, live_server: LiveSe
         assert header in text, header
     assert ("301½" in text) and ("88⅓" in text)
     assert "Download CSV" not in text and "Télécharger" not in text  # the period form stays on the screen
+    assert "Share" not in text and "Partager" not in text  # and so does the share panel
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
