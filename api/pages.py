@@ -1,4 +1,5 @@
-"""The web pages a club uses at the table: home, sign-in, new game, scorer, replay, audit, scoreboard.
+"""The web pages a club uses at the table: home, sign-in, new game, scorer, replay, audit, result sheet,
+scoreboard.
 
 Each page is a template and a JavaScript module from ``static/pages/``; the
 module reads the JSON API with the club token kept in the browser
@@ -88,6 +89,12 @@ def record(game: str) -> Response:
 @blp.route(f"/games/{GAME_ID}/replay")
 def replay(game: str) -> Response:
     return render_page("replay.html", "replay.js", game=game)
+
+
+@blp.route(f"/games/{GAME_ID}/sheet")
+def sheet(game: str) -> Response:
+    """A game's result sheet, laid out for printing: the game, each deal's winner and payments, the standings."""
+    return render_page("sheet.html", "sheet.js", game=game)
 
 
 @blp.route(f"/games/{GAME_ID}/audit")

@@ -3,6 +3,7 @@
 // so a reload or a shared link shows the same list.
 
 import { $, api, el, requireSession, start, t } from "./common.js";
+import { setupImport } from "./exchange.js";
 
 const STATUS = (status) => t(`status.${status}`);
 const PAGE = 20;
@@ -95,4 +96,5 @@ async function main() {
   $("#members").replaceChildren(...members.players.map((p) => el("option", { value: p.name })));
 }
 
+setupImport();
 start(main);
