@@ -119,6 +119,8 @@ class GameStateSchema(ViewSchema):
 
     id = fields.String()
     club = fields.String()
+    title = fields.String(allow_none=True, metadata={"description": "The game's title, if it was given one."})
+    date = fields.String(metadata={"description": "The day the game was played (YYYY-MM-DD)."})
     version = fields.Integer(metadata={"description": "The seq of the game's last event; also its ETag."})
     status = fields.String(validate=validate.OneOf(STATUSES))
     rules = fields.Dict(metadata={"description": "The fully resolved rule options."})

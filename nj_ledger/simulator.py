@@ -18,6 +18,7 @@ how many cards are left, their points and the honours still held.
 from __future__ import annotations
 
 import random
+import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from .cards import DECK, Card
 from .checks import declarable
 from .decide import execute, new_game
 from .events import Event
+from .profiles import PROFILES, default_starting_chips
 from .reducer import replay
 from .rules import Rules, resolve_rules
 from .state import ENDED, PLAYING, READY, REVEALING, GameState
@@ -227,6 +229,38 @@ def simulate(
     return game
 
 
+# How deal counts are measured (docs/RULES.md): seeds 0-399, the deals capped at 50 (a game that long counts 50).
+LENGTH_GAMES = 400
+LENGTH_CAP = 50
+
+
+def game_lengths(profile: str, players: int, starting_chips: int | None = None, *, games: int = LENGTH_GAMES,
+                 seed: int = 0, cap: int = LENGTH_CAP) -> list[int]:
+    """How many deals each of ``games`` simulated games lasted (seeds ``seed``, ``seed + 1``…), with the
+    profile's options and its default starting chips (:func:`~nj_ledger.profiles.default_starting_chips`)
+    unless others are given: the new-game page's defaults.
+
+    >>> game_lengths("hearts", 3, games=3)
+    [23, 18, 18]
+    """
+    chips = default_starting_chips(profile) if starting_chips is None else starting_chips
+    lengths = []
+    for k in range(games):
+        state = simulate(seed + k, profile, players, info="partial", deals=cap, starting_chips=chips).state
+        assert state is not None
+        lengths.append(state.deals_played)
+    return lengths
+
+
+def median_lengths(games: int = LENGTH_GAMES, seed: int = 0) -> dict[str, dict[int, float]]:
+    """The median game length, in deals, of each profile with its defaults, by number of players (3 to 5)."""
+    out: dict[str, dict[int, float]] = {}
+    for profile in PROFILES:
+        counts = [n for n in (3, 4, 5) if n in resolve_rules(profile).players]
+        out[profile] = {n: statistics.median(game_lengths(profile, n, games=games, seed=seed)) for n in counts}
+    return out
+
+
 def told_by_count(s: GameState, seat: int, hand: Iterable[Card]) -> dict[str, Any]:
     """The count form of the reveal of ``hand``, as the table tells it: the cards left, their points, the
     honours among them (in board order).
@@ -255,3 +289,9 @@ def _can_deal(s: GameState) -> bool:
     from .decide import can_ante
 
     return can_ante(s, s.next_dealer())
+
+
+if __name__ == "__main__":  # python -m nj_ledger.simulator: the median game lengths of docs/RULES.md
+    for name, medians in median_lengths().items():
+        figures = ", ".join(f"{n} players {median:g}" for n, median in medians.items())
+        print(f"{name:<18} {default_starting_chips(name):>4} chips: {figures}")

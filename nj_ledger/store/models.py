@@ -135,6 +135,7 @@ class Game(Base):
     __table_args__ = (
         Index(None, "club_id", "created_at"),
         Index(None, "club_id", "source_digest"),
+        Index(None, "club_id", "played_on", "created_at"),  # the lists' order: newest day first
     )
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)

@@ -10,7 +10,7 @@ import { dropForShare, setupSharing, withShare } from "./share.js";
 const game = document.body.dataset.game;
 const KNOWN_FINDINGS = ["chain-broken", "unreadable", "unreplayable", "undo", "adjustment", "shortfall",
   "not-announced", "not-conserved", "recomputation-differs", "checkpoint-mismatch", "log-cut", "log-extra",
-  "head-differs", "receipt-past-end", "receipt-head-differs", "receipt-bad-signature"];
+  "head-differs", "receipt-past-end", "receipt-head-differs", "receipt-bad-signature", "settled-by-count"];
 
 function badge(ok) {
   return el("span", { class: `badge ${ok ? "ok" : "bad"}` }, ok ? t("audit.ok") : t("audit.failed"));
