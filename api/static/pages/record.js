@@ -1,6 +1,9 @@
-// The table scorer, for a phone: whose turn it is, tap the cards played (only cards that can
-// be played are enabled), honours pre-ticked as announced, pass, undo, reveal, the settlement
-// in words. Every action goes out with its own Idempotency-Key, reused on retry.
+// The table scorer, for a phone. A turn is its cards tapped (only cards some seat may lay now are
+// enabled; those only a new run could bring are drawn apart), then one tap on the seat that laid them in
+// the bar kept under the card grid: the passes in between are recorded with the play, honours laid are
+// pre-ticked as announced. A loser's hand is told by count (points typed, honours held ticked) or tapped
+// card by card. Undo asks for a reason, and for a confirmation before it withdraws a settlement; Redo
+// sends back what was withdrawn. Every action goes out with its own Idempotency-Key, reused on retry.
 
 import {
   $, ApiError, allEvents, api, clearNotice, el, isSigningIn, notify, recordActions, requireSession, start, t,
@@ -9,7 +12,9 @@ import {
   DECK, announceable, cardElement, cardText, dealProgress, endsRun, honourCall, parseCard, parseExpected, wantedCall,
 } from "./cards.js";
 import { describe } from "./describe.js";
-import { boardElement, boardOrder, gameOverSentences, runElement, seatName, settlementSentences, tableElement } from "./table.js";
+import {
+  boardElement, boardOrder, gameOverSentences, runElement, seatName, settlementSentences, tableElement,
+} from "./table.js";
 
 const page = {
   game: document.body.dataset.game,
@@ -24,6 +29,7 @@ const page = {
   points: "", // a loser's points said aloud
   held: new Set(), // honours a loser still holds
   undoing: false, // the undo panel is open (reason, confirmation)
+  reason: "", // the undo's reason, as typed
   dealer: null, // first deal: the dealer chosen
   confirmEnd: false,
   busy: false,
@@ -155,6 +161,7 @@ function resetTurn() {
   page.points = "";
   page.held = new Set();
   page.undoing = false;
+  page.reason = "";
   page.confirmEnd = false;
 }
 
@@ -247,11 +254,13 @@ function undoPanel() {
   if (!page.undoing || !target) return null;
   const reason = el("input", {
     type: "text", id: "undo-reason", maxlength: 200, autocomplete: "off", placeholder: t("undo.reason_placeholder"),
+    value: page.reason, oninput: (event) => { page.reason = event.target.value; },
+    onkeydown: (event) => { if (event.key === "Enter") confirm(); },
   });
-  const confirm = () => {
-    const text = reason.value.trim();
+  function confirm() {
+    const text = page.reason.trim();
     send([text ? { type: "undo", reason: text } : { type: "undo" }]);
-  };
+  }
   const settled = Boolean(target.withdraws_settlement);
   const number = page.state.deal ? page.state.deal.number : page.state.deals_played;
   return el("div", { class: "undo-panel", id: "undo-panel", role: "group", "aria-label": t("undo_button") },
@@ -261,7 +270,7 @@ function undoPanel() {
     el("label", { class: "reason" }, t("undo.reason"), reason),
     el("div", { class: "buttons" },
       button(settled ? t("undo.confirm_settlement") : t("undo.confirm"), confirm, { primary: true, id: "undo-confirm" }),
-      button(t("undo.cancel"), () => { page.undoing = false; render(); }, { id: "undo-cancel" })));
+      button(t("undo.cancel"), () => { page.undoing = false; page.reason = ""; render(); }, { id: "undo-cancel" })));
 }
 
 /** Undo and Redo, with the undo panel, for the moments without a card grid (between deals, game over). */
