@@ -113,3 +113,28 @@ def test_undo_after_a_settlement_that_ended_the_game(browser: Browser, live_serv
     assert [r["data"]["reason"] for r in log if r["type"] == "undo"] == [""]
     page.context.close()
     assert errors.errors == []
+
+
+def test_a_count_no_hand_could_make_is_refused_and_stays_to_correct(browser: Browser,
+                                                                    live_server: LiveServer) -> None:
+    started = live_server.store.create_game(live_server.club, new_game(NAMES, "classic", 200), [{"type": "deal"}])
+    game = started.game.id
+    live_server.store.append(live_server.club, game, [
+        {"type": "play", "seat": seat, "cards": cards, "announced": [c for c in cards if c in ("7D", "QS", "KH")]}
+        for seat, cards, _ in DEAL])
+    page, errors = open_phone(browser, live_server, "en")
+    page.goto(f"{live_server.url}/games/{game}/record")
+    expect(page.locator("#count-who")).to_have_text("Ben: 6 cards left in hand.")
+    page.locator("#points").tap()
+    page.keyboard.type("99")
+    expect(page.locator("#reveal-count")).to_have_text("Record Ben: 99 points in 6 cards")
+    with page.expect_response(lambda r: r.url.endswith("/actions")) as refused:
+        page.locator("#reveal-count").tap()
+    assert refused.value.status == 422
+    expect(page.locator("#notice")).to_contain_text("cannot make 99 points")
+    expect(page.locator("#points")).to_have_value("99")  # kept, to be corrected
+    page.locator("#points").fill("35")
+    record(page, "#reveal-count")
+    expect(page.locator("#count-who")).to_have_text("Chloé: 5 cards left in hand.")
+    page.context.close()
+    assert errors.errors == []
