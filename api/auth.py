@@ -12,6 +12,11 @@ past ``AUTH_FAILURE_LIMIT`` every token from that address is answered 429 with
 still let through, the 429s would only tell a guesser which guess was right).
 A request with no token is not counted. Behind a reverse proxy, say how many
 proxies to trust (``NJ_LEDGER_PROXIES``), or every client counts as the proxy.
+
+A share's secret (:mod:`api.shares`) is sent as a bearer token too, and reads one
+resource only: a game share its game's state, events, replays, audit and export,
+a scoreboard share its club's scoreboard. Any other route answers a share as it
+answers a token that has no access there: 403 for a write, 404 for a read.
 """
 
 from __future__ import annotations
@@ -29,10 +34,10 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from nj_ledger.store import TokenInfo
+from nj_ledger.store import ShareInfo, TokenInfo
 
 from .context import store
-from .problems import Problem
+from .problems import NO_ROUTE, Problem
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="nj-ledger"'}
 API_PREFIX = "/api/v1/"
@@ -41,6 +46,11 @@ READ_METHODS = frozenset({"GET", "HEAD"})
 # the public keys that check receipts.
 OPEN_ENDPOINTS = frozenset({"health.Health", "clubs.Clubs", "keys.Keys"})
 OPEN_BLUEPRINTS = frozenset({"api-docs", "docs"})
+# What a share reaches: the routes of its resource (reading, and the audit's receipts check, which writes nothing).
+SHARED_ROUTES = {
+    "game": frozenset({"games.Game", "games.Events", "replay.Replay", "replay.Audit", "exchange.Export"}),
+    "scoreboard": frozenset({"scoreboards.Scoreboard"}),
+}
 FAILURES = "nj_ledger.failed_authentications"
 ADMIN_TOKEN_LENGTH = 32  # characters at least
 ADMIN_TOKEN_BITS = 128  # at least, counted as length x log2(distinct characters)
@@ -171,6 +181,8 @@ def reader() -> TokenInfo:
 def writer() -> TokenInfo:
     """A token allowed to write (role ``scorer``); 403 for a viewer."""
     token = caller()
+    if isinstance(token, ShareInfo):
+        raise Problem(403, "forbidden", "A share link may read what it shares, never write.")
     if not token.can_write:
         raise Problem(403, "forbidden", "This token may read but not write: ask your club for a scorer token.")
     return token
@@ -196,6 +208,28 @@ def guard() -> None:
     club = (request.view_args or {}).get("club")
     if isinstance(club, str):
         own_club(token, club)
+    if isinstance(token, ShareInfo):
+        within_share(token)
+
+
+def within_share(share: ShareInfo) -> None:
+    """404 unless this route reads the share's resource: its game's (and that game), or its club's scoreboard.
+
+    Every other route is closed to a share, the routes added later too: a share
+    reaches what :data:`SHARED_ROUTES` names, never more.
+    """
+    arguments = request.view_args or {}
+    game = arguments.get("game")
+    if request.endpoint in SHARED_ROUTES.get(share.resource, ()) and (
+            share.resource != "game" or (isinstance(game, str) and share.game_id is not None
+                                         and hmac.compare_digest(game.encode(), share.game_id.encode()))):
+        return
+    if isinstance(game, str):
+        raise Problem(404, "not-found", "There is no game {game!r} in this club.", params={"game": game})
+    club = arguments.get("club")
+    if isinstance(club, str):
+        raise Problem(404, "not-found", "There is no club {club!r}.", params={"club": club})
+    raise Problem(404, "not-found", NO_ROUTE)
 
 
 def _reads_only() -> bool:

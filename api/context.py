@@ -19,8 +19,9 @@ def store() -> Store:
 
 
 def game_view(game: GameInfo, state: GameState) -> dict[str, Any]:
-    """The game state of SPEC §5: ``state_view`` with the game's ``id`` and ``club``."""
-    return {"id": game.id, "club": game.club_id, **state_view(state)}
+    """The game state of SPEC §5: ``state_view`` with the game's ``id``, ``club``, ``title`` and ``date``."""
+    return {"id": game.id, "club": game.club_id, "title": game.meta.get("title"), "date": game.played_on.isoformat(),
+            **state_view(state)}
 
 
 def etag(version: int) -> dict[str, str]:

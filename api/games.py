@@ -14,6 +14,7 @@ from marshmallow import Schema, fields, validate
 from nj_ledger.chain import canonical_json
 from nj_ledger.decide import new_game
 from nj_ledger.errors import LedgerError
+from nj_ledger.exchange import META_FIELDS
 from nj_ledger.state import STATUSES
 from nj_ledger.store import IdempotentRequest, StoredResponse
 
@@ -40,6 +41,7 @@ blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, tab
 
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")  # visible ASCII, like the header itself
 VERSION_TAG = re.compile(r'(?:W/)?"?(\d{1,12})"?')
+MAX_TITLE = META_FIELDS["title"]  # as long as an imported document's
 
 
 class NewGameSchema(Schema):
@@ -51,6 +53,12 @@ class NewGameSchema(Schema):
     starting_chips = fields.Integer(required=True, strict=True, metadata={**STARTING_CHIPS_RANGE, "example": 60})
     dealer = fields.Integer(allow_none=True, strict=True, metadata={
         **SEAT_RANGE, "description": "First dealer's seat (0 to players − 1)."})
+    title = fields.String(allow_none=True, validate=validate.Length(max=MAX_TITLE), metadata={
+        "description": f"A name for the game, at most {MAX_TITLE} characters (blank: none).",
+        "example": "Jeudi chez Ana"})
+    date = fields.Date(allow_none=True, metadata={
+        "description": "The day the game is played (YYYY-MM-DD); today (UTC) when omitted.",
+        "example": "2026-11-24"})
 
 
 class GameListQuerySchema(PageQuerySchema):
@@ -59,6 +67,8 @@ class GameListQuerySchema(PageQuerySchema):
     date = fields.Date(metadata={"description": "Games played on this day (YYYY-MM-DD)."})
     from_ = fields.Date(data_key="from", metadata={"description": "Games played on or after this day."})
     to = fields.Date(metadata={"description": "Games played on or before this day."})
+    title = fields.String(validate=validate.Length(min=1, max=MAX_TITLE), metadata={
+        "description": "Games whose title holds this text, whatever its case."})
 
 
 class GamePageSchema(PageSchema):
@@ -126,14 +136,15 @@ class ClubGames(MethodView):
     @blp.arguments(GameListQuerySchema(), location="query")
     @blp.response(200, GamePageSchema)
     def get(self, query: dict[str, Any], club: str) -> dict[str, Any]:
-        """The club's games, newest first; filter by status, player and the day played."""
+        """The club's games, newest first (by the day played, then by when each was recorded), a page at a time;
+        filter by status, player, the day played and a part of the title (whatever its case)."""
         own_club(reader(), club)
         played_from, played_to = query.get("from_"), query.get("to")
         if query.get("date"):
             played_from = played_to = query["date"]
         games = store().list_games(
             club, status=query.get("status"), player=query.get("player"), played_from=played_from,
-            played_to=played_to, limit=query["limit"] + 1, offset=query["offset"],
+            played_to=played_to, title=query.get("title"), limit=query["limit"] + 1, offset=query["offset"],
         )
         more = len(games) > query["limit"]
         return {
@@ -144,12 +155,19 @@ class ClubGames(MethodView):
     @blp.arguments(NewGameSchema())
     @blp.response(201, ReceiptedGameSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Start a game: players in seat order, rules, starting chips, and the first dealer if not the last seat.
+        """Start a game: players in seat order, rules, starting chips, and the first dealer if not the last seat;
+        optionally a `title` and the `date` it is played (today by default), which its state and the club's list
+        show.
 
         The answer carries the signed `receipt` of the game's first event."""
         own_club(writer(), club)
         started = new_game(payload["players"], payload["rules"], payload["starting_chips"], payload.get("dealer"))
-        created = store().create_game(club, started)
+        meta: dict[str, str] = {}
+        if (payload.get("title") or "").strip():
+            meta["title"] = payload["title"].strip()
+        if payload.get("date") is not None:
+            meta["date"] = payload["date"].isoformat()
+        created = store().create_game(club, started, meta=meta)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
         return {**game_view(created.game, created.state), "receipt": created.receipt}, 201, headers
 

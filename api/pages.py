@@ -1,4 +1,5 @@
-"""The web pages a club uses at the table: home, sign-in, new game, scorer, replay, audit, scoreboard.
+"""The web pages a club uses at the table: home, sign-in, new game, scorer, replay, audit, result sheet,
+scoreboard.
 
 Each page is a template and a JavaScript module from ``static/pages/``; the
 module reads the JSON API with the club token kept in the browser
@@ -14,9 +15,14 @@ no token. No inline script runs: the policy allows scripts from this server only
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response, g, render_template
+
+from nj_ledger.profiles import PROFILES, default_starting_chips
+from nj_ledger.rules import resolve_rules
 
 from .i18n import LANGUAGES, current_language
 from .page_text import page_messages
@@ -54,9 +60,25 @@ def signin() -> Response:
     return render_page("signin.html", "signin.js")
 
 
+# The options of a profile the new-game form shows, as a table argues about them; each is also a rule override
+# the API takes (``rules: {profile, payment…}``).
+FORM_OPTIONS = ("payment", "bete", "shortfall", "may_stop")
+
+
+@lru_cache(maxsize=1)
+def form_profiles() -> str:
+    """Each profile's values of the form's options and its default starting chips, as JSON for the page."""
+    profiles = {}
+    for name in PROFILES:
+        rules = resolve_rules(name)
+        profiles[name] = {**{option: getattr(rules, option) for option in FORM_OPTIONS},
+                          "starting_chips": default_starting_chips(name)}
+    return json.dumps(profiles, separators=(",", ":"))
+
+
 @blp.route("/games/new")
 def new_game() -> Response:
-    return render_page("new_game.html", "new_game.js")
+    return render_page("new_game.html", "new_game.js", profiles=form_profiles())
 
 
 @blp.route(f"/games/{GAME_ID}/record")
@@ -67,6 +89,12 @@ def record(game: str) -> Response:
 @blp.route(f"/games/{GAME_ID}/replay")
 def replay(game: str) -> Response:
     return render_page("replay.html", "replay.js", game=game)
+
+
+@blp.route(f"/games/{GAME_ID}/sheet")
+def sheet(game: str) -> Response:
+    """A game's result sheet, laid out for printing: the game, each deal's winner and payments, the standings."""
+    return render_page("sheet.html", "sheet.js", game=game)
 
 
 @blp.route(f"/games/{GAME_ID}/audit")

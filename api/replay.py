@@ -80,6 +80,10 @@ class AuditSchema(Schema):
         "words with the players' names (the finding's sentence). An undo adds `withdrew` (the table action it "
         "withdrew, as sent), `settlement` (the number of the deal whose settlement it withdrew, or null) and "
         "`game_end` (whether the game's end went with it); an adjustment adds `from`, `to`, `amount`.")})
+    settled_by_count = fields.List(fields.Integer(), metadata={
+        "description": "The deals settled from a loser's hand told by count (a reveal's count form: cards left, "
+                       "points, honours) rather than shown card by card, in log order; each also has an info "
+                       "finding settled-by-count naming the players."})
     findings = fields.List(fields.Nested(FindingSchema))
 
 

@@ -34,7 +34,9 @@ ACTIONS_DESCRIPTION = (
     "Table actions (SPEC §4), applied all or nothing: "
     '{"type": "deal", "dealer"?, "hands"?, "talon"?}, '
     '{"type": "play", "seat", "cards", "announced"?}, {"type": "pass", "seat"}, '
-    '{"type": "reveal", "seat", "cards"}, {"type": "undo", "reason"?}, '
+    '{"type": "reveal", "seat", "cards"} or, settling by count, {"type": "reveal", "seat", "count", "points", '
+    '"honours"?} (cards left 1–52, their points 0–520, the honours still held; checked against the deal: '
+    'reveal-mismatch, not-an-honour), {"type": "undo", "reason"?}, '
     '{"type": "adjust", "from", "to", "amount", "reason"?}, {"type": "end", "reason"?}. '
     "Seats and the dealer are 0 to players − 1 (unknown-seat); an adjustment's amount is "
     f"{ADJUSTMENT[0]:,}–{ADJUSTMENT[1]:,} (invalid-amount). A deal holds at most {MAX_DEAL_EVENTS:,} events, "
@@ -117,6 +119,8 @@ class GameStateSchema(ViewSchema):
 
     id = fields.String()
     club = fields.String()
+    title = fields.String(allow_none=True, metadata={"description": "The game's title, if it was given one."})
+    date = fields.String(metadata={"description": "The day the game was played (YYYY-MM-DD)."})
     version = fields.Integer(metadata={"description": "The seq of the game's last event; also its ETag."})
     status = fields.String(validate=validate.OneOf(STATUSES))
     rules = fields.Dict(metadata={"description": "The fully resolved rule options."})

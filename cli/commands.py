@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 DEMO_CLUB = "Demo"
 LOCAL_CLUB = "Local"
 SIMULATION_CLUB = "Simulations"
+DEMO_TOKEN_FILE = "demo-token"  # in the instance folder, beside make run's admin-token
 
 
 def examples_folder() -> Path:
@@ -200,20 +201,53 @@ def club_create(name: str, as_json: bool) -> None:
     _echo_token(token)
 
 
+@club.command("tokens")
+@click.argument("club_id", metavar="CLUB", callback=_an_id)
+@click.option("--json", "as_json", is_flag=True, help="Print {tokens: [{id, role, label, created_at, "
+                                                        "last_used_at, revoked_at}]} as JSON.")
+def club_tokens(club_id: str, as_json: bool) -> None:
+    """CLUB's tokens: id, role, label, made, last used (to the minute), revoked. Never a secret."""
+    _print_tokens(club_id, as_json)
+
+
+@main.group()
+def clubs() -> None:
+    """Every club of the database."""
+
+
+@clubs.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print {clubs: [{id, name, created_at, games}]} as JSON.")
+def clubs_list(as_json: bool) -> None:
+    """Every club, oldest first: id, name, when it was made, how many games it has."""
+    from nj_ledger.store import iso
+
+    rows = [{"id": club.id, "name": club.name, "created_at": iso(club.created_at), "games": games}
+            for club, games in _store().list_clubs()]
+    if as_json:
+        click.echo(json.dumps({"clubs": rows}, ensure_ascii=False))
+        return
+    if not rows:
+        click.echo("No club yet: `nj-ledger club create NAME` makes one.")
+    for row in rows:
+        click.echo(f"{row['id']}  {row['name']}  (made {row['created_at']}, {row['games']} games)")
+
+
 # --- games in and out --------------------------------------------------------------------------
 @main.command()
 @click.option("--examples", "folder", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=examples_folder, show_default="the example games shipped with the ledger",
               help="Folder of game documents (*.json).")
 def demo(folder: Path) -> None:
-    """Load the example games into the club "Demo" (created if missing); running it again adds nothing."""
+    """Load the example games into the club "Demo" (created if missing); running it again adds nothing.
+
+    Prints the demo club's scorer token, kept in the instance folder's `demo-token` (mode 0600): every run shows the
+    same one, and makes another only when it no longer signs in to the club (revoked, another database)."""
     from nj_ledger.store import StoreError
     from nj_ledger.store.documents import document_digest, import_document
 
     store = _store()
-    club, token = _club_or_new(store, DEMO_CLUB)
-    if token is None:
-        token = store.create_token(club.id, "scorer", "demo")
+    club, made = _club_or_new(store, DEMO_CLUB)
+    secret, where, new = _demo_token(store, club.id, made)
     files = sorted(folder.glob("*.json"))
     loaded = skipped = 0
     with click.progressbar(files, label="Loading examples", item_show_func=lambda p: p.name if p else None) as bar:
@@ -229,7 +263,82 @@ def demo(folder: Path) -> None:
             loaded += 1
     click.echo(f"Club {club.name!r}: {loaded} games loaded, {skipped} already there.")
     click.echo(f"  id:    {club.id}")
-    _echo_token(token)
+    click.echo(f"  token: {secret}  (scorer; {'new, ' if new else ''}kept in {where})")
+
+
+def _demo_token(store: Store, club_id: str, made: NewToken | None) -> tuple[str, Path, bool]:
+    """The demo club's scorer token, kept in the instance folder (``demo-token``, readable by its owner only) so
+    that every run of ``demo`` shows the same one: the one kept there while it still signs in to this club, else
+    ``made`` (the new club's first token) or a new one. Returns the secret, the file, and whether it is new."""
+    from nj_ledger.store.database import instance_path
+
+    path = instance_path() / DEMO_TOKEN_FILE
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        kept = ""
+    found = store.authenticate(kept) if kept else None
+    if found is not None and found.club_id == club_id and found.role == "scorer":
+        return kept, path, False
+    token = made or store.create_token(club_id, "scorer", "demo")
+    _write_private(path, token.secret)
+    return token.secret, path, True
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Put ``text`` in ``path`` in one step, the file readable and writable by its owner only (mode 0600)."""
+    import secrets
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    candidate = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
+    descriptor = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(descriptor, (text + "\n").encode("ascii"))
+    finally:
+        os.close(descriptor)
+    os.replace(candidate, path)
+
+
+@main.group()
+def games() -> None:
+    """Games: find them again."""
+
+
+GAME_STATUSES = ("ready", "playing", "revealing", "ended")
+
+
+@games.command("list")
+@click.option("--club", "club_id", callback=_an_id, help="Only this club's games (default: every club's).")
+@click.option("--status", type=click.Choice(GAME_STATUSES), help="Only games with this status.")
+@click.option("--player", help="Only games this player sat in (any case).")
+@click.option("--title", help="Only games whose title holds this text (any case).")
+@click.option("--date", "day", type=click.DateTime(["%Y-%m-%d"]), help="Only games played on this day (YYYY-MM-DD).")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True, help="How many at most.")
+@click.option("--offset", type=click.IntRange(0), default=0, show_default=True, help="How many newest to skip.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print {games: [...]}, each game as GET /api/v1/clubs/{club}/games lists it.")
+def games_list(club_id: str | None, status: str | None, player: str | None, title: str | None, day: Any,
+               limit: int, offset: int, as_json: bool) -> None:
+    """Games, newest first (by the day played, then by when each was recorded): id, day, status, rules, deals,
+    players and title; the id is what `export`, the pages' addresses and the API take."""
+    from api.context import summary_view
+
+    store = _store()
+    if club_id is not None:
+        store.club(club_id)  # an unknown club is said, not listed as empty
+    played = day.date() if day is not None else None
+    found = store.list_games(club_id, status=status, player=player or None, title=title or None,
+                             played_from=played, played_to=played, limit=limit, offset=offset)
+    rows = [summary_view(game) for game in found]
+    if as_json:
+        click.echo(json.dumps({"games": rows}, ensure_ascii=False))
+        return
+    if not rows:
+        click.echo("No game matches.")
+    for row in rows:
+        click.echo(f"{row['id']}  {row['date']}  {row['status']:<9}  {row['profile']:<17}  "
+                   f"{row['deals_played']:>3} deals  {', '.join(row['players'])}"
+                   + (f"  \u2014 {row['title']}" if row["title"] else ""))
 
 
 @main.command("import")
@@ -503,6 +612,10 @@ def tokens() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the tokens as JSON.")
 def tokens_list(club_id: str, as_json: bool) -> None:
     """CLUB's tokens: id, role, label, made, last used (to the minute), revoked. Never a secret."""
+    _print_tokens(club_id, as_json)
+
+
+def _print_tokens(club_id: str, as_json: bool) -> None:
     from nj_ledger.store import iso
 
     store = _store()

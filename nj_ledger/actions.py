@@ -4,7 +4,8 @@ A game starts with :func:`new_game` (its players, rules and chips checked). A
 table action arrives as JSON (``{"type": "play", "seat": 0, "cards": ["5H"]}``);
 :func:`parse_action` checks its form against the table it is played at (the
 seats, the boxes) and gives a frozen value — :class:`Deal`, :class:`Play`,
-:class:`Pass`, :class:`Reveal`, :class:`Undo`, :class:`Adjust` or :class:`End` —
+:class:`Pass`, :class:`Reveal` (or :class:`RevealCount`, settling by count), :class:`Undo`,
+:class:`Adjust` or :class:`End` —
 or refuses it with a :class:`~nj_ledger.errors.LedgerError`. Deciding
 (:mod:`nj_ledger.decide`) works with the values only, as python-chess works with
 a ``Move`` parsed once::
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
-from .bounds import STARTING_CHIPS, shown
+from .bounds import REVEAL_COUNT, REVEAL_POINTS, STARTING_CHIPS, shown
 from .cards import Card, parse_card, parse_cards
 from .errors import InvalidInput, RuleViolation
 from .events import TABLE_ACTIONS, Event
@@ -95,6 +96,17 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True)
+class RevealCount:
+    """A loser's hand as the table tells it, settling by count: how many cards are left, the points they make
+    (A=1, 2-9 face, 10/J/Q/K=10) and the honours still held (none: an empty tuple)."""
+
+    seat: int
+    count: int
+    points: int
+    honours: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Undo:
     reason: str = ""
 
@@ -114,7 +126,7 @@ class End:
     reason: str = ""
 
 
-Action = Deal | Play | Pass | Reveal | Undo | Adjust | End
+Action = Deal | Play | Pass | Reveal | RevealCount | Undo | Adjust | End
 MAX_REASON: Final = 500  # characters of an undo's, an adjustment's or an end's reason
 
 
@@ -288,9 +300,38 @@ def _pass(a: Mapping[str, Any], seats: int, boxes: Collection[Card]) -> Pass:
     return Pass(seat_number(a["seat"], seats))
 
 
-def _reveal(a: Mapping[str, Any], seats: int, boxes: Collection[Card]) -> Reveal:
+def _bounded(value: Any, what: str, bounds: tuple[int, int]) -> int:
+    number = whole_number(value, what)
+    least, most = bounds
+    if not least <= number <= most:
+        raise InvalidInput(
+            "invalid-action", "{field} must be a whole number from {least} to {most}, not {value}.",
+            least=least, most=most, value=shown(number),
+            field=what,
+        )
+    return number
+
+
+def _reveal(a: Mapping[str, Any], seats: int, boxes: Collection[Card]) -> Reveal | RevealCount:
+    """The card form (``cards``) or the count form (``count``, ``points``, ``honours``?), never both."""
     seat = seat_number(a["seat"], seats)
-    return Reveal(seat, card_list(a["cards"], "cards", allow_empty=True))
+    if "cards" in a:
+        counted = sorted(set(_COUNT_FIELDS).intersection(a))
+        if counted:
+            raise InvalidInput(
+                "invalid-action",
+                "A reveal gives the cards left in hand, or their count ({field!r}…), not both.",
+                field=counted[0],
+            )
+        return Reveal(seat, card_list(a["cards"], "cards", allow_empty=True))
+    if "count" not in a:
+        field = "count" if "points" in a or "honours" in a else "cards"  # the count form without its count
+        raise InvalidInput("invalid-action", "A {action} action needs {field!r}.", action="reveal", field=field)
+    if "points" not in a:
+        raise InvalidInput("invalid-action", "A {action} action needs {field!r}.", action="reveal", field="points")
+    count = _bounded(a["count"], "count", REVEAL_COUNT)
+    points = _bounded(a["points"], "points", REVEAL_POINTS)
+    return RevealCount(seat, count, points, card_list(a.get("honours", []), "honours", allow_empty=True))
 
 
 def _undo(a: Mapping[str, Any], seats: int, boxes: Collection[Card]) -> Undo:
@@ -306,6 +347,9 @@ def _end(a: Mapping[str, Any], seats: int, boxes: Collection[Card]) -> End:
     return End(_reason(a))
 
 
+_COUNT_FIELDS = ("count", "points", "honours")  # a reveal's count form (settling by count)
+
+
 def _shape(required: tuple[str, ...], optional: tuple[str, ...] = ()) -> tuple[frozenset[str], frozenset[str]]:
     """An action's required fields and every field it may have."""
     return frozenset(required), frozenset(required) | frozenset(optional) | {"type"}
@@ -316,7 +360,7 @@ _PARSERS: dict[str, tuple[frozenset[str], frozenset[str], Parser]] = {
     "deal": (*_shape((), ("dealer", "hands", "talon")), _deal),
     "play": (*_shape(("seat", "cards"), ("announced",)), _play),
     "pass": (*_shape(("seat",)), _pass),
-    "reveal": (*_shape(("seat", "cards")), _reveal),
+    "reveal": (*_shape(("seat",), ("cards", *_COUNT_FIELDS)), _reveal),
     "undo": (*_shape((), ("reason",)), _undo),
     "adjust": (*_shape(("from", "to", "amount"), ("reason",)), _adjust),
     "end": (*_shape((), ("reason",)), _end),

@@ -3,7 +3,8 @@
 Pure: it reads stored records (``{seq, deal, type, data, v, recorded_at, hash}``)
 and returns the report the API serves (SPEC §5, §7)::
 
-    {ok, transfers, totals, conservation, chain, head, checkpoints, recomputation, corrections, findings}
+    {ok, transfers, totals, conservation, chain, head, checkpoints, recomputation, corrections,
+     settled_by_count, findings}
 
 and, when members' receipts are checked (:func:`check_receipts`, :func:`with_receipts`), ``receipts``.
 
@@ -173,6 +174,7 @@ def audit(
                 ))
                 break
 
+    settled_by_count = list(dict.fromkeys(f.said.params["deal"] for f in findings if f.code == "settled-by-count"))
     ok = (chain["ok"] and conservation["ok"] and recomputation["ok"] and checkpoint_report["ok"] and replayed
           and head["ok"])
     return {
@@ -186,6 +188,7 @@ def audit(
         "checkpoints": checkpoint_report,
         "recomputation": recomputation,
         "corrections": corrections,
+        "settled_by_count": settled_by_count,  # the deals settled from a hand told by count (in log order)
         "findings": findings,
     }
 
@@ -278,6 +281,14 @@ def _count(event: Event, seq: int, state: GameState, transfers: list[dict[str, A
                      "(no reason given).", **moved)
         )
     elif event.type == "deal_ended":
+        counted = state.deal.counted if state.deal is not None else ()
+        if counted:  # the cards of these hands were never shown: the table told their count and points
+            findings.append(_finding(
+                "info", seq, "settled-by-count",
+                "Deal {deal} was settled by count for {players}: the cards left were told, not shown.",
+                deal=event.data["number"], players=Listed(tuple(Player(c.seat, state.players[c.seat])
+                                                                for c in counted)),
+            ))
         for shortfall in event.data.get("shortfalls", []):
             findings.append(_finding(
                 "warning", seq, "shortfall",

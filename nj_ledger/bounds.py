@@ -29,6 +29,12 @@ MAX_CHIPS = 10**12
 STARTING_CHIPS = (1, 10**9)
 ADJUSTMENT = (1, 10**9)
 
+# A reveal by count (settling by count): the cards a loser says are left in hand, and the points they make.
+# No hand holds more than the deck's 52 cards, and 52 cards make at most 52 x 10 points; the engine then holds
+# both to the deal (the hand's size, what the cards not yet seen can make).
+REVEAL_COUNT = (1, 52)
+REVEAL_POINTS = (0, 520)
+
 # Events one deal may hold: the deal, its antes, its plays, passes, undos and reveals, its settlement, and the
 # adjustments agreed before the next deal (an undo adds events, it never takes any away). Simulated games of
 # every profile, 2 to 8 players, with full and partial information and frequent undos reach 391 at the most

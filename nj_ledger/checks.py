@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import RANK_NAMES_FR, Card, rank_label
+from .actions import RevealCount
+from .cards import DECK, RANK_NAMES_FR, Card, rank_label
 from .errors import RuleViolation
 from .messages import Listed
 from .settlement import player
@@ -121,3 +122,107 @@ def check_announced(s: GameState, cards: Sequence[Card], called: Iterable[Card])
             raise RuleViolation(
                 "announced-not-played", "{card} is announced but not among the cards played.", card=card
             )
+
+
+def require_awaited(s: GameState, seat: int) -> DealState:
+    """A reveal of ``seat``'s hand: the deal is over and settlement waits for that hand."""
+    deal = require_open_deal(s, revealing_ok=True)
+    if s.status != REVEALING:
+        raise RuleViolation("no-reveal-needed", "No hand is awaited: reveals come after a player goes out.")
+    if seat not in deal.awaiting:
+        raise RuleViolation(
+            "no-reveal-needed", "{player}'s hand is not awaited.", player=player(s, seat), seat=seat
+        )
+    return deal
+
+
+def declarable(s: GameState) -> tuple[Card, ...]:
+    """The cards a count names when held: the honours of the board, and the wild card when holding it makes a
+    loser pay double (the 1760 rules' 7D, an honour there too)."""
+    rules = s.rules
+    extra = (rules.wild,) if rules.wild_pays_double and rules.wild is not None else ()
+    return tuple(dict.fromkeys((*rules.honours, *extra)))
+
+
+def point_sums(values: Sequence[int], count: int) -> int:
+    """Every sum ``count`` of these card values can make, as a bit set (bit ``n`` set: ``n`` can be made).
+
+    >>> sums = point_sums([1, 10, 10, 10], 2)
+    >>> [n for n in range(sums.bit_length()) if sums >> n & 1]
+    [11, 20]
+    """
+    reach = [1] + [0] * count  # reach[j]: the sums j of the cards seen so far make
+    for seen, value in enumerate(values):
+        for j in range(min(count, seen + 1), 0, -1):
+            reach[j] |= reach[j - 1] << value
+    return reach[count]
+
+
+def check_count(s: GameState, deal: DealState, told: RevealCount) -> None:
+    """A hand told by count holds what it can: as many cards as the seat has left, honours of the board that
+    nobody has shown, and points that that many cards not yet seen can make with those honours among them."""
+    seat, count, points = told.seat, told.count, told.points
+    left = deal.hand_sizes[seat]
+    if count != left:
+        raise RuleViolation(
+            "reveal-mismatch", "{player} has {left} cards left, not {count}.",
+            player=player(s, seat), left=left, count=count,
+            seat=seat,
+        )
+    honours = declarable(s)
+    for position, card in enumerate(told.honours):
+        if card not in honours:
+            raise RuleViolation(
+                "not-an-honour",
+                "{card} is not an honour ({honours}): only the honours still held are told with a count.",
+                card=card, honours=Listed(honours),
+                seat=seat,
+            )
+        if card in told.honours[:position]:
+            raise RuleViolation("reveal-mismatch", "{card} is told twice.", card=card, seat=seat)
+        if card in deal.seen:
+            raise RuleViolation(
+                "reveal-mismatch", "{card} has already been seen in this deal: {player} cannot hold it.",
+                card=card, player=player(s, seat),
+                seat=seat,
+            )
+        if deal.talon is not None and card in deal.talon:
+            raise RuleViolation("reveal-mismatch", "{card} is in the talon, not in a hand.", card=card, seat=seat)
+    if len(told.honours) > count:
+        raise RuleViolation(
+            "reveal-mismatch", "{player} cannot hold {honours} honours among {count} cards.",
+            player=player(s, seat), honours=len(told.honours), count=count,
+            seat=seat,
+        )
+    # the rest of the hand: cards nobody has seen, not in the talon when it is known, and no honour (the honours
+    # held are the ones told)
+    unseen = [card.points for card in DECK if card not in deal.seen and card not in honours
+              and (deal.talon is None or card not in deal.talon)]
+    rest = count - len(told.honours)
+    if rest > len(unseen):
+        raise RuleViolation(
+            "reveal-mismatch",
+            "{player} cannot hold {count} cards: only {unseen} cards not yet seen can be in that hand.",
+            player=player(s, seat), count=count, unseen=len(unseen) + len(told.honours),
+            seat=seat,
+        )
+    held = sum(card.points for card in told.honours)
+    unseen.sort()
+    least = held + sum(unseen[:rest])
+    most = held + sum(unseen[len(unseen) - rest:])
+    if not least <= points <= most:
+        raise RuleViolation(
+            "reveal-mismatch",
+            "{player}'s {count} cards cannot make {points} points: {count} cards not yet seen, with the honours "
+            "told, make {least} to {most} points.",
+            player=player(s, seat), count=count, points=points, least=least, most=most,
+            seat=seat,
+        )
+    if not point_sums(unseen, rest) >> (points - held) & 1:
+        raise RuleViolation(
+            "reveal-mismatch",
+            "{player}'s {count} cards cannot make {points} points: {count} cards not yet seen, with the honours "
+            "told, make {least} to {most} points, but never exactly {points}.",
+            player=player(s, seat), count=count, points=points, least=least, most=most,
+            seat=seat,
+        )

@@ -27,6 +27,7 @@ from .actions import (
     Pass,
     Play,
     Reveal,
+    RevealCount,
     Undo,
     box_account,
     new_game,
@@ -38,8 +39,10 @@ from .cards import DECK, Card, rank_label
 from .checks import (
     check_announced,
     check_cards,
+    check_count,
     check_may_pass,
     not_your_turn,
+    require_awaited,
     require_between_deals,
     require_open_deal,
 )
@@ -48,7 +51,7 @@ from .events import Event
 from .messages import Listed
 from .reducer import losers
 from .settlement import can_ante, emit, end_game, pay_during_play, player, settle, transfer
-from .state import ENDED, PLAYING, READY, REVEALING, GameState
+from .state import ENDED, PLAYING, READY, GameState
 
 
 # --- table actions ----------------------------------------------------------------------------------
@@ -180,13 +183,7 @@ def _decide_play(s: GameState, a: Play, events: list[Event]) -> None:
 
 def _decide_reveal(s: GameState, a: Reveal, events: list[Event]) -> None:
     seat, cards = a.seat, a.cards
-    deal = require_open_deal(s, revealing_ok=True)
-    if s.status != REVEALING:
-        raise RuleViolation("no-reveal-needed", "No hand is awaited: reveals come after a player goes out.")
-    if seat not in deal.awaiting:
-        raise RuleViolation(
-            "no-reveal-needed", "{player}'s hand is not awaited.", player=player(s, seat), seat=seat
-        )
+    deal = require_awaited(s, seat)
     if len(cards) != deal.hand_sizes[seat] or len(set(cards)) != len(cards):
         raise RuleViolation(
             "reveal-mismatch",
@@ -202,6 +199,16 @@ def _decide_reveal(s: GameState, a: Reveal, events: list[Event]) -> None:
         if deal.talon is not None and card in deal.talon:
             raise RuleViolation("reveal-mismatch", "{card} is in the talon, not in a hand.", card=card)
     emit(s, events, "reveal", {"seat": seat, "cards": [str(c) for c in cards]})
+    if s.deal is not None and not s.deal.awaiting:
+        settle(s, events)
+
+
+def _decide_reveal_count(s: GameState, a: RevealCount, events: list[Event]) -> None:
+    """Settling by count: the hand as the table tells it, checked as far as the deal allows (``check_count``)."""
+    deal = require_awaited(s, a.seat)
+    check_count(s, deal, a)
+    emit(s, events, "reveal", {"seat": a.seat, "count": a.count, "points": a.points,
+                               "honours": [str(card) for card in a.honours]})
     if s.deal is not None and not s.deal.awaiting:
         settle(s, events)
 
@@ -267,6 +274,8 @@ def _decide_into(s: GameState, action: Action | Mapping[str, Any], events: list[
             _decide_deal(s, parsed, events)
         case Reveal():
             _decide_reveal(s, parsed, events)
+        case RevealCount():
+            _decide_reveal_count(s, parsed, events)
         case Undo():
             _decide_undo(s, parsed, events)
         case Adjust():

@@ -82,4 +82,26 @@ PROFILES: dict[str, dict[str, Any]] = {
     },
 }
 
-__all__ = ["PROFILES"]
+# The chips each player starts with unless the table says otherwise (the new-game page's default): enough that
+# the median simulated game with the profile's options lasts at least 8 deals with 3, 4 or 5 players (3 or 5
+# for the 1760 rules). ``python -m nj_ledger.simulator`` measures it (400 seeded games per player count); the
+# figures are in docs/RULES.md and tests/core/test_game_lengths.py holds them.
+STARTING_CHIPS: dict[str, int] = {
+    "classic": 270,
+    "cards": 180,
+    "skip": 180,
+    "hearts": 120,
+    "avantcoureur-1760": 240,
+}
+
+
+def default_starting_chips(profile: str) -> int:
+    """The starting chips a profile suggests (the classic's for a profile this ledger does not name).
+
+    >>> default_starting_chips("hearts"), default_starting_chips("whist")
+    (120, 270)
+    """
+    return STARTING_CHIPS.get(profile, STARTING_CHIPS["classic"])
+
+
+__all__ = ["PROFILES", "STARTING_CHIPS", "default_starting_chips"]

@@ -20,7 +20,7 @@ from .actions import account
 from .cards import DECK, KING, parse_cards
 from .events import Event
 from .rules import resolve_rules
-from .state import ENDED, PLAYING, READY, REVEALING, DealState, GameState
+from .state import ENDED, PLAYING, READY, REVEALING, CountedHand, DealState, GameState
 
 Handler = Callable[[GameState, Mapping[str, Any]], None]
 
@@ -107,6 +107,7 @@ def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
     deal.winner = None
     deal.grand_opera = False
     deal.revealed = ()
+    deal.counted = ()
     deal.awaiting = ()
     deal.ended = False
     deal.undo_to = None
@@ -254,9 +255,14 @@ def _on_reveal(s: GameState, d: Mapping[str, Any]) -> None:
     _push_undo(s)
     _recorded(s, "reveal", d)
     seat = int(d["seat"])
-    cards = frozenset(parse_cards(d["cards"]))
-    deal.revealed += ((seat, cards),)
-    deal.seen = deal.seen | cards
+    if "count" in d:  # settling by count: the honours declared are known, the other cards stay unseen
+        honours = frozenset(parse_cards(d.get("honours", [])))
+        deal.counted += (CountedHand(seat, int(d["count"]), int(d["points"]), honours),)
+        deal.seen = deal.seen | honours
+    else:
+        cards = frozenset(parse_cards(d["cards"]))
+        deal.revealed += ((seat, cards),)
+        deal.seen = deal.seen | cards
     deal.awaiting = tuple(a for a in deal.awaiting if a != seat)
 
 

@@ -10,11 +10,12 @@ from typing import Any
 
 from .actions import Account, box_account, seat_account
 from .bounds import MAX_CHIPS
+from .cards import Card
 from .errors import RuleViolation
 from .events import EndReason, Event, TransferReason
 from .messages import Player
 from .reducer import fold, losers
-from .state import GameState
+from .state import DealState, GameState
 
 
 def emit(s: GameState, events: list[Event], event_type: str, data: dict[str, Any]) -> None:
@@ -99,6 +100,16 @@ def pay_during_play(s: GameState, events: list[Event], payer: int, payee: int, o
         _check_accounts(s, source, target)
 
 
+def held(deal: DealState, seat: int) -> frozenset[Card]:
+    """The cards a loser is known to hold at the settlement: the hand (dealt or revealed), or the honours told
+    with a count (its other cards stay unseen); nothing when no hand was needed."""
+    hand = deal.remaining_hand(seat)
+    if hand is not None:
+        return hand
+    told = deal.counted_hand(seat)
+    return told.honours if told is not None else frozenset()
+
+
 def settle(s: GameState, events: list[Event]) -> None:
     """The losers pay the winner and their bêtes (or the Grand Opéra sweeps the board): ``deal_ended``, and the
     end of the game when it is over."""
@@ -125,14 +136,15 @@ def settle(s: GameState, events: list[Event]) -> None:
 
     for seat in losers(s, winner):
         hand = deal.remaining_hand(seat)
+        told = deal.counted_hand(seat) if hand is None else None  # settled by count: the points the table told
         left = deal.hand_sizes[seat]
-        points = None if hand is None else sum(c.points for c in hand)
+        points = told.points if told is not None else None if hand is None else sum(c.points for c in hand)
         if hand is not None:
             hands_left[str(seat)] = [str(c) for c in sorted(hand, key=lambda c: (c.rank, c.suit))]
         base = left if rules.payment == "cards" else points
         assert base is not None  # points are only asked for when the losers' hands are known (needs_losers_hands)
         owed = base * rules.point_value * double
-        if rules.wild_pays_double and hand is not None and rules.wild in hand:
+        if rules.wild_pays_double and rules.wild in held(deal, seat):
             owed *= 2
         paid = pay(seat, seat_account(winner), owed, "payment")
         payments.append({"seat": seat, "cards_left": left, "points": points, "amount": owed, "paid": paid})
@@ -141,7 +153,7 @@ def settle(s: GameState, events: list[Event]) -> None:
             transfer(s, events, box_account(card), seat_account(winner), s.boxes[s.box_index(card)], "grand_opera")
     if rules.bete != "none":
         for seat in losers(s, winner):
-            hand = deal.remaining_hand(seat) or frozenset()
+            hand = held(deal, seat)
             for index, card in enumerate(rules.honours):
                 if card in hand:
                     owed = boxes_at_out[index] if rules.bete == "double" else rules.board[card] * rules.stake_unit

@@ -6,7 +6,9 @@ the profile allows it, sometimes forget to announce an honour, sometimes let a
 pass be inferred, sometimes undo a play (the winning one too, with the settlement
 it caused) and record it again, and sometimes agree an adjustment between deals.
 With ``info="partial"`` the hands are not given at the deal (what a scorer sees
-at a real table) and the losers' hands are revealed when settlement needs them.
+at a real table) and the losers' hands are revealed when settlement needs them:
+card by card, or (``by_count``, how often) settled by count, the table telling
+how many cards are left, their points and the honours still held.
 
     >>> game = simulate(seed=7, profile="hearts", players=4, deals=3)
     >>> game.state.status
@@ -16,13 +18,16 @@ at a real table) and the losers' hands are revealed when settlement needs them.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+import statistics
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import DECK, Card
+from .checks import declarable
 from .decide import execute, new_game
 from .events import Event
+from .profiles import PROFILES, default_starting_chips
 from .reducer import replay
 from .rules import Rules, resolve_rules
 from .state import ENDED, PLAYING, READY, REVEALING, GameState
@@ -49,11 +54,13 @@ class SimulatedGame:
 class _Table:
     """The simulator's view of the table: the true hands, whatever the scorer records."""
 
-    def __init__(self, rng: random.Random, game: SimulatedGame, info: str, chatter: float) -> None:
+    def __init__(self, rng: random.Random, game: SimulatedGame, info: str, chatter: float,
+                 by_count: float = 0.0) -> None:
         self.rng = rng
         self.game = game
         self.info = info
         self.chatter = chatter  # how often bots do the unusual: forget, stop early, undo
+        self.by_count = by_count  # how often a loser's hand is told by count rather than shown
         self.state = replay(game.events)
         self.hands: list[set[Card]] = []
         self.pending: list[tuple[dict[str, Any], bool]] = []  # passes not sent yet, and whether each blocked
@@ -82,7 +89,10 @@ class _Table:
             deal = self.state.deal
             assert deal is not None
             for seat in list(deal.awaiting):
-                self.submit([{"type": "reveal", "seat": seat, "cards": sorted(self.hands[seat])}])
+                if self.by_count and self.rng.random() < self.by_count:  # no draw without it: same games as before
+                    self.submit([told_by_count(self.state, seat, self.hands[seat])])
+                else:
+                    self.submit([{"type": "reveal", "seat": seat, "cards": sorted(self.hands[seat])}])
 
     def turn(self) -> None:
         s, rng = self.state, self.rng
@@ -185,11 +195,14 @@ def simulate(
     deals: int | None = 8,
     starting_chips: int | None = None,
     chatter: float = 1.0,
+    by_count: float = 0.0,
 ) -> SimulatedGame:
     """Play one random legal game; the same arguments always give the same game.
 
     ``deals`` caps the game (the table agrees to end after that many deals)
-    when the rules have not ended it first.
+    when the rules have not ended it first. With ``info="partial"``, ``by_count``
+    is the chance that a loser's hand is told by count instead of shown card by
+    card (the game is then the same as without it up to its first reveal).
     """
     rng = random.Random(seed)
     rules = resolve_rules(profile)
@@ -199,7 +212,7 @@ def simulate(
     names = list(NAMES[:n])
     started = new_game(names, rules, starting_chips)
     game = SimulatedGame(names, rules, starting_chips, events=[started])
-    table = _Table(rng, game, info, chatter)
+    table = _Table(rng, game, info, chatter, by_count)
     played = 0
     while table.state.status != ENDED:
         if deals is not None and played >= deals:
@@ -216,6 +229,53 @@ def simulate(
     return game
 
 
+# How deal counts are measured (docs/RULES.md): seeds 0-399, the deals capped at 50 (a game that long counts 50).
+LENGTH_GAMES = 400
+LENGTH_CAP = 50
+
+
+def game_lengths(profile: str, players: int, starting_chips: int | None = None, *, games: int = LENGTH_GAMES,
+                 seed: int = 0, cap: int = LENGTH_CAP) -> list[int]:
+    """How many deals each of ``games`` simulated games lasted (seeds ``seed``, ``seed + 1``…), with the
+    profile's options and its default starting chips (:func:`~nj_ledger.profiles.default_starting_chips`)
+    unless others are given: the new-game page's defaults.
+
+    >>> game_lengths("hearts", 3, games=3)
+    [23, 18, 18]
+    """
+    chips = default_starting_chips(profile) if starting_chips is None else starting_chips
+    lengths = []
+    for k in range(games):
+        state = simulate(seed + k, profile, players, info="partial", deals=cap, starting_chips=chips).state
+        assert state is not None
+        lengths.append(state.deals_played)
+    return lengths
+
+
+def median_lengths(games: int = LENGTH_GAMES, seed: int = 0) -> dict[str, dict[int, float]]:
+    """The median game length, in deals, of each profile with its defaults, by number of players (3 to 5)."""
+    out: dict[str, dict[int, float]] = {}
+    for profile in PROFILES:
+        counts = [n for n in (3, 4, 5) if n in resolve_rules(profile).players]
+        out[profile] = {n: statistics.median(game_lengths(profile, n, games=games, seed=seed)) for n in counts}
+    return out
+
+
+def told_by_count(s: GameState, seat: int, hand: Iterable[Card]) -> dict[str, Any]:
+    """The count form of the reveal of ``hand``, as the table tells it: the cards left, their points, the
+    honours among them (in board order).
+
+    >>> from nj_ledger import new_game, replay
+    >>> from nj_ledger.cards import parse_card
+    >>> s = replay([new_game(["Ana", "Ben"], "classic")])
+    >>> told_by_count(s, 1, [parse_card(c) for c in ("QS", "9H", "AC")])
+    {'type': 'reveal', 'seat': 1, 'count': 3, 'points': 20, 'honours': ['QS']}
+    """
+    cards = set(hand)
+    return {"type": "reveal", "seat": seat, "count": len(cards), "points": sum(card.points for card in cards),
+            "honours": [str(card) for card in declarable(s) if card in cards]}
+
+
 def _adjust(table: _Table) -> None:
     s = table.state
     source = max(range(s.n), key=lambda seat: s.balances[seat])
@@ -229,3 +289,9 @@ def _can_deal(s: GameState) -> bool:
     from .decide import can_ante
 
     return can_ante(s, s.next_dealer())
+
+
+if __name__ == "__main__":  # python -m nj_ledger.simulator: the median game lengths of docs/RULES.md
+    for name, medians in median_lengths().items():
+        figures = ", ".join(f"{n} players {median:g}" for n, median in medians.items())
+        print(f"{name:<18} {default_starting_chips(name):>4} chips: {figures}")

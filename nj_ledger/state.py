@@ -10,7 +10,7 @@ while deciding).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, Literal, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, get_args
 
 from .cards import Card
 from .rules import Rules
@@ -26,6 +26,15 @@ REVEALING: Final = "revealing"
 ENDED: Final = "ended"
 
 
+class CountedHand(NamedTuple):
+    """A loser's hand told by count (a reveal's count form): its cards stay unseen."""
+
+    seat: int
+    left: int  # cards left
+    points: int  # what they make
+    honours: frozenset[Card]  # the honours among them
+
+
 class DealState:
     """One deal: hands (when known), the run on the table, whose turn it is."""
 
@@ -33,6 +42,7 @@ class DealState:
         "awaiting",
         "cards_laid",
         "continuing",
+        "counted",
         "dealer",
         "ended",
         "expected",
@@ -80,6 +90,7 @@ class DealState:
     winner: int | None
     grand_opera: bool
     revealed: tuple[tuple[int, frozenset[Card]], ...]
+    counted: tuple[CountedHand, ...]  # hands told by count, in the order of their reveals
     awaiting: tuple[int, ...]  # losers whose hand must still be revealed
     ended: bool
     undo_to: GameState | None  # the state before the latest play, pass or reveal (kept past the settlement)
@@ -95,6 +106,7 @@ class DealState:
         other.awaiting = self.awaiting
         other.cards_laid = self.cards_laid
         other.continuing = self.continuing
+        other.counted = self.counted
         other.dealer = self.dealer
         other.ended = self.ended
         other.expected = self.expected
@@ -130,6 +142,12 @@ class DealState:
         for s, cards in self.revealed:
             if s == seat:
                 return cards
+        return None
+
+    def counted_hand(self, seat: int) -> CountedHand | None:
+        for told in self.counted:
+            if told.seat == seat:
+                return told
         return None
 
     def remaining_hand(self, seat: int) -> frozenset[Card] | None:

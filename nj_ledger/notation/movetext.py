@@ -15,10 +15,16 @@ from ..bounds import MAX_DIGITS
 from ..cards import parse_card
 from ..errors import InvalidInput
 from .header import TOO_LARGE, is_number, read_seat, too_large
+from .problems import N_
 from .syntax import Place, Scanner, Token, clip
 
 KEYWORDS = frozenset({"deal", "hand", "talon", "reveal", "undo", "adjust", "end"})
 PASS_WORDS = ("pass", "passe")
+# A reveal by count: "Reveal 1: 10 cards 62 points honours KH" (French words too, as a table says them)
+CARD_WORDS = ("cards", "card", "cartes", "carte")
+POINT_WORDS = ("points", "point")
+HONOUR_WORDS = ("honours", "honors", "honneurs")
+COUNT_FORM = N_("A reveal by count is written: Reveal 1: 10 cards 62 points honours KH (honours only if held).")
 _BLANK = r"(?:[\s,]++|\{[^}]*+\}|;[^\n]*+)*+"  # blank space, commas and comments
 _END = r'(?=[\s{}\[\]";:,]|\Z)'  # where a word ends
 # Words that start no statement, passed over unscanned when a statement that was not understood is skipped:
@@ -272,10 +278,43 @@ class Movetext:
 
     def read_reveal(self, token: Token) -> None:
         seat = self.seat_and_colon()
+        first = self.peek()
+        if first is not None and first.kind == "word" and is_number(first.text) and not self.at_statement():
+            self.read_count(token, seat)
+            return
         places: dict[str, Place] = {}
         cards = self.cards(places)
         if cards is not None and seat is not None:
             self.add({"type": "reveal", "seat": seat, "cards": cards}, token, places)
+
+    def read_count(self, token: Token, seat: int | None) -> None:
+        """``Reveal 1: 10 cards 62 points honours KH``: a loser's hand told by count."""
+        numbers: list[int] = []
+        for words in (CARD_WORDS, POINT_WORDS):
+            number = self.peek()
+            if number is None or number.kind != "word" or not is_number(number.text) or self.at_statement():
+                self.fail(self.count_place(token), COUNT_FORM)
+                return
+            if too_large(number.text):
+                self.fail(number.place, TOO_LARGE, value=clip(number.text), digits=MAX_DIGITS)
+                return
+            self.i += 1
+            if not self.at_word(*words) or self.at_statement():
+                self.fail(self.count_place(token), COUNT_FORM)
+                return
+            self.i += 1
+            numbers.append(int(number.text))
+        if self.at_word(*HONOUR_WORDS) and not self.at_statement():
+            self.i += 1
+        places: dict[str, Place] = {}
+        honours = self.cards(places)
+        if honours is not None and seat is not None:
+            self.add({"type": "reveal", "seat": seat, "count": numbers[0], "points": numbers[1],
+                      "honours": honours}, token, places)
+
+    def count_place(self, token: Token) -> Place:
+        """Where a reveal by count goes wrong: the word that does not belong, or its Reveal when it stops short."""
+        return token.place if self.peek() is None or self.at_statement() else self.here()
 
     def reason(self) -> str:
         token = self.peek()

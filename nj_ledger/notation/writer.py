@@ -132,6 +132,11 @@ def _paragraphs(events: Sequence[Event]) -> list[list[str]]:
             lines.append(f"{data['seat']}: {cards} {_comment(_calls(state, data))}")
         elif kind == "pass" and not data.get("inferred"):
             lines.append(f"{data['seat']}: pass")
+        elif kind == "reveal" and "count" in data:  # settled by count
+            count, points, honours = data["count"], data["points"], data.get("honours") or []
+            lines.append(f"Reveal {data['seat']}: {count} card{'s' if count != 1 else ''} "
+                         f"{points} point{'s' if points != 1 else ''}"
+                         + (f" honours {' '.join(honours)}" if honours else ""))
         elif kind == "reveal":
             lines.append(f"Reveal {data['seat']}: {' '.join(data['cards'])}".rstrip())
         elif kind in ("undo", "end"):

@@ -31,22 +31,26 @@ from .errors import (
 from .games import GamesMixin
 from .keys import KeyInfo, SigningKeyError
 from .recorder import Recorder, recorder_for
+from .shares import RESOURCES, SHARE_ROLE, SharesMixin
 from .values import (
     Appended,
     ClubInfo,
     GameInfo,
     IdempotentRequest,
+    NewShare,
     NewToken,
     PlayerInfo,
     Record,
+    ShareInfo,
+    ShareRecord,
     StoredResponse,
     TokenInfo,
     TokenRecord,
 )
 
 
-class Store(GamesMixin):
-    """Clubs, tokens, players and games' event logs in one database.
+class Store(SharesMixin, GamesMixin):
+    """Clubs, tokens, shares, players and games' event logs in one database.
 
     ``Store(url)`` connects lazily; the schema comes from the migrations
     (``nj-ledger db upgrade``, :func:`nj_ledger.store.migrate.upgrade`, or
@@ -61,8 +65,9 @@ class Store(GamesMixin):
 
 
 __all__ = [
-    "ROLES", "Appended", "ClubInfo", "GameInfo", "IdempotencyMismatch", "IdempotentRequest", "KeyInfo",
-    "LastScorerToken", "LogDamaged", "NewToken", "NotFound", "PlayerExists", "PlayerInfo", "Record", "Recorder",
-    "SigningKeyError", "Store", "StoreBusy", "StoreError", "StoredResponse", "TokenInfo", "TokenRecord",
+    "RESOURCES", "ROLES", "SHARE_ROLE", "Appended", "ClubInfo", "GameInfo", "IdempotencyMismatch",
+    "IdempotentRequest", "KeyInfo", "LastScorerToken", "LogDamaged", "NewShare", "NewToken", "NotFound",
+    "PlayerExists", "PlayerInfo", "Record", "Recorder", "ShareInfo", "ShareRecord", "SigningKeyError", "Store",
+    "StoreBusy", "StoreError", "StoredResponse", "TokenInfo", "TokenRecord",
     "VersionConflict", "default_database_url", "iso", "make_engine", "recorder_for", "utcnow",
 ]

@@ -75,6 +75,14 @@ class ClubsMixin(StoreBase):
             games = session.scalar(select(func.count()).select_from(Game).where(Game.club_id == club_id))
             return {"players": players or 0, "games": games or 0}
 
+    def list_clubs(self) -> list[tuple[ClubInfo, int]]:
+        """Every club, oldest first, with how many games it has (for the operator's command line)."""
+        games = (select(Game.club_id, func.count().label("games")).group_by(Game.club_id).subquery())
+        query = (select(Club, func.coalesce(games.c.games, 0)).outerjoin(games, games.c.club_id == Club.id)
+                 .order_by(Club.created_at, Club.id))
+        with self.reading() as session:
+            return [(ClubInfo.of(row), int(count)) for row, count in session.execute(query)]
+
     def find_club(self, name: str) -> ClubInfo | None:
         """The oldest club with this name, if any."""
         with self.reading() as session:

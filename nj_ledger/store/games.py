@@ -299,29 +299,37 @@ class GamesMixin(ClubsMixin, KeysMixin):
 
     def list_games(
         self,
-        club_id: str,
+        club_id: str | None,
         *,
         status: str | None = None,
         player: str | None = None,
         played_from: date | None = None,
         played_to: date | None = None,
+        title: str | None = None,
         limit: int = 50,
         offset: int = 0,
     ) -> list[GameInfo]:
-        """A club's games, newest first, filtered by status, a player's name and the day played."""
-        query = select(Game).where(Game.club_id == club_id)
+        """A club's games, newest first (by the day played, then by when each was made), filtered by status, a
+        player's name, the day played and a part of the title (whatever its case). ``club_id`` None: every
+        club's (for the operator's command line)."""
+        query = select(Game)
+        if club_id is not None:
+            query = query.where(Game.club_id == club_id)
         if status:
             query = query.where(Game.status == status)
         if player:
-            query = query.where(Game.id.in_(
-                select(GamePlayer.game_id).join(Player, Player.id == GamePlayer.player_id)
-                .where(Player.club_id == club_id, Player.name_key == name_key(player))
-            ))
+            members = select(GamePlayer.game_id).join(Player, Player.id == GamePlayer.player_id).where(
+                Player.name_key == name_key(player))
+            if club_id is not None:
+                members = members.where(Player.club_id == club_id)
+            query = query.where(Game.id.in_(members))
         if played_from:
             query = query.where(Game.played_on >= played_from)
         if played_to:
             query = query.where(Game.played_on <= played_to)
-        query = query.order_by(Game.created_at.desc(), Game.id).limit(limit).offset(offset)
+        if title:
+            query = query.where(self.recorder.contains_folded(Game.meta["title"].as_string(), title))
+        query = query.order_by(Game.played_on.desc(), Game.created_at.desc(), Game.id).limit(limit).offset(offset)
         with self.reading() as session:
             return [GameInfo.of(row) for row in session.scalars(query)]
 

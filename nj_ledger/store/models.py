@@ -1,7 +1,7 @@
 """The tables of the event store, as typed SQLAlchemy models.
 
 ``events`` is the log: one row per event, appended and never updated or
-deleted. Everything else is either who may write (clubs, tokens), who plays
+deleted. Everything else is either who may write or read (clubs, tokens, shares), who plays
 (players, game_players), a denormalised summary of each game for listing
 (``games``: version, status, player names, head hash), or the memory of
 idempotent requests. Alembic's migrations in ``migrations/`` create the same
@@ -72,6 +72,29 @@ class Token(Base):
     revoked_at: Mapped[datetime | None]  # a revoked token is refused at once; the row stays for the record
 
 
+class Share(Base):
+    """A read-only link to one game or to the club's scoreboard; only the SHA-256 digest of its secret is kept.
+
+    ``game_id`` names the shared game; a share without one shares the club's scoreboard.
+    """
+
+    __tablename__ = "shares"
+    __table_args__ = (
+        CheckConstraint("resource IN ('game', 'scoreboard')", name="resource"),
+        CheckConstraint("(resource = 'game') = (game_id IS NOT NULL)", name="game"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)
+    resource: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), index=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(120), default="")
+    created_at: Mapped[datetime]
+    last_used_at: Mapped[datetime | None]  # kept to the minute, like a token's
+    revoked_at: Mapped[datetime | None]  # a revoked share is refused at once; the row stays for the record
+
+
 class SigningKey(Base):
     """A public key that signs receipts and checkpoints; the newest one signs, every one still verifies.
 
@@ -112,6 +135,7 @@ class Game(Base):
     __table_args__ = (
         Index(None, "club_id", "created_at"),
         Index(None, "club_id", "source_digest"),
+        Index(None, "club_id", "played_on", "created_at"),  # the lists' order: newest day first
     )
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)

@@ -77,3 +77,7 @@ class PostgresRecorder(Recorder):
 
     def latest(self, column: ColumnElement[Any], order: ColumnElement[Any]) -> ColumnElement[Any]:
         return func.array_agg(postgresql.aggregate_order_by(column, order.desc()))[1]
+
+    def contains_folded(self, column: ColumnElement[Any], text: str) -> ColumnElement[bool]:
+        # ILIKE folds every letter the database's character type knows (UTF-8 databases: accented ones too)
+        return column.icontains(text, autoescape=True)

@@ -153,6 +153,11 @@ class Recorder(ABC):
     def latest(self, column: ColumnElement[Any], order: ColumnElement[Any]) -> ColumnElement[Any]:
         """In a query grouping rows by player that selects ``max(order)``: ``column`` of the row holding it."""
 
+    @abstractmethod
+    def contains_folded(self, column: ColumnElement[Any], text: str) -> ColumnElement[bool]:
+        """Whether the text ``column`` holds ``text``, whatever the case of either, accented letters included
+        ("SOIRÉE" in "Soirée"); ``%`` and ``_`` are letters like the others."""
+
 
 def _driver(connection: Connection) -> Any:
     return connection.connection.driver_connection

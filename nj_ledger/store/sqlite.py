@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sqlalchemy import ColumnElement, Connection, Engine, Insert, Table, create_engine, event
+from sqlalchemy import ColumnElement, Connection, Engine, Insert, Table, create_engine, event, func
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
@@ -27,6 +27,11 @@ from sqlalchemy.pool import StaticPool
 from .recorder import WRITE, Changes, Recorder
 
 BUSY_TIMEOUT_MS = 30_000
+CASEFOLD = "nj_casefold"  # a function each connection is given
+
+
+def _casefold(value: Any) -> Any:
+    return value.casefold() if isinstance(value, str) else value
 
 
 def _file(url: str) -> Path | None:
@@ -62,6 +67,8 @@ class SQLiteRecorder(Recorder):
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
+            # SQLite's lower() folds ASCII letters only: Python's casefold, for contains_folded
+            dbapi_connection.create_function(CASEFOLD, 1, _casefold, deterministic=True)
 
         @event.listens_for(engine, "begin")
         def _begin(connection: Any) -> None:
@@ -99,3 +106,6 @@ class SQLiteRecorder(Recorder):
     def latest(self, column: ColumnElement[Any], order: ColumnElement[Any]) -> ColumnElement[Any]:
         # SQLite gives a bare column the value of the row holding the query's one max() (a documented rule)
         return column
+
+    def contains_folded(self, column: ColumnElement[Any], text: str) -> ColumnElement[bool]:
+        return getattr(func, CASEFOLD)(column).contains(text.casefold(), autoescape=True)

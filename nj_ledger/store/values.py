@@ -7,7 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 from ..state import GameState
-from .models import Club, Game, Player, Token
+from .models import Club, Game, Player, Share, Token
 
 Record = dict[str, Any]  # {seq, deal, type, data, v, recorded_at, hash}
 
@@ -35,6 +35,45 @@ class TokenInfo:
     @property
     def can_write(self) -> bool:
         return self.role == "scorer"
+
+
+@dataclass(frozen=True)
+class ShareInfo(TokenInfo):
+    """Who a share's secret speaks for: one game of a club (``resource`` ``"game"``), or the club's scoreboard,
+    read only (its role, ``"share"``, never writes)."""
+
+    resource: str
+    game_id: str | None
+
+
+@dataclass(frozen=True)
+class ShareRecord:
+    """A share as its club lists it: never its secret."""
+
+    id: int
+    resource: str
+    game_id: str | None
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked_at: datetime | None
+
+    @classmethod
+    def of(cls, row: Share) -> ShareRecord:
+        return cls(row.id, row.resource, row.game_id, row.label, row.created_at, row.last_used_at, row.revoked_at)
+
+
+@dataclass(frozen=True)
+class NewShare:
+    """A share just made: the only moment its secret is known."""
+
+    id: int
+    club_id: str
+    resource: str
+    game_id: str | None
+    label: str
+    secret: str
+    created_at: datetime
 
 
 @dataclass(frozen=True)

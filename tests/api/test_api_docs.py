@@ -29,8 +29,10 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/clubs/{club}/scoreboard", "/api/v1/clubs/{club}/players/{player}/stats",
         "/api/v1/clubs/{club}/seasons", "/api/v1/clubs/{club}/audit", "/api/v1/keys",
         "/api/v1/clubs/{club}/tokens/{token}", "/api/v1/clubs/{club}/tokens/{token}/rotate",
+        "/api/v1/clubs/{club}/shares", "/api/v1/clubs/{club}/shares/{share}",
     }
-    assert spec["components"]["securitySchemes"]["bearerAuth"] == {"type": "http", "scheme": "bearer"}
+    bearer = spec["components"]["securitySchemes"]["bearerAuth"]
+    assert (bearer["type"], bearer["scheme"]) == ("http", "bearer") and "share" in bearer["description"]
     assert {"type", "title", "status", "detail", "code"} <= set(spec["components"]["schemas"]["Problem"]["properties"])
     assert spec["paths"]["/api/v1/games/{game}/actions"]["post"]["responses"]["201"]
 

@@ -48,7 +48,7 @@ def test_sortable_filtered_and_downloadable(page: Page, live_server: LiveServer)
     assert column(page, "name") == ["Sylvie", "Jeanne", "Marcel"]
     assert column(page, "rating") == ["27.4", "25.0", "19.9"]
     assert column(page, "net_per_game") == ["28.0", "13.3", "-62.0"]
-    assert column(page, "wins") == ["2", "0.50", "0"]  # a win shared by two tied players
+    assert column(page, "wins") == ["2", "½", "0"]  # a win shared by two tied players
 
     page.locator('button.sort[data-sort="betes_paid"]').click()  # most first
     assert column(page, "name") == ["Marcel", "Sylvie", "Jeanne"]

@@ -71,6 +71,7 @@ def _light(state: GameState) -> tuple[Any, ...]:
         deal.winner,
         deal.grand_opera,
         deal.revealed,
+        deal.counted,
         deal.awaiting,
         deal.ended,
         deal.undo_to is None,
@@ -165,7 +166,7 @@ def illegal_moves(
         required = {
             "play": ("seat", "cards"),
             "pass": ("seat",),
-            "reveal": ("seat", "cards"),
+            "reveal": ("seat", "count", "points") if "count" in legal else ("seat", "cards"),
             "adjust": ("from", "to", "amount"),
         }.get(legal["type"], ())
         moves.append(("extra field", {**legal, "colour": "red"}, {"invalid-action"}))
@@ -342,7 +343,19 @@ def _while_revealing(
         ("pass while revealing", {"type": "pass", "seat": deal.awaiting[0]}, {"awaiting-reveal"}),
         ("the winner reveals", {"type": "reveal", "seat": deal.winner, "cards": []}, {"no-reveal-needed"}),
     ]
-    if legal is not None and legal["type"] == "reveal":
+    if legal is not None and legal["type"] == "reveal" and "count" in legal:
+        count = legal["count"]
+        moves += [
+            ("one card short told", {**legal, "count": count - 1}, {"reveal-mismatch", "invalid-action"}),
+            ("one card more told", {**legal, "count": count + 1}, {"reveal-mismatch"}),
+            ("more than ten points a card", {**legal, "points": 10 * count + 1}, {"reveal-mismatch"}),
+            ("both forms", {**legal, "cards": []}, {"invalid-action"}),
+            ("a card told as an honour", {**legal, "honours": ["2C"]}, {"not-an-honour"}),
+        ]
+        if legal["honours"]:
+            moves.append(("an honour told twice", {**legal, "honours": [*legal["honours"], legal["honours"][0]]},
+                          {"reveal-mismatch"}))
+    elif legal is not None and legal["type"] == "reveal":
         cards = list(legal["cards"])
         moves.append(("one card short", {**legal, "cards": cards[1:]}, {"reveal-mismatch"}))
         moves.append(

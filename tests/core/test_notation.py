@@ -214,6 +214,7 @@ def simulated_games(draw: st.DrawFn) -> SimulatedGame:
     return simulate(
         seed=draw(st.integers(0, 2**32 - 1)), profile=profile, players=players,
         info=draw(st.sampled_from(("full", "partial"))), deals=draw(st.integers(1, 5)),
+        by_count=draw(st.sampled_from((0.0, 0.5))),  # with partial information, some hands told by count
     )
 
 

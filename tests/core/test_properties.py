@@ -33,6 +33,7 @@ GAMES: st.SearchStrategy[dict[str, Any]] = st.builds(
     info=st.sampled_from(["full", "partial"]),
     deals=st.integers(1, 3),
     chatter=st.sampled_from([0.0, 1.0, 3.0]),
+    by_count=st.sampled_from([0.0, 0.0, 0.5]),  # partial information: some losers tell their hands by count
 )
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WHOLE_GAMES = examples(40, 600)  # a test of whole random games: 40 in make test, 600 in make test-slow

@@ -41,9 +41,11 @@ def play_and_check(cell: tuple[str, str, int, Iterable[int]]) -> Counter[str]:
     profile, info, players, seeds = cell
     tally: Counter[str] = Counter()
     for seed in seeds:
-        where = f"simulate(seed={seed}, profile={_rules(profile, seed)!r}, players={players}, info={info!r})"
+        by_count = 0.5 if info == "partial" and seed % 2 else 0.0  # half the partial games settle some by count
+        where = (f"simulate(seed={seed}, profile={_rules(profile, seed)!r}, players={players}, info={info!r}, "
+                 f"by_count={by_count})")
         try:
-            game = simulate(seed, _rules(profile, seed), players, info=info, deals=8)
+            game = simulate(seed, _rules(profile, seed), players, info=info, deals=8, by_count=by_count)
             tally["events"] += check_simulated(game)
             report = audit(chained_records(game.events))
         except AssertionError as failure:
@@ -55,6 +57,7 @@ def play_and_check(cell: tuple[str, str, int, Iterable[int]]) -> Counter[str]:
         tally[f"ended: {game.state.result['reason']}"] += 1
         tally["deals"] += game.state.deals_played
         tally["undos"] += len(report["corrections"])
+        tally["deals settled by count"] += len(report["settled_by_count"])
         tally["grand operas"] += sum(
             1 for e in game.events if e.type == "deal_ended" and e.data["grand_opera"]
         )
@@ -90,7 +93,7 @@ def test_simulated_games_of_every_kind() -> None:
             "ended: shortfall",
             "ended: max_deals",
         }
-        assert tally["undos"] > 0 and tally["grand operas"] > 0
+        assert tally["undos"] > 0 and tally["grand operas"] > 0 and tally["deals settled by count"] > 0
     print(
         f"\n{tally['games']} games, {tally['deals']} deals, {tally['events']} events on {workers} cores: "
         + ", ".join(f"{key} {value}" for key, value in sorted(tally.items()) if key.startswith("ended"))

@@ -19,7 +19,8 @@ def pages(table: Table) -> list[tuple[str, str]]:
     return [
         ("/", "home.js"), ("/signin", "signin.js"), ("/games/new", "new_game.js"),
         (f"/games/{game}/record", "record.js"), (f"/games/{game}/replay", "replay.js"),
-        (f"/games/{game}/audit", "audit.js"), (f"/clubs/{table.club}/scoreboard", "scoreboard.js"),
+        (f"/games/{game}/audit", "audit.js"), (f"/games/{game}/sheet", "sheet.js"),
+        (f"/clubs/{table.club}/scoreboard", "scoreboard.js"),
     ]
 
 
@@ -67,7 +68,7 @@ def test_the_language_follows_accept_language_then_the_cookie(table: Table) -> N
 
 def test_the_page_messages_reach_the_script_translated(table: Table) -> None:
     html = table.client.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert '"settle.winner": "{name} sort et gagne la donne {deal}."' in html
+    assert '"settle.winner": "{name} n\\u0027a plus de cartes et gagne la donne {deal}."' in html  # tojson's quote
 
 
 def _keys_used_by_scripts() -> set[str]:

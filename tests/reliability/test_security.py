@@ -81,7 +81,7 @@ def place(calls: Calls) -> Place:
 def api_routes(app: Flask, place: Place) -> Iterator[Route]:
     """Every method of every rule under ``/api/v1``, with its path filled in for ``place``."""
     values = {"club": place.club.id, "game": place.game, "number": "1", "player": PLAYERS[0], "name": "x",
-              "token": "1"}
+              "token": "1", "share": "1"}
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/"):
             continue

@@ -254,3 +254,17 @@ def test_a_database_the_ledger_does_not_run_on_is_named() -> None:
         recorder_for("mysql://db.example/ledger")
     with pytest.raises(ArgumentError, match=r"Can't load plugin: sqlalchemy\.dialects:nosuchkind"):
         recorder_for("nosuchkind://x")
+
+
+def test_a_text_is_found_in_another_whatever_the_case_of_either(store: Store) -> None:
+    found = {}
+    for needle in ("SOIRÉE", "soirée", "ŒUF", "strasse", "100%", "a_b", "é", "x"):
+        column = func.cast(text("'Soirée : œuf, 100% STRASSE, a_b'"), Player.name.type)
+        with store.reading() as session:
+            found[needle] = session.scalar(select(store.recorder.contains_folded(column, needle)))
+    assert found == {"SOIRÉE": True, "soirée": True, "ŒUF": True, "strasse": True, "100%": True, "a_b": True,
+                     "é": True, "x": False}
+    with store.reading() as session:  # % and _ are letters, not patterns
+        column = func.cast(text("'a1b 100 percent'"), Player.name.type)
+        assert session.scalar(select(store.recorder.contains_folded(column, "a_b"))) is False
+        assert session.scalar(select(store.recorder.contains_folded(column, "1%"))) is False

@@ -5,11 +5,12 @@ import { $, ApiError, api, clearNotice, el, formatNumber, lang, notify, requireS
 import { accountName, boardOrder } from "./table.js";
 import { chartElement, chipsOverDeals } from "./chart.js";
 import { gameReceipts, heldReceipt, receiptsFile, receiptsOf } from "./receipts.js";
+import { dropForShare, setupSharing, withShare } from "./share.js";
 
 const game = document.body.dataset.game;
 const KNOWN_FINDINGS = ["chain-broken", "unreadable", "unreplayable", "undo", "adjustment", "shortfall",
   "not-announced", "not-conserved", "recomputation-differs", "checkpoint-mismatch", "log-cut", "log-extra",
-  "head-differs", "receipt-past-end", "receipt-head-differs", "receipt-bad-signature"];
+  "head-differs", "receipt-past-end", "receipt-head-differs", "receipt-bad-signature", "settled-by-count"];
 
 function badge(ok) {
   return el("span", { class: `badge ${ok ? "ok" : "bad"}` }, ok ? t("audit.ok") : t("audit.failed"));
@@ -99,6 +100,8 @@ async function main() {
   const held = gameReceipts(game); // before the game is read: reading it keeps a newer receipt
   const [state, report] = await Promise.all([api(path), audited(held)]);
   show(state, report);
+  dropForShare($("#record-link"));
+  setupSharing($("#replay-link").parentElement, { game });
   showReceipts(held.length ? held[held.length - 1] : null);
   $("#receipts-file").addEventListener("change", (event) => {
     if (event.target.files.length) checkFile(state, event.target.files[0]);
@@ -110,8 +113,8 @@ async function main() {
 function show(state, report) {
   const path = `/games/${encodeURIComponent(game)}`;
   $("#title").textContent = t("audit.title", { players: state.players.map((p) => p.name).join(", ") });
-  $("#replay-link").href = `${path}/replay`;
-  $("#record-link").href = `${path}/record`;
+  $("#replay-link").href = withShare(`${path}/replay`);
+  if ($("#record-link")) $("#record-link").href = `${path}/record`;
   $("#verdict").replaceChildren(badge(report.ok), " ",
     report.ok ? t("audit.verdict_ok", { events: report.events }) : t("audit.verdict_bad", { events: report.events }));
   $("#checks").replaceChildren(...checks(report));

@@ -87,8 +87,26 @@ export function forgetSession() {
 /** Whether a failure is the trip to the sign-in page (nothing to show). */
 export const isSigningIn = (failure) => failure instanceof Error && failure.message === SIGNING_IN;
 
-/** The session, or a trip to the sign-in page that comes back here. */
+// --- a share: a read-only link whose secret is in the address's fragment (#share=…), never sent to the server --
+/** The secret of the share this page was opened with, or null. */
+export function sharedSecret() {
+  const secret = new URLSearchParams(location.hash.slice(1)).get("share");
+  return secret && /^[\w-]{20,200}$/.test(secret) ? secret : null;
+}
+
+/** The share this page was opened with, as a session of its own (it reads one game or one scoreboard). */
+export function shareSession() {
+  const secret = sharedSecret();
+  return secret ? { token: secret, share: true } : null;
+}
+
+/** `#share=…&` to start a fragment with when the page was opened with a share ("" otherwise). */
+export const shareFragment = () => (sharedSecret() ? `share=${sharedSecret()}&` : "");
+
+/** The session (a share's first, when the page was opened with one), or a trip to the sign-in page. */
 export function requireSession() {
+  const shared = shareSession();
+  if (shared) return shared;
   const current = session();
   if (current) return current;
   const back = location.pathname + location.search + location.hash;
@@ -125,7 +143,7 @@ async function problemOf(response) {
  * Answers the parsed JSON (or the Response with `raw`), throws ApiError with the problem's detail.
  */
 export async function api(path, options = {}) {
-  const current = options.session ?? session();
+  const current = options.session ?? shareSession() ?? session();
   const headers = { Accept: options.accept || "application/json" };
   if (current) headers.Authorization = `Bearer ${current.token}`;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
@@ -140,6 +158,9 @@ export async function api(path, options = {}) {
   });
   if (!response.ok) {
     const problem = await problemOf(response);
+    if (response.status === 401 && current && current.share) {
+      throw new ApiError(401, { ...problem, detail: t("share.invalid") }); // the member's own session stays
+    }
     if (response.status === 401 && !options.session) {
       forgetSession();
       requireSession();
@@ -230,6 +251,11 @@ function setLanguage(code) {
 export function setupHeader() {
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.addEventListener("click", () => setLanguage(button.dataset.lang));
+  }
+  if (sharedSecret()) { // a shared page: nothing else to go to, nobody to sign out
+    for (const id of ["nav-scoreboard", "club-name"]) document.getElementById(id)?.setAttribute("hidden", "");
+    document.querySelector(".site-header .links")?.setAttribute("hidden", "");
+    return;
   }
   const current = session();
   const signout = document.getElementById("signout");

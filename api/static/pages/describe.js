@@ -15,6 +15,38 @@ function transferSentence(state, data) {
 }
 
 /**
+ * A hand told by count at settlement, as the table says it: "10 cards, 62 points, K♥ held"; a hand shown card
+ * by card: its cards.
+ */
+export function handText(data) {
+  if (data.cards) return cardsText(data.cards);
+  const parts = [
+    data.count === 1 ? t("hand.one_card") : t("hand.cards", { count: data.count }),
+    data.points === 1 ? t("hand.one_point") : t("hand.points", { points: data.points }),
+  ];
+  if (data.honours && data.honours.length) parts.push(t("hand.held", { honours: cardsText(data.honours) }));
+  return parts.join(", ");
+}
+
+/**
+ * The hands the losers have shown so far in a deal's events, by seat: `{cards}` or the count form
+ * `{count, points, honours}`. An undo withdraws the latest play, pass or reveal, as the engine does (inferred
+ * passes belong to the play they precede).
+ */
+export function shownHands(events) {
+  const groups = [];
+  for (const { type, data } of events) {
+    if (type === "deal") groups.length = 0;
+    else if (type === "reveal") groups.push(data);
+    else if (type === "play" || (type === "pass" && !data.inferred)) groups.push(null);
+    else if (type === "undo") groups.pop();
+  }
+  const shown = new Map();
+  for (const data of groups) if (data) shown.set(data.seat, data);
+  return shown;
+}
+
+/**
  * {text: [sentences], calls: [French calls]} for `event`, given the states before and after it
  * and the deal's events (for the settlement).
  */
@@ -46,6 +78,7 @@ export function describe(event, before, after, dealEvents = []) {
       return { text, calls };
     }
     case "reveal":
+      if (!data.cards) return { text: [t("event.reveal_count", { name: seatName(state, data.seat), hand: handText(data) })], calls: [] };
       return { text: [t("event.reveal", { name: seatName(state, data.seat), cards: cardsText(data.cards) })], calls: [] };
     case "undo":
       return { text: [t("event.undo")], calls: [] };

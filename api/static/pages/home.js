@@ -1,8 +1,14 @@
-// The club's home: live games (to score or watch), recent games, links to everything else.
+// The club's home: live games (to score or watch), then every game newest first (by the day played), a page at a
+// time, found by title, player, status and day; links to everything else. The filters are kept in the address,
+// so a reload or a shared link shows the same list.
 
 import { $, api, el, requireSession, start, t } from "./common.js";
+import { setupImport } from "./exchange.js";
 
 const STATUS = (status) => t(`status.${status}`);
+const PAGE = 20;
+const LIVE = 5;
+const FILTERS = ["title", "player", "status", "date"];
 
 function gameRow(game) {
   const id = encodeURIComponent(game.id);
@@ -25,17 +31,70 @@ function list(games, empty) {
   return games.length ? el("ul", { class: "games" }, games.map(gameRow)) : el("p", { class: "empty" }, empty);
 }
 
+/** The filters as the form holds them (blank ones left out). */
+function chosenFilters() {
+  const chosen = {};
+  for (const name of FILTERS) {
+    const value = $(`#f-${name}`).value.trim();
+    if (value) chosen[name] = value;
+  }
+  return chosen;
+}
+
+function filtersFromAddress() {
+  const query = new URLSearchParams(location.search);
+  for (const name of FILTERS) $(`#f-${name}`).value = query.get(name) || "";
+}
+
+let next = null; // the API's URL of the next page, or null on the last
+let shown = [];
+let asked = 0; // the latest request: an older answer arriving late is dropped
+
+async function showPage(path, append) {
+  const ticket = ++asked;
+  const more = $("#more");
+  more.disabled = true;
+  const page = await api(path);
+  if (ticket !== asked) return;
+  shown = append ? [...shown, ...page.games] : page.games;
+  next = page.next ? page.next.replace(/^\/api\/v1/, "") : null;
+  const filtered = Object.keys(chosenFilters()).length > 0;
+  $("#games").replaceChildren(list(shown, t(filtered ? "home.none_found" : "home.no_games")));
+  more.hidden = !next;
+  more.disabled = false;
+  $("#shown").textContent = shown.length ? t(next ? "home.shown_more" : "home.shown", { count: shown.length }) : "";
+  if (append) {
+    const first = document.querySelectorAll("#games li.game")[shown.length - page.games.length];
+    if (first) first.querySelector("a").focus({ preventScroll: false });
+  }
+}
+
+function search(club) {
+  const chosen = chosenFilters();
+  const query = new URLSearchParams(chosen);
+  history.replaceState(null, "", query.toString() ? `?${query}` : location.pathname);
+  query.set("limit", PAGE);
+  return showPage(`/clubs/${club}/games?${query}`, false);
+}
+
 async function main() {
   const session = requireSession();
   const club = encodeURIComponent(session.club);
   $("#scoreboard-link").href = `/clubs/${club}/scoreboard`;
-  const [info, page] = await Promise.all([api(`/clubs/${club}`), api(`/clubs/${club}/games?limit=50`)]);
+  filtersFromAddress();
+  $("#filters").addEventListener("submit", (event) => { event.preventDefault(); search(club); });
+  $("#filters").addEventListener("reset", () => { setTimeout(() => search(club)); });
+  $("#f-status").addEventListener("change", () => search(club));
+  $("#f-date").addEventListener("change", () => search(club));
+  $("#more").addEventListener("click", () => { if (next) showPage(next, true); });
+  const [info, live] = await Promise.all([api(`/clubs/${club}`), api(`/clubs/${club}/games?limit=50`), search(club)]);
   $("#club-title").textContent = info.name;
   $("#club-name").textContent = info.name;
-  const live = page.games.filter((g) => g.status !== "ended");
-  const recent = page.games.filter((g) => g.status === "ended").slice(0, 20);
-  $("#live").replaceChildren(list(live, t("home.no_live")));
-  $("#recent").replaceChildren(list(recent, t("home.no_recent")));
+  // the newest few: every game, live ones too, is in the list below
+  $("#live").replaceChildren(list(live.games.filter((g) => g.status !== "ended").slice(0, LIVE), t("home.no_live")));
+  const members = await api(`/clubs/${club}/players?limit=500`);
+  $("#members").replaceChildren(...members.players.map((p) => el("option", { value: p.name })));
 }
 
+setupImport();
 start(main);

@@ -1,7 +1,12 @@
-// A new game: players in seat order (club members are suggested), rules, starting chips,
-// first dealer. Then straight to the scorer.
+// A new game: a title and the day played, players in seat order (club members are suggested), rules with the
+// options a table argues about (prefilled with the chosen profile's values and its starting chips), first
+// dealer. Then straight to the scorer.
 
 import { $, api, el, notify, newKey, requireSession, start, t } from "./common.js";
+
+// Each profile's values of the form's options and its starting chips (api/pages.py, from nj_ledger.profiles).
+const PROFILES = JSON.parse(document.body.dataset.profiles || "{}");
+const OPTIONS = ["payment", "bete", "shortfall"];
 
 function names() {
   return [...document.querySelectorAll("#players input")].map((input) => input.value.trim()).filter(Boolean);
@@ -22,7 +27,7 @@ function addPlayer(name = "") {
   const index = list.children.length + 1;
   const input = el("input", {
     name: "player", list: "members", maxlength: 80, value: name, "aria-label": t("player_n", { n: index }),
-    placeholder: t("player_n", { n: index }), oninput: refreshDealers,
+    placeholder: t("player_n", { n: index }), oninput: refreshDealers, autocomplete: "off",
   });
   const remove = el("button", {
     type: "button", class: "quiet", "aria-label": t("remove"), title: t("remove"),
@@ -33,18 +38,52 @@ function addPlayer(name = "") {
   return input;
 }
 
+/** Put the chosen profile's values in the table's options. */
+function fillProfile() {
+  const values = PROFILES[$("#profile").value];
+  if (!values) return;
+  for (const option of OPTIONS) $(`#${option}`).value = values[option];
+  $("#may-stop").checked = Boolean(values.may_stop);
+  $("#chips").value = values.starting_chips;
+}
+
+/** The rules as the API takes them: the profile's name, with the options the table changed as overrides. */
+function chosenRules() {
+  const profile = $("#profile").value;
+  const values = PROFILES[profile] || {};
+  const overrides = {};
+  for (const option of OPTIONS) {
+    if ($(`#${option}`).value !== values[option]) overrides[option] = $(`#${option}`).value;
+  }
+  if ($("#may-stop").checked !== Boolean(values.may_stop)) overrides.may_stop = $("#may-stop").checked;
+  return Object.keys(overrides).length ? { profile, ...overrides } : profile;
+}
+
+/** Today in this device's calendar, YYYY-MM-DD. */
+function today() {
+  const now = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
 async function main() {
   const session = requireSession();
   const club = encodeURIComponent(session.club);
   for (let i = 0; i < 3; i += 1) addPlayer();
   refreshDealers();
+  $("#date").value = today();
+  fillProfile();
+  $("#profile").addEventListener("change", fillProfile);
   $("#add-player").addEventListener("click", () => addPlayer().focus());
   $("#dealer").addEventListener("change", (event) => { dealerChosen = Number(event.target.value); });
   $("#new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
     const players = names();
-    const body = { players, rules: $("#profile").value, starting_chips: Number($("#chips").value) };
+    const body = { players, rules: chosenRules(), starting_chips: Number($("#chips").value) };
     if (players.length && $("#dealer").value !== "") body.dealer = Number($("#dealer").value);
+    const title = $("#title").value.trim();
+    if (title) body.title = title;
+    if ($("#date").value) body.date = $("#date").value;
     const button = event.submitter || $("#new-game button[type=submit]");
     button.disabled = true;
     try {

@@ -1,9 +1,12 @@
 // The replay viewer: pick a deal, step through it with the buttons, ←/→ or the slider;
 // the address always names the step shown (#deal=2&seq=57; ?deal=2&at=57 is read too).
 
-import { $, api, el, formatNumber, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, el, formatNumber, notify, requireSession, shareFragment, start, t } from "./common.js";
+import { downloadButtons } from "./exchange.js";
+import { dropForShare, setupSharing, withShare } from "./share.js";
 import { boardElement, runElement, tableElement } from "./table.js";
-import { describe } from "./describe.js";
+import { cardElement } from "./cards.js";
+import { describe, handText, shownHands } from "./describe.js";
 
 const page = { game: document.body.dataset.game, deal: null, steps: [], index: 0, deals: 0 };
 
@@ -43,6 +46,17 @@ function balancesTable(state, before) {
     })));
 }
 
+/** The hands the losers showed at settlement, in their seats (hands dealt face up are drawn already). */
+function showHands(table, events) {
+  for (const [seat, data] of shownHands(events)) {
+    const hand = table.querySelector(`.seat[data-seat="${seat}"] .hand`);
+    if (!hand) continue;
+    hand.append(data.cards
+      ? el("div", { class: "cards shown", dataset: { shown: seat } }, data.cards.map((card) => cardElement(card, { small: true })))
+      : el("p", { class: "told", dataset: { shown: seat } }, handText(data)));
+  }
+}
+
 function render() {
   const step = page.steps[page.index];
   const before = page.index > 0 ? page.steps[page.index - 1].state : null;
@@ -53,13 +67,15 @@ function render() {
   $("#calls").replaceChildren(...told.calls.map((call) => el("li", { class: "call" }, call)));
   const centre = [boardElement(state, changedBoxes(before, state)), runElement(state.deal)];
   if (state.deal && state.deal.expected) centre.push(el("p", { class: "expected" }, t("expected", { rank: state.deal.expected })));
-  $("#table").replaceChildren(tableElement(state, { centre, changed: changedSeats(before, state) }));
+  const table = tableElement(state, { centre, changed: changedSeats(before, state) });
+  if (!(state.deal && state.deal.hands)) showHands(table, page.steps.slice(1, page.index + 1).map((s) => s.event));
+  $("#table").replaceChildren(table);
   $("#balances").replaceChildren(balancesTable(state, before));
   $("#slider").value = String(page.index);
   $("#position").textContent = t("position", { step: page.index + 1, steps: page.steps.length, seq: step.seq });
   $("#prev").disabled = $("#first").disabled = page.index === 0;
   $("#next").disabled = $("#last").disabled = page.index === page.steps.length - 1;
-  const hash = `#deal=${page.deal}&seq=${step.seq}`;
+  const hash = `#${shareFragment()}deal=${page.deal}&seq=${step.seq}`; // a share's link keeps its secret
   history.replaceState(null, "", location.pathname + hash);
   $("#permalink").href = location.pathname + hash;
 }
@@ -100,7 +116,12 @@ async function main() {
   page.deals = game.deal ? game.deal.number : 0;
   $("#title").textContent = t("replay.title", { players: game.players.map((p) => p.name).join(", ") });
   $("#record-link").href = `/games/${encodeURIComponent(page.game)}/record`;
-  $("#audit-link").href = `/games/${encodeURIComponent(page.game)}/audit`;
+  $("#audit-link").href = withShare(`/games/${encodeURIComponent(page.game)}/audit`);
+  $("#sheet-link").href = withShare(`/games/${encodeURIComponent(page.game)}/sheet`);
+  $("#downloads").replaceChildren(...downloadButtons(page.game,
+    (failure) => notify(failure instanceof ApiError ? failure.message : t("error.unexpected"))));
+  dropForShare($("#record-link"));
+  setupSharing($("#audit-link").parentElement, { game: page.game });
   if (page.deals === 0) {
     $("#replay").replaceChildren(el("p", { class: "empty" }, t("replay.no_deal")));
     return;

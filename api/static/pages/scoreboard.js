@@ -1,6 +1,7 @@
 // The club's scoreboard over a period: sortable columns, a period filter, CSV download, ratings.
 
 import { $, ApiError, api, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+import { setupSharing } from "./share.js";
 
 const club = document.body.dataset.club;
 const COLUMNS = [
@@ -48,19 +49,48 @@ function render() {
         view.sort = key;
         render();
       },
-    }, t(`column.${key}`), sorted ? (view.descending ? " ▼" : " ▲") : ""));
+    }, t(`column.${key}`), sorted ? (view.descending ? "\u00a0▼" : "\u00a0▲") : "")); // the arrow stays by its word
   });
   $("#scoreboard").replaceChildren(el("div", { class: "scroll" }, el("table", { class: "data scoreboard" },
     el("thead", {}, el("tr", {}, header)),
     el("tbody", {}, rows.map((row) => el("tr", { dataset: { name: row.name } }, COLUMNS.map(([key, digits]) => el("td", {
       class: digits === null ? null : "num", dataset: { column: key },
-    }, cell(row[key], digits)))))))));
+    }, cell(row[key], digits, key)))))))));
 }
 
-function cell(value, digits) {
+// The fractions people write, by "numerator/denominator".
+const FRACTIONS = {
+  "1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾", "1/5": "⅕", "2/5": "⅖", "3/5": "⅗", "4/5": "⅘",
+  "1/6": "⅙", "5/6": "⅚", "1/7": "⅐", "1/8": "⅛", "3/8": "⅜", "5/8": "⅝", "7/8": "⅞", "1/9": "⅑", "1/10": "⅒",
+};
+
+/**
+ * Wins as people write them: a win shared by n tied players counts 1/n, and the API gives the sum rounded to
+ * three decimals (301.5, 0.333): "301½", "⅓", "2 5/12"; a sum no small fraction explains keeps two decimals.
+ */
+export function winsText(value) {
+  const whole = Math.floor(value + 0.0005);
+  const rest = value - whole;
+  if (Math.abs(rest) < 0.0005) return formatNumber(whole);
+  for (let denominator = 2; denominator <= 12; denominator += 1) {
+    const numerator = Math.round(rest * denominator);
+    if (numerator > 0 && numerator < denominator && Math.abs(rest * denominator - numerator) < 0.0006 * denominator) {
+      const divisor = gcd(numerator, denominator);
+      const key = `${numerator / divisor}/${denominator / divisor}`;
+      const fraction = FRACTIONS[key];
+      if (fraction) return whole ? `${formatNumber(whole)}${fraction}` : fraction;
+      return whole ? `${formatNumber(whole)} ${key}` : key;
+    }
+  }
+  return formatNumber(value, 2);
+}
+
+const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+
+function cell(value, digits, key) {
   if (digits === null || typeof value !== "number") return value ?? "–";
-  // A win shared by tied players is a fraction of a win: show it, not a rounded count.
-  return formatNumber(value, digits === 0 && !Number.isInteger(value) ? 2 : digits);
+  if (key === "wins") return winsText(value);
+  return formatNumber(value, digits);
 }
 
 async function load() {
@@ -96,8 +126,8 @@ async function download() {
 }
 
 async function main() {
-  const session = requireSession();
-  if (session.club !== club) {
+  const session = requireSession(); // a share's, when the page was opened with one
+  if (!session.share && session.club !== club) {
     notify(t("scoreboard.other_club"));
     return;
   }
@@ -106,6 +136,8 @@ async function main() {
     load().catch((failure) => notify(failure.message));
   });
   $("#csv").addEventListener("click", download);
+  $("#print").addEventListener("click", () => window.print());
+  setupSharing($("#title"), { scoreboard: true });
   api(`/clubs/${encodeURIComponent(club)}/seasons`)
     .then((found) => $("#seasons").replaceChildren(...found.seasons.map((s) => el("option", { value: s.name },
       `${s.from} – ${s.to}`))))

@@ -26,6 +26,9 @@ function nextPage(next = new URLSearchParams(location.search).get("next")) {
 }
 
 setupHeader();
+// Signing in replaces whatever session this browser holds: this page offers no "Sign out".
+const signout = document.getElementById("signout");
+if (signout) signout.hidden = true;
 $("#signin").addEventListener("submit", async (event) => {
   event.preventDefault();
   const club = $("#club").value.trim();

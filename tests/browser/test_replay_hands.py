@@ -1,0 +1,89 @@
+"""The replay's last step shows what each loser showed at settlement: the cards, or the count the table gave
+("10 cards, 62 points, K♥ held"), in English and French, on a phone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+from .conftest import screenshot
+from .server import LiveServer
+from .viewports import PHONE, opened
+
+# Deal 2 of the example game was scored from the table: Sylvie went out, the others showed their cards.
+SHOWN = {3: ["A♣", "A♠", "2♣", "3♠", "5♣"], 0: ["A♥", "Q♥"], 1: ["A♦"]}
+SAID = {
+    "en": {"winner": "Sylvie goes out and wins deal 2.", "out": "out",
+           "told": "10 cards, 62 points, K♥ held", "one": "1 card, 1 point",
+           "reveal": "Jeanne tells what is left in hand: 10 cards, 62 points, K♥ held."},
+    "fr": {"winner": "Sylvie n'a plus de cartes et gagne la donne 2.", "out": "plus de cartes",
+           "told": "10 cartes, 62 points, K♥ en main", "one": "1 carte, 1 point",
+           "reveal": "Jeanne annonce ce qui reste en main : 10 cartes, 62 points, K♥ en main."},
+}
+
+
+def last_step(page: Page, server: LiveServer, deal: int) -> None:
+    page.goto(f"{server.url}/games/{server.example_game}/replay#deal={deal}")
+    expect(page.locator("#position")).to_contain_text("1")
+    page.locator("#last").click()
+    expect(page.locator("#next")).to_be_disabled()
+
+
+def shown_cards(page: Page, seat: int) -> list[str]:
+    return page.locator(f'.seat[data-seat="{seat}"] .cards.shown .card').all_inner_texts()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_last_step_shows_the_cards_the_losers_showed(browser: Browser, live_server: LiveServer,
+                                                         language: str) -> None:
+    with opened(browser, live_server, language, PHONE) as page:
+        last_step(page, live_server, 2)
+        expect(page.locator("#step-text")).to_contain_text(SAID[language]["winner"])
+        for seat, cards in SHOWN.items():
+            assert shown_cards(page, seat) == cards
+        expect(page.locator('.seat[data-seat="2"] .shown')).to_have_count(0)  # the winner has nothing left
+        expect(page.locator('.seat[data-seat="2"] .mark.winner')).to_have_text(SAID[language]["out"])
+        screenshot(page, f"replay-last-step-{language}")
+
+        # before the first reveal nothing is shown; after Thomas's, his cards only
+        page.goto(f"{live_server.url}/games/{live_server.example_game}/replay#deal=2&seq=128")
+        expect(page.locator("#position")).to_contain_text("128")
+        expect(page.locator(".seat .shown")).to_have_count(0)
+        page.keyboard.press("ArrowRight")
+        expect(page.locator(".seat .shown")).to_have_count(1)
+        assert shown_cards(page, 3) == SHOWN[3]
+
+        # deal 1 was dealt face up: the hands left are the dealt hands, drawn once
+        last_step(page, live_server, 1)
+        expect(page.locator(".seat .shown")).to_have_count(0)
+        expect(page.locator('.seat[data-seat="1"] .cards .card')).to_have_text(["2♠", "5♠", "7♦"])
+
+
+def told_by_count(route: Route) -> None:
+    """Deal 2 as if Jeanne's and Marcel's hands had been told by count (the reveal's count form)."""
+    replay = route.fetch().json()
+    for step in replay["steps"]:
+        event = step["event"]
+        if event and event["type"] == "reveal" and event["data"]["seat"] == 0:
+            event["data"] = {"seat": 0, "count": 10, "points": 62, "honours": ["KH"]}
+        if event and event["type"] == "reveal" and event["data"]["seat"] == 1:
+            event["data"] = {"seat": 1, "count": 1, "points": 1, "honours": []}
+    route.fulfill(status=200, content_type="application/json", body=json.dumps(replay))
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_hand_told_by_count_reads_as_the_table_said_it(browser: Browser, live_server: LiveServer,
+                                                         language: str) -> None:
+    said = SAID[language]
+    with opened(browser, live_server, language, PHONE) as page:
+        page.route("**/deals/2/replay*", told_by_count)
+        page.goto(f"{live_server.url}/games/{live_server.example_game}/replay#deal=2&seq=130")
+        expect(page.locator("#step-text")).to_have_text(said["reveal"])
+        expect(page.locator('.seat[data-seat="0"] .told')).to_have_text(said["told"])
+        page.locator("#last").click()
+        expect(page.locator('.seat[data-seat="0"] .told')).to_have_text(said["told"])
+        expect(page.locator('.seat[data-seat="1"] .told')).to_have_text(said["one"])
+        assert shown_cards(page, 3) == SHOWN[3]  # a hand shown card by card stays as it was
+        screenshot(page, f"replay-told-by-count-{language}")
