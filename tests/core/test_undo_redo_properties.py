@@ -33,6 +33,7 @@ GAMES: st.SearchStrategy[dict[str, Any]] = st.builds(
     info=st.sampled_from(["full", "partial"]),
     deals=st.integers(1, 3),
     chatter=st.sampled_from([0.0, 1.0]),
+    by_count=st.sampled_from([0.0, 0.5]),  # with partial information, some hands told by count
 )
 
 

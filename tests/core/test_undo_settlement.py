@@ -277,3 +277,24 @@ def test_the_audit_says_a_withdrawn_pass_reveal_or_count_in_words() -> None:
     # a hand settled by count (the count form of reveal) is said by what the table counted
     counted = {"type": "reveal", "seat": 1, "count": 10, "points": 62, "honours": ["KH"]}
     assert said(_action_said(table.state, counted)) == "Ben (seat 1)'s count of 10 cards making 62 points"
+
+
+def test_undo_withdraws_a_settlement_by_count_and_redoes_it_as_it_was_told() -> None:
+    table = small()
+    before_going_out(table, hands=None)
+    table.do(WINNING_PLAY)
+    told = {"type": "reveal", "seat": 1, "count": 3, "points": 27, "honours": ["QS"]}
+    table.do(told)
+    before = table.view
+    last = {"type": "reveal", "seat": 2, "count": 3, "points": 19, "honours": ["KH", "7D"]}
+    settled = table.do(last)
+    assert table.state.status == "ready" and table.view["undo"]["withdraws_settlement"] is True
+    undone = table.do({"type": "undo", "reason": "19, not 29"})
+    reversed_settlement(table, settled, undone)
+    assert bare(table.view) == bare(before) and table.view["redo"] == last
+    redone = table.do(table.view["redo"])
+    assert [(e.type, e.data) for e in redone] == [(e.type, e.data) for e in settled]
+    [finding] = [f for f in audit(chained_records(table.log))["findings"] if f.code == "undo"]
+    assert said(finding.said).endswith(
+        "withdrew Chloé (seat 2)'s count of 3 cards making 19 points and the settlement of deal 1 — reason: 19, "
+        "not 29.")
