@@ -63,8 +63,7 @@ def test_the_audit_marks_the_deal_settled_by_count(client, calls, club) -> None:
     assert report["settled_by_count"] == [1]
     marks = [finding for finding in report["findings"] if finding["code"] == "settled-by-count"]
     assert [(mark["severity"], mark["message"]) for mark in marks] == [
-        ("info", "Deal 1 was settled by count for Ben (seat 1), Chloé (seat 2): the cards left were told, "
-                 "not shown.")]
+        ("info", "Deal 1 was settled by count for Ben, Chloé: the cards left were told, not shown.")]  # by name
     french = client.get(f"/api/v1/games/{game}/audit", headers={**club.auth, "Accept-Language": "fr"}).json
     assert next(f["message"] for f in french["findings"] if f["code"] == "settled-by-count").startswith(
         "La donne 1 a été réglée au compte pour Ben")

@@ -179,3 +179,27 @@ def test_a_game_share_opens_the_sheet_and_prints_it_signed_out(browser: Browser,
             "href", f"/games/{live_server.example_game}/replay#share={made.secret}")
         pages, text = pdf_text(page.pdf(format="A4"))
         assert 1 <= pages <= 3 and TEXT["fr"]["title"] in text and "1 Sylvie 162" in text
+
+
+def test_a_settlement_undone_leaves_the_sheet_and_comes_back_when_the_deal_is_won_again(
+        browser: Browser, live_server: LiveServer) -> None:
+    """An undo after a deal's settlement withdraws it: the sheet shows the deal open again, then settled once."""
+    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
+    hands = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
+    going_out = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []}
+    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+        {"type": "deal", "dealer": 2, "hands": hands},
+        {"type": "play", "seat": 0, "cards": ["AC", "2C"], "announced": []},
+        {"type": "play", "seat": 1, "cards": ["3D"], "announced": []},
+        {"type": "play", "seat": 2, "cards": ["4D"], "announced": []},
+        going_out, {"type": "undo", "reason": "wrong seat"},
+    ])
+    deal = '.sheet-deal[data-deal="1"]'
+    with opened(browser, live_server, "en", PHONE) as page:
+        page.goto(f"{live_server.url}/games/{created.game.id}/sheet")
+        expect(page.locator(f"{deal} h3")).to_have_text("Deal 1: Chloé deals; in progress.")
+        expect(page.locator(f"{deal} table")).to_have_count(0)
+        live_server.store.append(live_server.club, created.game.id, [going_out])  # the redo
+        page.reload()
+        expect(page.locator(f"{deal} h3")).to_have_text("Deal 1: Chloé deals, Ana wins.")
+        expect(page.locator(f'{deal} tr[data-seat="0"]')).to_contain_text("+46")

@@ -45,6 +45,11 @@ export function dealsOf(records, seats, startingChips) {
       current.ended = data;
       current.after = [...chips];
     }
+    // an undo after a settlement withdraws it with the action that caused it: the deal is open again
+    if (type === "undo" && current && current.ended && record.deal === current.number) {
+      current.ended = null;
+      current.after = null;
+    }
   }
   return { deals, adjustments, chips };
 }
