@@ -8,6 +8,8 @@ import json
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from nj_ledger import new_game
+
 from .conftest import screenshot
 from .server import LiveServer
 from .viewports import PHONE, opened
@@ -87,3 +89,17 @@ def test_a_hand_told_by_count_reads_as_the_table_said_it(browser: Browser, live_
         expect(page.locator('.seat[data-seat="1"] .told')).to_have_text(said["one"])
         assert shown_cards(page, 3) == SHOWN[3]  # a hand shown card by card stays as it was
         screenshot(page, f"replay-told-by-count-{language}")
+
+
+def test_a_sweep_undone_and_made_again_is_told_once(browser: Browser, live_server: LiveServer) -> None:
+    """A Grand Opéra's settlement withdrawn by an undo and made again: the step tells the new sweep (45 chips),
+    not the sum of both."""
+    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
+    hands = [["5C", "6C", "7C", "8C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
+    whole_hand = {"type": "play", "seat": 0, "cards": ["5C", "6C", "7C", "8C"], "announced": []}
+    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+        {"type": "deal", "dealer": 2, "hands": hands}, whole_hand, {"type": "undo"}, whole_hand])
+    with opened(browser, live_server, "en", PHONE) as page:
+        page.goto(f"{live_server.url}/games/{created.game.id}/replay#deal=1&seq=52")
+        expect(page.locator("#position")).to_contain_text("52")
+        expect(page.locator("#step-text")).to_contain_text("sweeps the whole board, 45 chips")

@@ -95,7 +95,12 @@ export function settlementSentences(state, ended, dealEvents = []) {
   const winner = seatName(state, d.winner);
   const lines = [t("settle.winner", { name: winner, deal: d.number })];
   if (d.grand_opera) {
-    const swept = dealEvents.filter((e) => e.type === "transfer" && e.data.reason === "grand_opera")
+    // this settlement's sweep only: the transfers between the action that caused it and its deal_ended (an
+    // earlier settlement of the deal may have been withdrawn by an undo, its sweep given back)
+    const at = dealEvents.findIndex((e) => e.seq === ended.seq);
+    const upTo = at >= 0 ? dealEvents.slice(0, at) : dealEvents;
+    const cause = upTo.map((e) => e.type).reduce((found, type, i) => (["play", "reveal"].includes(type) ? i : found), -1);
+    const swept = upTo.slice(cause + 1).filter((e) => e.type === "transfer" && e.data.reason === "grand_opera")
       .reduce((sum, e) => sum + e.data.amount, 0);
     lines.push(swept ? t("settle.grand_opera_sweep", { name: winner, amount: swept }) : t("settle.grand_opera"));
   }
