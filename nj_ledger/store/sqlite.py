@@ -108,4 +108,5 @@ class SQLiteRecorder(Recorder):
         return column
 
     def contains_folded(self, column: ColumnElement[Any], text: str) -> ColumnElement[bool]:
-        return getattr(func, CASEFOLD)(column).contains(text.casefold(), autoescape=True)
+        folded: ColumnElement[str] = getattr(func, CASEFOLD)(column)
+        return folded.contains(text.casefold(), autoescape=True)
