@@ -82,8 +82,9 @@ class AuditSchema(Schema):
         "`game_end` (whether the game's end went with it); an adjustment adds `from`, `to`, `amount`.")})
     settled_by_count = fields.List(fields.Integer(), metadata={
         "description": "The deals settled from a loser's hand told by count (a reveal's count form: cards left, "
-                       "points, honours) rather than shown card by card, in log order; each also has an info "
-                       "finding settled-by-count naming the players."})
+                       "points, honours) rather than shown card by card, in log order (a settlement an undo "
+                       "withdrew is not listed); each settlement by count also has an info finding "
+                       "settled-by-count naming the players, at its place in the log."})
     findings = fields.List(fields.Nested(FindingSchema))
 
 

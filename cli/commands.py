@@ -104,6 +104,10 @@ class LedgerCommands(click.Group):
 
             if isinstance(error, StoreError):
                 raise _refusal(error) from None
+            if isinstance(error, UnicodeEncodeError) and "surrogates" in error.reason:
+                # a byte the terminal sent that is not UTF-8: Python kept it as a lone surrogate, no database takes
+                raise click.ClickException("A text on the command line is not UTF-8: set the terminal to UTF-8 "
+                                           "and type it again.") from None
             if isinstance(error, (SQLAlchemyError, ArgumentError)):
                 first = (str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__])[0]
                 hint = " (a new database? `nj-ledger db upgrade` sets it up)" if "table" in first else ""

@@ -133,11 +133,16 @@ def audit(
     corrections: list[dict[str, Any]] = []
     state: GameState | None = None
     replayed = True
+    by_count: dict[int, bool] = {}  # each deal's settlement that stands: whether a hand was told by count
     for seq, event in enumerate(events, start=1):
         try:
             withdrawal = _withdrawal(state) if event.type == "undo" else None  # what it withdraws, seen before
             state = fold(state, event)
             _count(event, seq, state, transfers, totals, corrections, findings, withdrawal)
+            if event.type == "deal_ended":
+                by_count[event.data["number"]] = bool(state.deal is not None and state.deal.counted)
+            elif withdrawal is not None and withdrawal["settlement"] is not None:
+                by_count.pop(withdrawal["settlement"], None)  # an undo withdrew that settlement
         except Exception as broken:  # noqa: BLE001 - a stored event the engine cannot fold or read: report, never crash
             findings.append(_finding("error", seq, "unreplayable", "Event {seq} ({type}) cannot be replayed: {error}.",
                                      seq=seq, type=event.type, error=repr(broken)))
@@ -174,7 +179,7 @@ def audit(
                 ))
                 break
 
-    settled_by_count = list(dict.fromkeys(f.said.params["deal"] for f in findings if f.code == "settled-by-count"))
+    settled_by_count = [deal for deal, counted in by_count.items() if counted]  # settlements an undo withdrew: not
     ok = (chain["ok"] and conservation["ok"] and recomputation["ok"] and checkpoint_report["ok"] and replayed
           and head["ok"])
     return {

@@ -298,3 +298,20 @@ def test_undo_withdraws_a_settlement_by_count_and_redoes_it_as_it_was_told() -> 
     assert said(finding.said).endswith(
         "withdrew Chloé (seat 2)'s count of 3 cards making 19 points and the settlement of deal 1 — reason: 19, "
         "not 29.")
+
+
+def test_a_count_withdrawn_with_its_settlement_leaves_the_deal_settled_from_the_cards_shown() -> None:
+    table = small()
+    before_going_out(table, hands=None)
+    table.do(WINNING_PLAY)
+    table.reveal(1, "9H QS 8S")
+    table.do({"type": "reveal", "seat": 2, "count": 3, "points": 19, "honours": ["KH", "7D"]})
+    table.do({"type": "undo", "reason": "show them"})
+    table.reveal(2, "KH 7D 2S")  # the settlement that stands comes from cards shown
+    report = audit(chained_records(table.log))
+    assert report["ok"] and report["settled_by_count"] == []
+    # the withdrawn settlement keeps its finding where it was made, the undo says it went
+    assert [f.code for f in report["findings"]] == ["settled-by-count", "undo"]
+    table.do({"type": "undo", "reason": "count them after all"})
+    table.do({"type": "reveal", "seat": 2, "count": 3, "points": 19, "honours": ["KH", "7D"]})
+    assert audit(chained_records(table.log))["settled_by_count"] == [1]

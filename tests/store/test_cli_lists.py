@@ -137,3 +137,12 @@ def test_demo_keeps_its_token_and_shows_it_again(run, store: Store, tmp_path: Pa
     assert len(store.tokens(demo.id, limit=10_000)) == count + 1
     assert "new" not in run(*demo_run).output
     assert len(store.tokens(demo.id, limit=10_000)) == count + 1
+
+
+def test_a_text_the_terminal_did_not_send_as_utf8_is_said_in_a_sentence(run, store: Store) -> None:
+    # a Latin-1 terminal's "Soirée": Python reads the byte it cannot decode as a lone surrogate
+    for arguments in (("games", "list", "--title", "Soir\udce9e"), ("games", "list", "--player", "\udcff"),
+                      ("club", "create", "Soir\udce9e")):
+        result = run(*arguments, expect=1)
+        assert result.output.startswith("Error: ") and "UTF-8" in result.output, result.output
+    assert run("clubs", "list", "--json").output.count("Soir") == 0  # nothing was made
