@@ -1,7 +1,7 @@
 // The audit of a game: the verdict, each check, findings, per-account totals, undos and
 // adjustments, every transfer, and each player's chips over the deals.
 
-import { $, ApiError, api, clearNotice, el, formatNumber, lang, notify, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, clearNotice, counted, el, formatNumber, lang, notify, requireSession, start, t } from "./common.js";
 import { accountName, boardOrder } from "./table.js";
 import { chartElement, chipsOverDeals } from "./chart.js";
 import { gameReceipts, heldReceipt, receiptsFile, receiptsOf } from "./receipts.js";
@@ -133,7 +133,7 @@ function show(state, report) {
   $("#corrections").replaceChildren(report.corrections.length
     ? table([t("seq"), t("deal"), t("what"), t("reason")], report.corrections.map((c) => [
       String(c.seq), String(c.deal), c.type === "undo" ? t("correction.undo")
-        : t("correction.adjust", { amount: c.amount, from: accountName(state, c.from), to: accountName(state, c.to) }),
+        : t("correction.adjust", { amount: counted(c.amount, "chip"), from: accountName(state, c.from), to: accountName(state, c.to) }),
       c.reason || "–"]), [0, 1])
     : el("p", { class: "empty" }, t("audit.no_corrections")));
   $("#transfers").replaceChildren(table([t("seq"), t("deal"), t("from"), t("to"), t("amount"), t("reason")],

@@ -22,6 +22,12 @@ export function t(key, params = {}) {
 
 export const lang = () => document.documentElement.lang || "en";
 
+/** ``n`` with its unit ("chip", "card", "point"), singular or plural as the page's language says. */
+export function counted(n, unit) {
+  const form = new Intl.PluralRules(lang()).select(Number(n)) === "one" ? "one" : "other";
+  return t(`unit.${unit}.${form}`, { n: formatNumber(n) });
+}
+
 export function formatNumber(value, digits = 0) {
   if (value === null || value === undefined || Number.isNaN(value)) return "–";
   return Number(value).toLocaleString(lang(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
