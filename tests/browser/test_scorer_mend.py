@@ -61,6 +61,8 @@ def test_undo_past_a_settlement_with_a_reason_then_redo(browser: Browser, live_s
     page, errors = open_phone(browser, live_server, language)
     page.goto(f"{live_server.url}/games/{game}/record")
     expect(page.locator("#status")).to_have_text(text["ready"])
+    # Between deals the table asks for the results: the result sheet is one tap away.
+    expect(page.locator("#sheet-link")).to_have_attribute("href", f"/games/{game}/sheet")
     chips_before = [page.locator(f'.seat[data-seat="{s}"] .balance').get_attribute("data-chips") for s in range(3)]
 
     # Between deals the settled deal can still be mended: Undo, a reason, a confirmation.

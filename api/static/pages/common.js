@@ -10,13 +10,19 @@ const LANG_COOKIE = "lang";
 // --- messages ---------------------------------------------------------------------------------
 let messages = null;
 
-/** The page's message `key` in the page's language, with `{name}` placeholders filled in. */
+/**
+ * The page's message `key` in the page's language, with `{name}` placeholders filled in. A message that counts
+ * something has its singular under `<key>_one`, used when the count (`count`, else `deals`) is 1:
+ * t("home.shown", { count: 1 }) → "1 game shown: all of them."
+ */
 export function t(key, params = {}) {
   if (messages === null) {
     const node = document.getElementById("nj-messages");
     messages = node ? JSON.parse(node.textContent) : {};
   }
-  const text = messages[key] ?? key;
+  const counted = params.count ?? params.deals;
+  const one = counted !== undefined && String(counted) === "1" ? messages[`${key}_one`] : undefined;
+  const text = one ?? messages[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 

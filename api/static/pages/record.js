@@ -537,6 +537,7 @@ async function main() {
   $("#title").textContent = t("record.title", { players: names });
   $("#replay-link").href = `${gameUrl()}/replay`;
   $("#audit-link").href = `${gameUrl()}/audit`;
+  $("#sheet-link").href = `${gameUrl()}/sheet`;
   render();
 }
 
