@@ -126,7 +126,7 @@ async function main() {
 
 function show(state, report) {
   const path = `/games/${encodeURIComponent(game)}`;
-  $("#title").textContent = t("audit.title", { players: state.players.map((p) => p.name).join(", ") });
+  $("#title").textContent = t("audit.title", { players: state.title || state.players.map((p) => p.name).join(", ") });
   $("#replay-link").href = withShare(`${path}/replay`);
   $("#sheet-link").href = withShare(`${path}/sheet`);
   if ($("#record-link")) $("#record-link").href = `${path}/record`;

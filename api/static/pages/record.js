@@ -533,7 +533,8 @@ function render() {
 async function main() {
   requireSession();
   await reload();
-  const names = page.state.players.map((p) => p.name).join(", ");
+  // the game's title when it has one (two games of the same players are told apart), else its players
+  const names = page.state.title || page.state.players.map((p) => p.name).join(", ");
   $("#title").textContent = t("record.title", { players: names });
   $("#replay-link").href = `${gameUrl()}/replay`;
   $("#audit-link").href = `${gameUrl()}/audit`;
