@@ -23,7 +23,20 @@ export function t(key, params = {}) {
   const counted = params.count ?? params.deals;
   const one = counted !== undefined && String(counted) === "1" ? messages[`${key}_one`] : undefined;
   const text = one ?? messages[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? FILLED + String(params[name]) : whole));
+  return (lang() === "fr" ? elided(filled) : filled).replaceAll(FILLED, "");
+}
+
+const FILLED = "\u0001"; // marks where a value was put in a message, for French elision, then taken out
+
+/**
+ * French elides "de" and "que" before a name that opens with a vowel: "la main de {name}" with Ana reads
+ * "la main d'Ana", "plus tôt que {name}" with Odile "plus tôt qu'Odile" (a name opening with "h" is left as it is:
+ * some are aspirated).
+ */
+function elided(text) {
+  return text.replace(new RegExp(`\\b([dD]e|[qQ]ue) ${FILLED}(?=[AEIOUYÀÂÄÆÉÈÊËÎÏÔŒÙÛÜaeiouyàâäæéèêëîïôœùûü])`, "g"),
+    (whole, word) => `${word.slice(0, -1)}'${FILLED}`);
 }
 
 export const lang = () => document.documentElement.lang || "en";
