@@ -233,7 +233,8 @@ def clubs_list(as_json: bool) -> None:
     if not rows:
         click.echo("No club yet: `nj-ledger club create NAME` makes one.")
     for row in rows:
-        click.echo(f"{row['id']}  {row['name']}  (made {row['created_at']}, {row['games']} games)")
+        games = "1 game" if row["games"] == 1 else f"{row['games']} games"
+        click.echo(f"{row['id']}  {row['name']}  (made {row['created_at']}, {games})")
 
 
 # --- games in and out --------------------------------------------------------------------------
@@ -327,8 +328,9 @@ def games_list(club_id: str | None, status: str | None, player: str | None, titl
     if not rows:
         click.echo("No game matches.")
     for row in rows:
+        deals = "deal " if row["deals_played"] == 1 else "deals"  # padded: the players' column stays aligned
         click.echo(f"{row['id']}  {row['date']}  {row['status']:<9}  {row['profile']:<17}  "
-                   f"{row['deals_played']:>3} deals  {', '.join(row['players'])}"
+                   f"{row['deals_played']:>3} {deals}  {', '.join(row['players'])}"
                    + (f"  \u2014 {row['title']}" if row["title"] else ""))
 
 

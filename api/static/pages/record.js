@@ -484,8 +484,12 @@ function lastAction() {
   const actions = dealEvents().filter((e) => ["play", "pass", "reveal", "undo", "deal"].includes(e.type));
   const last = actions[actions.length - 1];
   if (!last || page.state.status === "ready" || page.state.status === "ended") return null;
-  const told = describe(last, null, page.state, dealEvents());
-  return el("p", { class: "last" }, t("last_action"), " ", told.text.join(" "));
+  const withdrawn = last.type === "undo" ? page.state.redo : null; // what the undo withdrew, which Redo sends back
+  const told = withdrawn && ["play", "pass", "reveal"].includes(withdrawn.type)
+    ? t(`undone.${withdrawn.type}`, { name: seatName(page.state, withdrawn.seat),
+      cards: (withdrawn.cards || []).map(cardText).join(" ") })
+    : describe(last, null, page.state, dealEvents()).text.join(" ");
+  return el("p", { class: "last" }, t("last_action"), " ", told);
 }
 
 function settlement() {
@@ -533,10 +537,12 @@ function render() {
 async function main() {
   requireSession();
   await reload();
-  const names = page.state.players.map((p) => p.name).join(", ");
+  // the game's title when it has one (two games of the same players are told apart), else its players
+  const names = page.state.title || page.state.players.map((p) => p.name).join(", ");
   $("#title").textContent = t("record.title", { players: names });
   $("#replay-link").href = `${gameUrl()}/replay`;
   $("#audit-link").href = `${gameUrl()}/audit`;
+  $("#sheet-link").href = `${gameUrl()}/sheet`;
   render();
 }
 
