@@ -14,6 +14,7 @@ from nj_ledger import new_game
 from .conftest import PageErrors, new_context, screenshot, sign_in
 from .server import LiveServer
 from .test_scorer_taps import DEAL, LOSERS, NAMES
+from .viewports import PHONE, opened
 
 TEXT = {
     "en": {"warning": "withdraws the settlement of deal 1", "what": "Undo the hand shown for Chloé?",
@@ -143,3 +144,19 @@ def test_a_count_no_hand_could_make_is_refused_and_stays_to_correct(browser: Bro
     expect(page.locator("#count-who")).to_have_text("Chloé: 5 cards left in hand.")
     page.context.close()
     assert errors.errors == []
+
+
+def test_between_deals_the_dealer_badge_is_on_who_deals_next(browser: Browser, live_server: LiveServer) -> None:
+    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [3, 43]}}
+    hands = [["2C", "3C", "6C"], ["4C", "5C", "AD"], ["8S", "9S", "10S"]]
+    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+        {"type": "deal", "dealer": 2, "hands": hands},
+        {"type": "play", "seat": 0, "cards": ["2C", "3C"], "announced": []},
+        {"type": "play", "seat": 1, "cards": ["4C", "5C"], "announced": []},
+        {"type": "play", "seat": 0, "cards": ["6C"], "announced": []},
+    ])
+    with opened(browser, live_server, "en", PHONE) as page:
+        page.goto(f"{live_server.url}/games/{created.game.id}/record")
+        expect(page.locator("#status")).to_contain_text("Deal 2: Ana deals.")
+        expect(page.locator(".mark.dealer")).to_have_count(1)
+        expect(page.locator('.seat[data-seat="0"] .mark.dealer')).to_be_visible()

@@ -23,7 +23,9 @@ function seatMarks(state, seat) {
   const deal = state.deal;
   const marks = [];
   if (!deal) return marks;
-  if (deal.dealer === seat) marks.push(el("span", { class: "mark dealer", title: t("dealer") }, t("mark.dealer")));
+  // between deals the badge goes to who deals next (the status line's "Deal 2: Ana deals"), not the last dealer
+  const dealer = state.status === "ready" && Number.isInteger(state.next_dealer) ? state.next_dealer : deal.dealer;
+  if (dealer === seat) marks.push(el("span", { class: "mark dealer", title: t("dealer") }, t("mark.dealer")));
   if (deal.turn === seat) marks.push(el("span", { class: "mark turn" }, t("mark.turn")));
   if ((deal.passed || []).includes(seat)) marks.push(el("span", { class: "mark passed" }, t("mark.passed")));
   if (deal.winner === seat) marks.push(el("span", { class: "mark winner" }, t("mark.winner")));
