@@ -9,6 +9,7 @@ from nj_ledger.store import default_database_url
 
 ADMIN_TOKEN_ENV = "NJ_LEDGER_ADMIN_TOKEN"
 AUTH_FAILURE_LIMIT_ENV = "NJ_LEDGER_AUTH_FAILURE_LIMIT"
+STREAM_HEARTBEAT_ENV = "NJ_LEDGER_STREAM_HEARTBEAT"
 PROXIES_ENV = "NJ_LEDGER_PROXIES"
 
 
@@ -31,6 +32,8 @@ class Config:
     AUTH_FAILURE_LIMIT = "100/minute"
     # Reverse proxies in front of the server whose X-Forwarded-For is trusted for the client's address (0: none).
     PROXIES = 0
+    # Seconds between two heartbeats (SSE comments) of an idle stream (NJ_LEDGER_STREAM_HEARTBEAT).
+    STREAM_HEARTBEAT = 15.0
 
 
 def from_environment() -> dict[str, Any]:
@@ -40,4 +43,6 @@ def from_environment() -> dict[str, Any]:
         settings["AUTH_FAILURE_LIMIT"] = os.environ[AUTH_FAILURE_LIMIT_ENV]
     if os.environ.get(PROXIES_ENV):
         settings["PROXIES"] = int(os.environ[PROXIES_ENV])
+    if os.environ.get(STREAM_HEARTBEAT_ENV):
+        settings["STREAM_HEARTBEAT"] = float(os.environ[STREAM_HEARTBEAT_ENV])
     return settings

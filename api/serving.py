@@ -75,6 +75,7 @@ CLEANUP_INTERVAL = 5  # seconds between waitress's rounds closing connections si
 BACKLOG = 2048  # connections the kernel keeps waiting for the server to accept them
 _WORKER_CONFIG_ENV = "NJ_LEDGER_WORKER_CONFIG"  # the app's settings, passed to the worker processes
 _SERVER_PID_ENV = "NJ_LEDGER_SERVER_PID"  # the process that started the workers
+_WORKER_THREADS_ENV = "NJ_LEDGER_WORKER_THREADS"  # threads of each worker for the requests that are not streams
 _PR_SET_PDEATHSIG = 1
 _OPEN_FILES_WANTED = 65536  # the soft limit asked for when the hard limit is unlimited
 
@@ -127,16 +128,18 @@ def connection_limit(open_files: int | None) -> int:
 
 def _run_workers(config: Mapping[str, Any], host: str, port: int, threads: int, workers: int,
                  connections: int) -> None:
-    """granian's WSGI workers, each making its own app (and with it its own database engine)."""
+    """granian's ASGI workers, each making its own app (and with it its own database engine): the streams on
+    each worker's event loop, every other request on ``threads`` threads of it (:mod:`api.asgi`)."""
     from granian.constants import HTTPModes, Interfaces
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
     os.environ[_WORKER_CONFIG_ENV] = json.dumps(dict(config))
+    os.environ[_WORKER_THREADS_ENV] = str(threads)
     os.environ[_SERVER_PID_ENV] = str(os.getpid())
     _server_class()(
-        f"{__name__}:worker_app", factory=True, interface=Interfaces.WSGI, address=host, port=port,
-        workers=workers, blocking_threads=threads,
+        f"{__name__}:worker_asgi", factory=True, interface=Interfaces.ASGI, address=host, port=port,
+        workers=workers,
         http=HTTPModes.http1, http1_settings=HTTP1Settings(header_read_timeout=IDLE_TIMEOUT * 1000),
         backlog=BACKLOG, backpressure=connections,
         respawn_failed_workers=True,  # a worker that dies is replaced, as the others keep serving
@@ -177,6 +180,13 @@ def worker_app() -> Flask:
         signal.signal(stop, signal.SIG_DFL)
     _stop_with_server()
     return create_app(json.loads(os.environ.get(_WORKER_CONFIG_ENV) or "{}"))
+
+
+def worker_asgi() -> Any:
+    """The ASGI app of one worker process: its streams on the event loop, its other requests on threads."""
+    from .asgi import asgi_app
+
+    return asgi_app(worker_app(), int(os.environ.get(_WORKER_THREADS_ENV) or WORKER_THREADS))
 
 
 def _stop_with_server() -> None:

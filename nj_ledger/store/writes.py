@@ -98,6 +98,8 @@ def insert_records(target: Session | Connection, game_id: str, records: Sequence
     connection = target.connection() if isinstance(target, Session) else target
     recorder_for(connection).insert_events(connection, game_id, records)
     receipt = sign_checkpoints(connection, signer, game_id, records, moment)  # in the same transaction
+    if records:
+        recorder_for(connection).announce(connection, game_id, records[-1]["seq"])  # heard at the commit
     if isinstance(target, Session):
         project_records(target, game_id, records, place)  # the scoreboard's tables, in the same transaction
     elif touches_results(records):  # ends the game, or an undo may withdraw its end

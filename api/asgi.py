@@ -1,0 +1,116 @@
+"""The app for an ASGI server: streams on the event loop, every other request in a pool of threads.
+
+Why. A stream (:mod:`api.streams`) lasts as long as its follower watches, hours
+for a club's screen. Under a WSGI server each would hold one of the threads
+that serve the writers: a few dozen followers would leave a scorer's ``play``
+waiting in the queue. Here each worker process runs one asyncio event loop
+(granian's ASGI interface): a stream is a coroutine that holds no thread while
+it waits for its game to move, woken by the process's one watcher of the
+database (:mod:`nj_ledger.store.followers`), its reads of the log done on a
+small pool of its own and shared by the followers at the same position. Every
+other request (the Flask app, unchanged, WSGI) runs on ``threads`` threads of
+the worker through a2wsgi's WSGIMiddleware, as under a WSGI server.
+
+A stream's request goes through the Flask app first, like any other: the token,
+the club, a share, the 404 for another club's game and every refusal are the
+app's. When the app accepts it, it answers with an empty body and a private
+header naming the stream it hands over (:data:`api.streams.HANDOFF_HEADER`);
+this layer removes the header, sends the answer's head, and carries the stream
+on until the client leaves (``http.disconnect``) or the connection fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+
+from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, GameFollow, take_handed
+
+STREAM_SUFFIX = "/stream"
+READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
+_HANDOFF = HANDOFF_HEADER.lower().encode()
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+
+
+def asgi_app(app: Flask, threads: int) -> Any:
+    """``app`` served on an event loop: its requests on ``threads`` threads, its streams as coroutines."""
+
+    def handing_off(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        environ[HANDOFF_ENVIRON] = True  # set by this server only: a client cannot send it
+        return app(environ, start_response)
+
+    wsgi = WSGIMiddleware(handing_off, workers=threads)  # type: ignore[arg-type]
+    reads = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="nj-ledger-stream-reads")
+
+    async def application(scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http" or not scope["path"].endswith(STREAM_SUFFIX):
+            await wsgi(scope, receive, send)  # type: ignore[arg-type]
+            return
+        handed: list[GameFollow] = []
+
+        async def answer(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = []
+                for name, value in message.get("headers", []):
+                    if name.lower() == _HANDOFF:
+                        follow = take_handed(value.decode())
+                        if follow is not None:
+                            handed.append(follow)
+                    else:
+                        headers.append((name, value))
+                await send({**message, "headers": headers})
+            elif not handed:  # an answer of the app's own (a refusal): as it is
+                await send(message)
+            elif message.get("body"):
+                await send({"type": "http.response.body", "body": message["body"], "more_body": True})
+
+        await wsgi(scope, receive, answer)  # type: ignore[arg-type]
+        if handed:
+            await _stream(handed[0], receive, send, reads)
+
+    return application
+
+
+async def _stream(follow: GameFollow, receive: Any, send: Any, reads: ThreadPoolExecutor) -> None:
+    """Carry ``follow`` on until the client leaves or the connection fails."""
+
+    async def body(chunk: bytes) -> None:
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+    streaming = asyncio.ensure_future(follow.run(body, reads))
+    leaving = asyncio.ensure_future(_disconnected(receive))
+    try:
+        await asyncio.wait({streaming, leaving}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (streaming, leaving):
+            task.cancel()
+        for task in (streaming, leaving):
+            with contextlib.suppress(BaseException):
+                await task
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _disconnected(receive: Any) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _lifespan(receive: Any, send: Any) -> None:
+    message = await receive()
+    if message["type"] == "lifespan.startup":
+        await send({"type": "lifespan.startup.complete"})
+        message = await receive()
+    if message["type"] == "lifespan.shutdown":
+        await send({"type": "lifespan.shutdown.complete"})
