@@ -35,6 +35,7 @@ from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, GameFollow, take_handed
 STREAM_SUFFIX = "/stream"
 READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
 _HANDOFF = HANDOFF_HEADER.lower().encode()
+_LENGTH = b"content-length"
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -50,7 +51,11 @@ def asgi_app(app: Flask, threads: int) -> Any:
     wsgi = WSGIMiddleware(handing_off, workers=threads)  # type: ignore[arg-type]
     reads = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="nj-ledger-stream-reads")
 
-    async def application(scope: Scope, receive: Any, send: Any) -> None:
+    async def application(scope: Scope, granian_receive: Any, send: Any) -> None:
+        async def receive() -> Message:  # a coroutine, as a2wsgi needs (granian's receive gives an awaitable)
+            message: Message = await granian_receive()
+            return message
+
         if scope["type"] == "lifespan":
             await _lifespan(receive, send)
             return
@@ -61,14 +66,14 @@ def asgi_app(app: Flask, threads: int) -> Any:
 
         async def answer(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = []
-                for name, value in message.get("headers", []):
+                headers = list(message.get("headers", []))
+                for name, value in headers:
                     if name.lower() == _HANDOFF:
                         follow = take_handed(value.decode())
                         if follow is not None:
                             handed.append(follow)
-                    else:
-                        headers.append((name, value))
+                if handed:  # the hand-over's header and the empty body's length leave with it
+                    headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
                 await send({**message, "headers": headers})
             elif not handed:  # an answer of the app's own (a refusal): as it is
                 await send(message)

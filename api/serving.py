@@ -81,16 +81,11 @@ _OPEN_FILES_WANTED = 65536  # the soft limit asked for when the hard limit is un
 
 
 def serve(config: Mapping[str, Any], host: str, port: int, threads: int | None, workers: int) -> None:
-    """Serve ``create_app(config)`` on ``host:port`` until interrupted (``threads`` in each process)."""
+    """Serve ``create_app(config)`` on ``host:port`` until interrupted: granian's ASGI workers (``threads`` in
+    each for the requests that are not streams)."""
     connections = connection_limit(raise_open_files_limit())
-    if workers == 1:
-        import waitress
-
-        waitress.serve(create_app(config), host=host, port=port, threads=threads or ONE_PROCESS_THREADS,
-                       ident="nj-ledger", connection_limit=connections, asyncore_use_poll=True,
-                       channel_timeout=IDLE_TIMEOUT, cleanup_interval=CLEANUP_INTERVAL, backlog=BACKLOG)
-        return
-    _run_workers(config, host, port, threads or WORKER_THREADS, workers, connections)
+    default = ONE_PROCESS_THREADS if workers == 1 else WORKER_THREADS
+    _run_workers(config, host, port, threads or default, workers, connections)
 
 
 def raise_open_files_limit() -> int | None:
