@@ -143,4 +143,4 @@ class Followers:
         """The versions of these games, as the database holds them now."""
         with self.store.reading() as session:
             rows = session.execute(select(Game.id, Game.version).where(Game.id.in_(game_ids)))
-            return dict(rows.tuples().all())
+            return {row.id: row.version for row in rows}
