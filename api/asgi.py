@@ -30,7 +30,7 @@ from typing import Any
 from a2wsgi import WSGIMiddleware
 from flask import Flask
 
-from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, GameFollow, take_handed
+from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed
 
 STREAM_SUFFIX = "/stream"
 READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
@@ -76,7 +76,7 @@ def asgi_app(app: Flask, threads: int) -> Any:
             if not body_read[0]:
                 await _drain(receive)
             return
-        handed: list[GameFollow] = []
+        handed: list[Follow] = []
 
         async def answer(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -101,7 +101,7 @@ def asgi_app(app: Flask, threads: int) -> Any:
     return application
 
 
-async def _stream(follow: GameFollow, receive: Any, send: Any, reads: ThreadPoolExecutor) -> None:
+async def _stream(follow: Follow, receive: Any, send: Any, reads: ThreadPoolExecutor) -> None:
     """Carry ``follow`` on until the client leaves or the connection fails."""
 
     async def body(chunk: bytes) -> None:

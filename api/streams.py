@@ -1,4 +1,11 @@
-"""Following a game as it is played: Server-Sent Events read from the log.
+"""Following a game, or a club's games, as they are played: Server-Sent Events read from the database.
+
+``GET /api/v1/clubs/{club}/stream`` tells of the club's games: each game
+created (``game_started``), deal ended and game ended, at its position in the
+club's feed (``club_feed``, written in the same transaction as the events, gap-free
+and in commit order: see ``nj_ledger.store.writes.insert_feed``); the SSE
+``id`` is that position and ``Last-Event-ID`` resumes after it, the same way.
+
 
 ``GET /api/v1/games/{game}/stream`` sends the game's events, each as an SSE
 event whose ``id`` is the event's ``seq`` and whose ``data`` is the event as
@@ -39,8 +46,9 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from nj_ledger.store import Store
+from nj_ledger.store.writes import club_key
 
-from .auth import reader
+from .auth import own_club, reader
 from .context import store
 from .problems import Problem
 from .schemas import MAX_INT
@@ -56,7 +64,7 @@ HEARTBEAT = b": heartbeat\n\n"
 # header through which the view hands the stream over (removed before the answer leaves the server).
 HANDOFF_ENVIRON = "nj_ledger.stream_handoff"
 HANDOFF_HEADER = "X-NJ-Ledger-Stream"
-_handed: dict[str, GameFollow] = {}  # streams handed over, by the header's key, until the server takes them
+_handed: dict[str, Follow] = {}  # streams handed over, by the header's key, until the server takes them
 _handed_lock = threading.Lock()
 _DIGITS = re.compile(r"[0-9]{1,18}")
 
@@ -67,13 +75,13 @@ class StreamQuerySchema(Schema):
         "are sent).")})
 
 
-def frame(record: dict[str, Any]) -> bytes:
-    """One event of the log as an SSE event: ``id`` its seq, ``data`` the event as ``…/events`` shows it.
+def frame(position: int, item: dict[str, Any]) -> bytes:
+    """One item as an SSE event: ``id`` its position, ``data`` the item (JSON, sorted keys).
 
-    >>> frame({"seq": 3, "type": "pass", "data": {"seat": 1}})
+    >>> frame(3, {"seq": 3, "type": "pass", "data": {"seat": 1}})
     b'id: 3\\ndata: {"data":{"seat":1},"seq":3,"type":"pass"}\\n\\n'
     """
-    return b"id: %d\ndata: %s\n\n" % (record["seq"], orjson.dumps(record, option=orjson.OPT_SORT_KEYS))
+    return b"id: %d\ndata: %s\n\n" % (position, orjson.dumps(item, option=orjson.OPT_SORT_KEYS))
 
 
 def start_position(query: dict[str, Any]) -> int:
@@ -87,23 +95,33 @@ def start_position(query: dict[str, Any]) -> int:
     return int(query.get("after", 0))
 
 
-class GameFollow:
-    """One follower of a game: its position in the log (the last seq sent) and how to read past it."""
+class Follow:
+    """One follower: what it follows (a game's log, or a club's feed), its position there (the last one
+    sent) and how to read past it."""
 
-    def __init__(self, store: Store, club_id: str, game_id: str, after: int, heartbeat: float) -> None:
+    position_field = "seq"
+
+    def __init__(self, store: Store, club_id: str, key: str, after: int, heartbeat: float) -> None:
         self.store = store
         self.club_id = club_id
-        self.game_id = game_id
+        self.key = key  # what the followers' watcher wakes it for
         self.after = after
         self.heartbeat = heartbeat
 
-    def read(self) -> bytes:
-        """The events after the position, as SSE (at most :data:`PAGE`), moving the position past them."""
-        records = self.store.records(self.club_id, self.game_id, self.after, PAGE)
-        if not records:
+    def fetch(self, after: int) -> list[dict[str, Any]]:
+        """The items after ``after``, in order, at most :data:`PAGE`."""
+        raise NotImplementedError
+
+    def frames_of(self, items: list[dict[str, Any]]) -> bytes:
+        """``items`` as SSE, moving the position past them."""
+        if not items:
             return b""
-        self.after = records[-1]["seq"]
-        return b"".join(frame(record) for record in records)
+        self.after = items[-1][self.position_field]
+        return b"".join(frame(item[self.position_field], item) for item in items)
+
+    def read(self) -> bytes:
+        """The items after the position, as SSE, moving the position past them."""
+        return self.frames_of(self.fetch(self.after))
 
     def opening(self) -> bytes:
         return b"retry: %d\n\n" % RETRY_MS
@@ -111,7 +129,7 @@ class GameFollow:
     def frames(self) -> Iterator[bytes]:
         """The stream for a WSGI server: it holds the thread that serves it until the client leaves."""
         woken = threading.Event()
-        unfollow = self.store.followers.follow(self.game_id, woken.set)
+        unfollow = self.store.followers.follow(self.key, woken.set)
         try:
             yield self.opening()
             while True:
@@ -134,15 +152,14 @@ class GameFollow:
         def wake() -> None:
             loop.call_soon_threadsafe(woken.set)
 
-        unfollow = self.store.followers.follow(self.game_id, wake)
+        unfollow = self.store.followers.follow(self.key, wake)
         try:
             await send(self.opening())
             while True:
                 woken.clear()
-                records = await _shared_read(self, reads)
-                if records:
-                    self.after = records[-1]["seq"]
-                    await send(b"".join(frame(record) for record in records))
+                items = await _shared_read(self, reads)
+                if items:
+                    await send(self.frames_of(items))
                     continue
                 try:
                     await asyncio.wait_for(woken.wait(), self.heartbeat)
@@ -152,24 +169,41 @@ class GameFollow:
             unfollow()
 
 
+class GameFollow(Follow):
+    """A follower of a game's log: positions are seqs, items the events as ``…/events`` shows them."""
+
+    def fetch(self, after: int) -> list[dict[str, Any]]:
+        return self.store.records(self.club_id, self.key, after, PAGE)
+
+
+class ClubFollow(Follow):
+    """A follower of a club's feed: positions are the feed's, items ``{position, game, seq, deal, type,
+    recorded_at}``."""
+
+    position_field = "position"
+
+    def fetch(self, after: int) -> list[dict[str, Any]]:
+        return self.store.club_feed(self.club_id, after, PAGE)
+
+
 _reading: dict[tuple[int, str, str, int], asyncio.Future[list[dict[str, Any]]]] = {}
 
 
-async def _shared_read(follow: GameFollow, reads: Executor) -> list[dict[str, Any]]:
-    """The records after ``follow``'s position: one read of the log for every follower of this loop at that
-    position of that game (a thousand followers woken by one append make one query, not a thousand)."""
-    key = (id(follow.store), follow.club_id, follow.game_id, follow.after)
+async def _shared_read(follow: Follow, reads: Executor) -> list[dict[str, Any]]:
+    """The items after ``follow``'s position: one read of the database for every follower of this loop at
+    that position of that game or feed (a thousand followers woken by one append make one query, not a
+    thousand)."""
+    key = (id(follow.store), follow.club_id, follow.key, follow.after)
     pending = _reading.get(key)
     if pending is None:
         loop = asyncio.get_running_loop()
-        pending = loop.run_in_executor(reads, follow.store.records, follow.club_id, follow.game_id, follow.after,
-                                       PAGE)
+        pending = loop.run_in_executor(reads, follow.fetch, follow.after)
         _reading[key] = pending
         pending.add_done_callback(lambda _: _reading.pop(key, None))
     return await asyncio.shield(pending)
 
 
-def take_handed(key: str) -> GameFollow | None:
+def take_handed(key: str) -> Follow | None:
     """The stream a view handed over under ``key`` (once)."""
     with _handed_lock:
         return _handed.pop(key, None)
@@ -193,11 +227,42 @@ class GameStream(MethodView):
         after = start_position(query)
         the_store = store()
         the_store.game(token.club_id, game)  # another club's game, or none: 404 now, before the stream starts
-        follow = GameFollow(the_store, token.club_id, game, after, float(current_app.config["STREAM_HEARTBEAT"]))
-        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        if request.environ.get(HANDOFF_ENVIRON):  # the server's event loop carries it on (api.asgi)
-            key = secrets.token_urlsafe(16)
-            with _handed_lock:
-                _handed[key] = follow
-            return Response(b"", 200, {**headers, HANDOFF_HEADER: key}, mimetype=EVENT_STREAM)
-        return Response(follow.frames(), 200, headers, mimetype=EVENT_STREAM, direct_passthrough=True)
+        heartbeat = float(current_app.config["STREAM_HEARTBEAT"])
+        return streamed(GameFollow(the_store, token.club_id, game, after, heartbeat))
+
+
+@blp.route("/clubs/<club>/stream")
+class ClubStream(MethodView):
+    @blp.arguments(StreamQuerySchema(), location="query")
+    @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
+                          "description": "The id (position) of the last item received: the stream goes on after "
+                                         "it."}],
+             responses={"200": {"description": (
+                 "Server-Sent Events, one per item of the club's feed: `id` the item's position in the feed "
+                 "(1, 2, 3… in the order they were recorded), `data` `{position, game, seq, deal, type, "
+                 "recorded_at}` where `type` is `game_started` (a game created or imported), `deal_ended` or "
+                 "`game_ended` and `seq` the event's seq in its game. A comment `: heartbeat` every "
+                 "STREAM_HEARTBEAT seconds while nothing happens."),
+                 "content": {EVENT_STREAM: {"schema": {"type": "string"}, "example": (
+                     'id: 7\ndata: {"deal": 3, "game": "aB7DUYcmEB4B", "position": 7, "recorded_at": '
+                     '"2026-11-24T05:16:41.059597Z", "seq": 58, "type": "deal_ended"}\n\n')}}}})
+    def get(self, query: dict[str, Any], club: str) -> Response:
+        """Follow the club's games (Server-Sent Events): every game created, deal ended and game ended after
+        `Last-Event-ID` (or `after`), then each new one as it is recorded, by any server process."""
+        token = reader()
+        own_club(token, club)
+        after = start_position(query)
+        return streamed(ClubFollow(store(), token.club_id, club_key(token.club_id), after,
+                                   float(current_app.config["STREAM_HEARTBEAT"])))
+
+
+def streamed(follow: Follow) -> Response:
+    """The stream's answer: handed over to the server's event loop when there is one (api.asgi), else a
+    generator that holds its thread."""
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if request.environ.get(HANDOFF_ENVIRON):
+        key = secrets.token_urlsafe(16)
+        with _handed_lock:
+            _handed[key] = follow
+        return Response(b"", 200, {**headers, HANDOFF_HEADER: key}, mimetype=EVENT_STREAM)
+    return Response(follow.frames(), 200, headers, mimetype=EVENT_STREAM, direct_passthrough=True)

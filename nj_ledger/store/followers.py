@@ -1,6 +1,7 @@
 """Waking the followers of a game when its log grows, whichever process or host appended.
 
-The log is the truth: a wake-up says only "read the log again". One thread per
+The log is the truth: a wake-up says only "read the log again". What is
+followed is a game (its key is its id) or a club's feed (``club:<id>``). One thread per
 store (so one per server process) watches the database for every follower of
 the process:
 
@@ -25,13 +26,14 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from .models import Game
+from .models import ClubFeedRecord, Game
 
 if TYPE_CHECKING:
     from .base import StoreBase
 
+CLUB_PREFIX = "club:"  # the key of a club's feed among the followed (a game's key is its id)
 POLL_INTERVAL = 0.05  # seconds between two reads of the followed games' versions (SQLite)
 RECONNECT_DELAY = 1.0  # seconds before listening again after the connection was lost (PostgreSQL)
 LISTEN_TIMEOUT = 1.0  # seconds the listener waits for a notification before looking whether to stop
@@ -139,8 +141,19 @@ class Followers:
             if moved:
                 self.wake(moved)
 
-    def store_versions(self, game_ids: list[str]) -> dict[str, int]:
-        """The versions of these games, as the database holds them now."""
+    def store_versions(self, keys: list[str]) -> dict[str, int]:
+        """The versions of these games and the last positions of these clubs' feeds (keys ``club:<id>``), as
+        the database holds them now."""
+        games = [key for key in keys if not key.startswith(CLUB_PREFIX)]
+        clubs = [key[len(CLUB_PREFIX):] for key in keys if key.startswith(CLUB_PREFIX)]
+        versions: dict[str, int] = {}
         with self.store.reading() as session:
-            rows = session.execute(select(Game.id, Game.version).where(Game.id.in_(game_ids)))
-            return {row.id: row.version for row in rows}
+            if games:
+                rows = session.execute(select(Game.id, Game.version).where(Game.id.in_(games)))
+                versions.update({row.id: row.version for row in rows})
+            if clubs:
+                feeds = session.execute(
+                    select(ClubFeedRecord.club_id, func.max(ClubFeedRecord.position))
+                    .where(ClubFeedRecord.club_id.in_(clubs)).group_by(ClubFeedRecord.club_id))
+                versions.update({CLUB_PREFIX + row[0]: int(row[1]) for row in feeds})
+        return versions

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
 
@@ -192,3 +193,67 @@ def test_the_stream_is_in_the_openapi_document(stream_calls: Calls) -> None:
     route = document["paths"]["/api/v1/games/{game}/stream"]["get"]
     assert "text/event-stream" in route["responses"]["200"]["content"]
     assert any(parameter["name"] == "Last-Event-ID" for parameter in route["parameters"])
+
+
+# --- the club's stream --------------------------------------------------------------------------------------
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "dimanche-chez-jeanne.json"
+TOLD = ("game_started", "deal_ended", "game_ended")
+
+
+def open_club_stream(calls: Calls, club: Club, **headers: str) -> Reader:
+    query = headers.pop("query", "")
+    answer = calls.client.get(f"/api/v1/clubs/{club.id}/stream{query}", headers={**club.auth, **headers},
+                              buffered=False)
+    assert answer.status_code == 200, answer.get_data()
+    assert answer.mimetype == "text/event-stream"
+    return Reader(answer)
+
+
+def told_of(calls: Calls, club: Club, game: str) -> list[tuple[str, int, int, str]]:
+    return [(game, event["seq"], event["deal"], event["type"]) for event in calls.events(club, game)
+            if event["type"] in TOLD]
+
+
+def test_the_club_stream_tells_of_games_created_deals_ended_and_games_ended_in_order(stream_calls: Calls) -> None:
+    club = stream_calls.club()
+    reader = open_club_stream(stream_calls, club)
+    try:
+        first = stream_calls.game(club)["id"]
+        imported = stream_calls.client.post(f"/api/v1/clubs/{club.id}/imports", headers=club.auth,
+                                            json=json.loads(EXAMPLE.read_text(encoding="utf-8")))
+        assert imported.status_code == 201, imported.json
+        assert stream_calls.act(club, first, {"type": "end"}).status_code == 201
+        expected = (told_of(stream_calls, club, first)[:1] + told_of(stream_calls, club, imported.json["id"])
+                    + told_of(stream_calls, club, first)[1:])
+        assert len(expected) > 4 and any(told[3] == "deal_ended" for told in expected)
+        got = [reader.event() for _ in expected]
+        assert [position for position, _ in got] == list(range(1, len(expected) + 1))
+        assert [(item["game"], item["seq"], item["deal"], item["type"]) for _, item in got] == expected
+        assert all(position == item["position"] and item["recorded_at"] for position, item in got)
+    finally:
+        reader.close()
+    for position in (0, 2, len(expected)):  # resumed exactly after it, nothing twice
+        reader = open_club_stream(stream_calls, club, **{"Last-Event-ID": str(position)})
+        try:
+            assert [reader.event()[0] for _ in expected[position:]] == list(range(position + 1, len(expected) + 1))
+            assert reader.block() == b": heartbeat"
+        finally:
+            reader.close()
+
+
+def test_the_club_stream_is_the_club_s_own(stream_calls: Calls) -> None:
+    club = stream_calls.club()
+    game = stream_calls.game(club)["id"]
+    neighbour = stream_calls.club("Les Voisins")
+    client = stream_calls.client
+    path = f"/api/v1/clubs/{club.id}/stream"
+    assert client.get(path).status_code == 401
+    assert client.get(path, headers=neighbour.auth).status_code == 404
+    for body in ({"game": game}, {"scoreboard": True}):
+        secret = client.post(f"/api/v1/clubs/{club.id}/shares", json=body, headers=club.auth).json["secret"]
+        assert client.get(path, headers={"Authorization": f"Bearer {secret}"}).status_code == 404
+    reader = open_club_stream(stream_calls, stream_calls.token(club, "viewer"))
+    try:
+        assert reader.event()[1]["game"] == game
+    finally:
+        reader.close()

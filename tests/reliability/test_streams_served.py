@@ -39,12 +39,13 @@ TIMEOUT = 10.0  # seconds a follower's connection waits for anything
 class Follower:
     """An SSE client on a connection of its own, reading the stream block by block."""
 
-    def __init__(self, port: int, game: str, token: str, last_event_id: int | None = None) -> None:
+    def __init__(self, port: int, game: str, token: str, last_event_id: int | None = None,
+                 path: str | None = None) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
         headers = {"Authorization": f"Bearer {token}", "Accept": "text/event-stream"}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
-        self.connection.request("GET", f"/api/v1/games/{game}/stream", headers=headers)
+        self.connection.request("GET", path or f"/api/v1/games/{game}/stream", headers=headers)
         self.answer = self.connection.getresponse()
         assert self.answer.status == 200, self.answer.read()
         assert self.answer.getheader("Content-Type", "").startswith("text/event-stream")
@@ -99,6 +100,17 @@ def kill(server: subprocess.Popen[bytes]) -> None:
 @pytest.fixture(autouse=True)
 def _short_heartbeat(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NJ_LEDGER_STREAM_HEARTBEAT", str(HEARTBEAT))
+
+
+def scorer_of(port: int) -> tuple[HttpClient, str, str, str]:
+    """A club, a game of adjustments only, and a client of the server on ``port``; and the club's id."""
+    client = HttpClient(port)
+    club = client.post("/api/v1/clubs", json={"name": "Le Nain du Jeudi"},
+                       headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}).json
+    game = client.post(f"/api/v1/clubs/{club['id']}/games", json={
+        "players": ["Ana", "Ben", "Chloé"], "rules": "classic", "starting_chips": 60},
+        headers={"Authorization": f"Bearer {club['token']}"}).json
+    return client, club["token"], game["id"], club["id"]
 
 
 def scorer(port: int) -> tuple[HttpClient, str, str]:
@@ -197,3 +209,25 @@ def test_an_idle_stream_sends_heartbeats_and_refusals_stay_problems(fresh_url: s
         assert answer.status == 401 and answer.getheader("Content-Type") == "application/problem+json"
         assert json.loads(answer.read())["code"] == "unauthorized"
         connection.close()
+
+
+def test_a_club_follower_of_one_server_sees_games_created_and_ended_through_another(
+        fresh_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NJ_LEDGER_STREAM_HEARTBEAT", str(SLOW_HEARTBEAT))
+    with servers(fresh_url, tmp_path, 2) as [(_, writing), (_, following)]:
+        client, token, first, club = scorer_of(writing)
+        follower = Follower(following, "", token, last_event_id=1, path=f"/api/v1/clubs/{club}/stream")
+        auth = {"Authorization": f"Bearer {token}"}
+        try:
+            created_at = time.monotonic()
+            second = client.post(f"/api/v1/clubs/{club}/games", json={
+                "players": ["Ana", "Ben"], "rules": "classic", "starting_chips": 60}, headers=auth).json["id"]
+            position, item = follower.event()
+            assert time.monotonic() - created_at < WAKE_WITHIN
+            assert (position, item["game"], item["type"], item["seq"]) == (2, second, "game_started", 1)
+            ended = client.post(f"/api/v1/games/{first}/actions", json={"actions": [{"type": "end"}]}, headers=auth)
+            assert ended.status_code == 201, ended.json
+            position, item = follower.event()
+            assert (position, item["game"], item["type"]) == (3, first, "game_ended")
+        finally:
+            follower.close()
