@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import threading
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
