@@ -1,8 +1,8 @@
 """(g) Followers: a thousand streams of one game across two server processes while a scorer appends.
 
 Two ``nj-ledger serve`` processes on one PostgreSQL database; half the
-followers open ``GET /games/{game}/stream`` on each (one asyncio loop in this
-process holds every connection); a scorer appends one adjustment at a time
+followers open ``GET /games/{game}/stream`` on each (one asyncio loop in a
+process of its own holds every connection); a scorer appends one adjustment at a time
 through the first server. The figures:
 
 - delivery latency: from the moment the scorer has read the append's answer
@@ -21,14 +21,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 import threading
 import time
 from collections import defaultdict
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from nj_ledger.store.migrate import upgrade
+
 from .results import percentile, row
-from .scratch import migrated_database
+from .scratch import scratch_postgres
 from .server import HOST, Client, Server, new_club, serving
 
 FOLLOWERS = 1000
@@ -37,10 +41,13 @@ SERVERS = 2
 CONNECT_TIMEOUT = 120.0  # seconds for every follower to be connected and caught up
 
 
-def followers_workload(followers: int = FOLLOWERS, appends: int = APPENDS) -> list[dict[str, Any]]:
-    """Rows of the followers workload on a scratch PostgreSQL database."""
-    with migrated_database("postgresql") as url, serving(url) as first, serving(url) as second:
-        return _measure([first, second], followers, appends)
+def followers_workload(followers: int = FOLLOWERS, appends: int = APPENDS,
+                       server: str | None = None) -> list[dict[str, Any]]:
+    """Rows of the followers workload on a scratch database of the PostgreSQL server at ``server``."""
+    with scratch_postgres(server) as url:
+        upgrade(url)
+        with serving(url) as first, serving(url) as second:
+            return _measure([first, second], followers, appends)
 
 
 def _measure(servers: list[Server], followers: int, appends: int) -> list[dict[str, Any]]:
@@ -54,27 +61,42 @@ def _measure(servers: list[Server], followers: int, appends: int) -> list[dict[s
         game_id, version = game["id"], game["version"]
         alone, version = _appends(scorer, game_id, version, appends)
         before = sum(_resident(server.pid) for server in servers)
-        crowd = Crowd([server.port for server in servers], token, game_id, version, followers)
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        crowd = context.Process(target=_crowd, args=([server.port for server in servers], token, game_id,
+                                                      version, followers, theirs), daemon=True)
         crowd.start()
         try:
-            crowd.wait_connected()
+            if not ours.poll(CONNECT_TIMEOUT + 30):
+                raise RuntimeError("the followers never connected")
+            failed = ours.recv()
+            if failed:
+                raise RuntimeError(f"followers failed: {failed[:3]}")
             time.sleep(1.0)  # the servers settle (their first reads done) before memory is read
             after = sum(_resident(server.pid) for server in servers)
             acked: dict[int, float] = {}
             timed, version = _appends(scorer, game_id, version, appends, acked)
-            latencies = crowd.latencies(acked, followers)
+            ours.send(sorted(acked))
+            arrivals: dict[int, list[float]] = ours.recv()
         finally:
-            crowd.stop()
+            crowd.kill()
+            crowd.join(10)
+        missing = sum(followers - len(arrivals.get(seq, [])) for seq in acked)
+        if missing:
+            raise RuntimeError(f"{missing} events never reached their followers")
+        latencies = [max(0.0, arrival - acked[seq]) for seq in acked for arrival in arrivals[seq]]
     finally:
         scorer.close()
     p99_alone, p99_followed = percentile(alone, 99) * 1000, percentile(timed, 99) * 1000
+    growth = after - before
     label = f"{followers:,} followers of one game on {len(servers)} servers"
     return [
         row(f"stream delivery, {label}, p50", "ms", percentile(latencies, 50) * 1000),
         row(f"stream delivery, {label}, p99", "ms", percentile(latencies, 99) * 1000, at_most=100),
         row(f"appends p99 beside {label}", "ms", p99_followed, at_most=round(p99_alone + 2, 3),
             note=f"{p99_alone:.2f} ms without followers"),
-        row(f"server memory per follower ({label})", "KiB", max(0.0, (after - before) / followers / 1024)),
+        row(f"server memory per follower ({label})", "KiB", growth / followers / 1024 if growth > 0 else None,
+            note=None if growth > 0 else "the servers' memory did not grow: too few followers to tell"),
     ]
 
 
@@ -164,26 +186,24 @@ class Crowd:
                     writer.close()
             raise
 
-    def wait_connected(self) -> None:
-        self.connected.wait(CONNECT_TIMEOUT)
-        if self.failed:
-            raise RuntimeError(f"followers failed: {self.failed[:3]}")
-
-    def latencies(self, acked: dict[int, float], followers: int, wait: float = 30.0) -> list[float]:
-        """Each follower's delay for each event, once every follower has every event (or ``wait`` passed)."""
+    def collect(self, seqs: list[int], wait: float = 30.0) -> dict[int, list[float]]:
+        """When each follower read each of ``seqs``, once all have (or ``wait`` passed)."""
         deadline = time.monotonic() + wait
-        while time.monotonic() < deadline and any(len(self.arrivals[seq]) < followers for seq in acked):
+        while time.monotonic() < deadline and any(len(self.arrivals[seq]) < self.count for seq in seqs):
             time.sleep(0.05)
-        missing = sum(followers - len(self.arrivals[seq]) for seq in acked)
-        if missing:
-            raise RuntimeError(f"{missing} events never reached their followers")
-        return [max(0.0, arrival - acked[seq]) for seq in acked for arrival in self.arrivals[seq]]
+        return {seq: list(self.arrivals[seq]) for seq in seqs}
 
-    def stop(self) -> None:
-        for task in self.tasks:
-            self.loop.call_soon_threadsafe(task.cancel)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+
+def _crowd(ports: list[int], token: str, game_id: str, after: int, count: int, pipe: Connection) -> None:
+    """The followers, in a process of their own (reading a thousand streams would take the scorer's turns at
+    the interpreter lock in the same process): tells when all are connected, then when each read each seq
+    asked for. Killed when done."""
+    crowd = Crowd(ports, token, game_id, after, count)
+    crowd.start()
+    crowd.connected.wait(CONNECT_TIMEOUT)
+    pipe.send(crowd.failed)
+    pipe.send(crowd.collect(pipe.recv()))
+    time.sleep(3600)  # until killed
 
 
 def _resident(pid: int) -> int:
