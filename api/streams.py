@@ -35,9 +35,10 @@ import asyncio
 import re
 import secrets
 import threading
+import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 from flask import Response, current_app, request
@@ -146,20 +147,16 @@ class Follow:
         """The stream on an event loop: no thread is held while it waits, reads run on ``reads``' threads.
 
         Followers of one game at the same position share each read (:func:`_shared_read`)."""
-        loop = asyncio.get_running_loop()
         woken = asyncio.Event()
-
-        def wake() -> None:
-            loop.call_soon_threadsafe(woken.set)
-
-        unfollow = self.store.followers.follow(self.key, wake)
+        unfollow = _LoopFollowers.of(asyncio.get_running_loop()).follow(self.store, self.key, woken)
         try:
             await send(self.opening())
             while True:
                 woken.clear()
-                items = await _shared_read(self, reads)
-                if items:
-                    await send(self.frames_of(items))
+                last, chunk = await _shared_read(self, reads)
+                if chunk:
+                    self.after = last
+                    await send(chunk)
                     continue
                 try:
                     await asyncio.wait_for(woken.wait(), self.heartbeat)
@@ -186,18 +183,69 @@ class ClubFollow(Follow):
         return self.store.club_feed(self.club_id, after, PAGE)
 
 
-_reading: dict[tuple[int, str, str, int], asyncio.Future[list[dict[str, Any]]]] = {}
+class _LoopFollowers:
+    """The streams of one event loop, by what they follow: the store's watcher wakes each group with one
+    call into the loop, not one per stream."""
+
+    _by_loop: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopFollowers]] = (
+        weakref.WeakKeyDictionary())
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.groups: dict[tuple[int, str], set[asyncio.Event]] = {}
+        self.unfollows: dict[tuple[int, str], Callable[[], None]] = {}
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> _LoopFollowers:
+        if loop not in cls._by_loop:
+            cls._by_loop[loop] = cls(loop)
+        return cls._by_loop[loop]
+
+    def follow(self, store: Store, key: str, woken: asyncio.Event) -> Callable[[], None]:
+        group_key = (id(store), key)
+        group = self.groups.get(group_key)
+        if group is None:
+            group = self.groups[group_key] = set()
+
+            def wake() -> None:
+                self.loop.call_soon_threadsafe(self._wake, group_key)
+
+            self.unfollows[group_key] = store.followers.follow(key, wake)
+        group.add(woken)
+
+        def unfollow() -> None:
+            group.discard(woken)
+            if not group and self.groups.get(group_key) is group:
+                del self.groups[group_key]
+                self.unfollows.pop(group_key)()
+
+        return unfollow
+
+    def _wake(self, group_key: tuple[int, str]) -> None:
+        for woken in self.groups.get(group_key, ()):
+            woken.set()
 
 
-async def _shared_read(follow: Follow, reads: Executor) -> list[dict[str, Any]]:
-    """The items after ``follow``'s position: one read of the database for every follower of this loop at
-    that position of that game or feed (a thousand followers woken by one append make one query, not a
-    thousand)."""
+def _read_and_frame(follow: Follow, after: int) -> tuple[int, bytes]:
+    items = follow.fetch(after)
+    if not items:
+        return after, b""
+    field = follow.position_field
+    return items[-1][field], b"".join(frame(item[field], item) for item in items)
+
+
+_reading: dict[tuple[int, str, str, int], asyncio.Future[tuple[int, bytes]]] = {}
+
+
+async def _shared_read(follow: Follow, reads: Executor) -> tuple[int, bytes]:
+    """The items after ``follow``'s position as SSE, and the position of the last: one read of the database
+    for every follower of this loop at that position of that game or feed, framed once (a thousand followers
+    woken by one append make one query, not a thousand)."""
     key = (id(follow.store), follow.club_id, follow.key, follow.after)
     pending = _reading.get(key)
     if pending is None:
         loop = asyncio.get_running_loop()
-        pending = loop.run_in_executor(reads, follow.fetch, follow.after)
+        pending = loop.run_in_executor(reads, _read_and_frame, follow, follow.after)
         _reading[key] = pending
         pending.add_done_callback(lambda _: _reading.pop(key, None))
     return await asyncio.shield(pending)
