@@ -90,8 +90,8 @@ def start_position(query: dict[str, Any]) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is not None and header.strip():
         if _DIGITS.fullmatch(header.strip()) is None or int(header) > MAX_INT:
-            raise Problem(400, "invalid-header", "Last-Event-ID must be the id of an event of this stream (a seq), "
-                          "not {header!r}.", params={"header": header})
+            raise Problem(400, "invalid-header", "Last-Event-ID must be the id of an event of this stream "
+                          "(a whole number), not {header!r}.", params={"header": header})
         return int(header)
     return int(query.get("after", 0))
 

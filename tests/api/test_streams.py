@@ -184,6 +184,8 @@ def test_the_stream_keeps_every_route_s_auth_isolation_and_shares(stream_calls: 
     assert answer.status_code == 404
     answer = client.get(path, headers={**club.auth, "Last-Event-ID": "twelve"})
     assert answer.status_code == 400 and answer.json["code"] == "invalid-header"
+    answer = client.get(path, headers={**club.auth, "Last-Event-ID": "twelve", "Accept-Language": "fr"})
+    assert "nombre entier" in answer.json["detail"] and "'twelve'" in answer.json["detail"]
     answer = client.get(path + "?after=-1", headers=club.auth)
     assert answer.status_code == 422
 
