@@ -8,8 +8,17 @@ waiting in the queue. Here each worker process runs one asyncio event loop
 it waits for its game to move, woken by the process's one watcher of the
 database (:mod:`nj_ledger.store.followers`), its reads of the log done on a
 small pool of its own and shared by the followers at the same position. Every
-other request (the Flask app, unchanged, WSGI) runs on ``threads`` threads of
-the worker through a2wsgi's WSGIMiddleware, as under a WSGI server.
+other request runs in the Flask app (unchanged, WSGI) on ``threads`` threads of
+the worker, as under a WSGI server.
+
+The WSGI call. The request's body is read whole on the loop first (the app's
+limit is 2 MiB), the app runs on a thread with it in memory, and its answer,
+whole (the app's answers are built whole: a state, a page, an export), is sent
+from the loop: one hand-over to the thread and back per request. A general
+adapter (a2wsgi) passes every message between the loop and the thread, each a
+round trip: on the live-appends workload it cost 40% of the throughput of
+granian's WSGI workers; this way about 25%, the cost of the ASGI interface
+itself (running the app inline on the loop measured the same).
 
 A stream's request goes through the Flask app first, like any other: the token,
 the club, a share, the 404 for another club's game and every refusal are the
@@ -23,16 +32,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable
+import io
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed
 
-STREAM_SUFFIX = "/stream"
 READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
 _HANDOFF = HANDOFF_HEADER.lower().encode()
 _LENGTH = b"content-length"
@@ -44,61 +52,105 @@ Message = dict[str, Any]
 
 def asgi_app(app: Flask, threads: int) -> Any:
     """``app`` served on an event loop: its requests on ``threads`` threads, its streams as coroutines."""
-
-    def handing_off(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        environ[HANDOFF_ENVIRON] = True  # set by this server only: a client cannot send it
-        # a2wsgi's input ends where the body ends (a chunked body has no length): werkzeug then reads it, and
-        # stops at MAX_CONTENT_LENGTH (413), as under a WSGI server that says so
-        environ["wsgi.input_terminated"] = True
-        return app(environ, start_response)
-
     limit = int(app.config.get("MAX_CONTENT_LENGTH") or DRAIN_LIMIT)
-    wsgi = WSGIMiddleware(handing_off, workers=threads)  # type: ignore[arg-type]
+    calls = ThreadPoolExecutor(threads, thread_name_prefix="nj-ledger-requests")
     reads = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="nj-ledger-stream-reads")
 
-    async def application(scope: Scope, granian_receive: Any, send: Any) -> None:
-        body_read = [scope["type"] != "http"]
-
-        async def receive() -> Message:  # a coroutine, as a2wsgi needs (granian's receive gives an awaitable)
-            message: Message = await granian_receive()
-            if message["type"] != "http.request" or not message.get("more_body", False):
-                body_read[0] = True
-            return message
-
+    async def application(scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
             await _lifespan(receive, send)
             return
-        if scope["type"] == "http" and _chunked(scope):
-            scope, receive = await _measured(scope, receive, limit)
-            body_read[0] = True
-        if scope["type"] != "http" or not scope["path"].endswith(STREAM_SUFFIX):
-            await wsgi(scope, receive, send)  # type: ignore[arg-type]
-            if not body_read[0]:
-                await _drain(receive)
+        if scope["type"] != "http":  # a WebSocket: none here
             return
-        handed: list[Follow] = []
-
-        async def answer(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                for name, value in headers:
-                    if name.lower() == _HANDOFF:
-                        follow = take_handed(value.decode())
-                        if follow is not None:
-                            handed.append(follow)
-                if handed:  # the hand-over's header and the empty body's length leave with it
-                    headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
-                await send({**message, "headers": headers})
-            elif not handed:  # an answer of the app's own (a refusal): as it is
-                await send(message)
-            elif message.get("body"):
-                await send({"type": "http.response.body", "body": message["body"], "more_body": True})
-
-        await wsgi(scope, receive, answer)  # type: ignore[arg-type]
-        if handed:
-            await _stream(handed[0], receive, send, reads)
+        body, length = await _body(scope, receive, limit)
+        environ = _environ(scope, body, length)
+        loop = asyncio.get_running_loop()
+        status, headers, chunks = await loop.run_in_executor(calls, _call, app, environ)
+        follow = None
+        for name, value in headers:
+            if name.lower() == _HANDOFF:
+                follow = take_handed(value.decode())
+        if follow is not None:  # the hand-over's header and the empty body's length leave with it
+            headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if follow is None:
+            await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": False})
+            return
+        await _stream(follow, receive, send, reads)
 
     return application
+
+
+async def _body(scope: Scope, receive: Any, limit: int) -> tuple[bytes, int | None]:
+    """The request's body, read whole before the app is called (the app refuses a body past ``limit``: one
+    past it is read on, up to :data:`DRAIN_LIMIT`, and dropped, and told as ``limit + 1`` bytes long, so that
+    the app answers 413 and the client, still sending, reads it), and the length to tell the app (None: the
+    one the client sent)."""
+    body = bytearray()
+    more = True
+    while more and len(body) <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return bytes(body), len(body)  # the client left
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+    if more or len(body) > limit:
+        if more:
+            await _drain(receive)
+        return b"", limit + 1
+    declared = any(name.lower() == _LENGTH for name, _ in scope.get("headers", []))
+    return bytes(body), None if declared else len(body)
+
+
+def _environ(scope: Scope, body: bytes, length: int | None) -> dict[str, Any]:
+    """The WSGI environ of an ASGI request (PEP 3333), its body in memory."""
+    path = scope["path"].encode("utf8").decode("latin1")
+    root = scope.get("root_path", "").encode("utf8").decode("latin1")
+    server, port = scope.get("server") or ("localhost", 80)
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope["method"], "SCRIPT_NAME": root,
+        "PATH_INFO": path[len(root):] if root and path.startswith(root) else path,
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
+        "SERVER_NAME": server, "SERVER_PORT": str(port or 0), "SERVER_PROTOCOL": f"HTTP/{scope['http_version']}",
+        "wsgi.version": (1, 0), "wsgi.url_scheme": scope.get("scheme", "http"), "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
+        "wsgi.input_terminated": True,
+        HANDOFF_ENVIRON: True,  # set by this server only: a client cannot send it
+    }
+    if scope.get("client"):
+        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = scope["client"][0], str(scope["client"][1])
+    for raw_name, raw_value in scope.get("headers", []):
+        name, value = raw_name.decode("latin1").lower(), raw_value.decode("latin1")
+        if name == "transfer-encoding" and length is not None:
+            continue  # the body is whole now, and told with its length
+        key = {"content-length": "CONTENT_LENGTH", "content-type": "CONTENT_TYPE"}.get(
+            name, "HTTP_" + name.upper().replace("-", "_"))
+        environ[key] = f"{environ[key]},{value}" if key in environ else value
+    if length is not None:
+        environ["CONTENT_LENGTH"] = str(length)
+    return environ
+
+
+def _call(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], list[bytes]]:
+    """Run the WSGI app on this thread: its status, headers and whole body (the app's answers are whole in
+    memory already; a stream is handed over, not iterated here)."""
+    started: list[Any] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        started[:] = [status, headers]
+        return chunks.append
+
+    chunks: list[bytes] = []
+    iterable = app(environ, start_response)
+    try:
+        chunks.extend(iterable)
+    finally:
+        close = getattr(iterable, "close", None)
+        if close is not None:
+            close()
+    status, headers = started
+    return (int(status.split(" ", 1)[0]),
+            [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers], chunks)
 
 
 async def _stream(follow: Follow, receive: Any, send: Any, reads: ThreadPoolExecutor) -> None:
@@ -119,42 +171,6 @@ async def _stream(follow: Follow, receive: Any, send: Any, reads: ThreadPoolExec
                 await task
     with contextlib.suppress(Exception):  # the client may be gone already
         await send({"type": "http.response.body", "body": b"", "more_body": False})
-
-
-def _chunked(scope: Scope) -> bool:
-    return not any(name.lower() == _LENGTH for name, _ in scope.get("headers", []))  and any(
-        name.lower() == b"transfer-encoding" for name, _ in scope.get("headers", []))
-
-
-async def _measured(scope: Scope, receive: Any, limit: int) -> tuple[Scope, Any]:
-    """A body sent in chunks (no Content-Length), read whole up to ``limit`` bytes, and told with its length, as
-    a WSGI server does: the app answers 413 to a body past its limit (read past, up to :data:`DRAIN_LIMIT`, and
-    dropped), where it would otherwise get it cut at the limit."""
-    body = bytearray()
-    more = True
-    while more and len(body) <= limit:
-        message = await receive()
-        if message["type"] != "http.request":
-            break
-        body += message.get("body", b"")
-        more = message.get("more_body", False)
-    length = len(body)
-    if more:
-        await _drain(receive)
-        body.clear()
-        length = limit + 1
-    headers = [(name, value) for name, value in scope["headers"] if name.lower() != b"transfer-encoding"]
-    told = {**scope, "headers": headers + [(_LENGTH, str(length).encode())]}
-    sent = [False]
-
-    async def replay() -> Message:
-        if sent[0]:
-            message: Message = await receive()  # what comes after the body: a disconnect
-            return message
-        sent[0] = True
-        return {"type": "http.request", "body": bytes(body), "more_body": False}
-
-    return told, replay
 
 
 async def _drain(receive: Any) -> None:

@@ -8,7 +8,7 @@ the database before use, so a worker never serves a stale game).
 granian reads and writes HTTP in Rust. Each worker runs one asyncio event loop
 (the ASGI interface, :mod:`api.asgi`): the streams (:mod:`api.streams`) are
 coroutines on it and hold no thread while they wait, and every other request
-runs in the Flask app on the worker's ``threads`` threads (a2wsgi). Why this
+runs in the Flask app on the worker's ``threads`` threads. Why this
 model: docs/STREAMS.md. With several workers each has one thread by default,
 so that its requests never wait for one another's turn at the interpreter lock.
 

@@ -9,8 +9,7 @@ import sys
 
 CORE = pathlib.Path(__file__).resolve().parent.parent / "nj_ledger"
 OUTER = {"api", "cli", "benchmarks", "tests"}  # the layers above the store, and what only measures or tests them
-FRAMEWORKS = {"flask", "flask_smorest", "flask_babel", "werkzeug", "marshmallow", "click", "waitress", "granian",
-              "a2wsgi"}
+FRAMEWORKS = {"flask", "flask_smorest", "flask_babel", "werkzeug", "marshmallow", "click", "waitress", "granian"}
 STORAGE = {"sqlalchemy", "alembic", "psycopg", "sqlite3", "requests"}
 SHIPPED = ("migrations", "examples")  # links to the top-level folders (the store's Alembic scripts, game files)
 
