@@ -10,6 +10,7 @@ from nj_ledger.store import default_database_url
 ADMIN_TOKEN_ENV = "NJ_LEDGER_ADMIN_TOKEN"
 AUTH_FAILURE_LIMIT_ENV = "NJ_LEDGER_AUTH_FAILURE_LIMIT"
 STREAM_HEARTBEAT_ENV = "NJ_LEDGER_STREAM_HEARTBEAT"
+STREAM_LIFETIME_ENV = "NJ_LEDGER_STREAM_LIFETIME"
 PROXIES_ENV = "NJ_LEDGER_PROXIES"
 
 
@@ -34,6 +35,9 @@ class Config:
     PROXIES = 0
     # Seconds between two heartbeats (SSE comments) of an idle stream (NJ_LEDGER_STREAM_HEARTBEAT).
     STREAM_HEARTBEAT = 15.0
+    # Seconds a stream lasts at most (NJ_LEDGER_STREAM_LIFETIME): then it ends, and the client reconnects with
+    # Last-Event-ID (EventSource does by itself), maybe to another worker: connections spread again.
+    STREAM_LIFETIME = 3600.0
 
 
 def from_environment() -> dict[str, Any]:
@@ -45,4 +49,6 @@ def from_environment() -> dict[str, Any]:
         settings["PROXIES"] = int(os.environ[PROXIES_ENV])
     if os.environ.get(STREAM_HEARTBEAT_ENV):
         settings["STREAM_HEARTBEAT"] = float(os.environ[STREAM_HEARTBEAT_ENV])
+    if os.environ.get(STREAM_LIFETIME_ENV):
+        settings["STREAM_LIFETIME"] = float(os.environ[STREAM_LIFETIME_ENV])
     return settings

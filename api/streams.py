@@ -19,7 +19,9 @@ wins when both are there. With neither, the stream starts at the log's start.
 
 A comment line (``: heartbeat``) is sent every ``STREAM_HEARTBEAT`` seconds
 while nothing happens, so that proxies keep an idle stream open, and the log is
-read again then (a lost wake-up delays an event by a heartbeat at most).
+read again then (a lost wake-up delays an event by a heartbeat at most). A
+stream ends after ``STREAM_LIFETIME`` seconds (an hour by default), once caught
+up; the client reconnects with ``Last-Event-ID``, perhaps to another worker.
 
 Who wakes a stream: :mod:`nj_ledger.store.followers` (PostgreSQL's
 LISTEN/NOTIFY from every process and host, or a short poll on SQLite). Where it
@@ -35,6 +37,7 @@ import asyncio
 import re
 import secrets
 import threading
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor
@@ -102,12 +105,18 @@ class Follow:
 
     position_field = "seq"
 
-    def __init__(self, store: Store, club_id: str, key: str, after: int, heartbeat: float) -> None:
+    def __init__(self, store: Store, club_id: str, key: str, after: int, heartbeat: float,
+                 lifetime: float = float("inf")) -> None:
         self.store = store
         self.club_id = club_id
         self.key = key  # what the followers' watcher wakes it for
         self.after = after
         self.heartbeat = heartbeat
+        self.ends = time.monotonic() + lifetime  # then the stream ends: the client reconnects where it was
+
+    def wait_for(self) -> float:
+        """Seconds to wait for a wake-up before the next heartbeat (or the stream's end): 0 when it is over."""
+        return max(0.0, min(self.heartbeat, self.ends - time.monotonic()))
 
     def fetch(self, after: int) -> list[dict[str, Any]]:
         """The items after ``after``, in order, at most :data:`PAGE`."""
@@ -136,9 +145,12 @@ class Follow:
             while True:
                 woken.clear()  # before reading: an append during the read wakes the next wait
                 chunk = self.read()
+                wait = self.wait_for()
                 if chunk:
                     yield chunk
-                elif not woken.wait(self.heartbeat):
+                elif not wait:
+                    return
+                elif not woken.wait(wait):
                     yield HEARTBEAT
         finally:
             unfollow()
@@ -154,12 +166,15 @@ class Follow:
             while True:
                 woken.clear()
                 last, chunk = await _shared_read(self, reads)
+                wait = self.wait_for()
                 if chunk:
                     self.after = last
                     await send(chunk)
                     continue
+                if not wait:
+                    return
                 try:
-                    await asyncio.wait_for(woken.wait(), self.heartbeat)
+                    await asyncio.wait_for(woken.wait(), wait)
                 except TimeoutError:
                     await send(HEARTBEAT)
         finally:
@@ -275,8 +290,7 @@ class GameStream(MethodView):
         after = start_position(query)
         the_store = store()
         the_store.game(token.club_id, game)  # another club's game, or none: 404 now, before the stream starts
-        heartbeat = float(current_app.config["STREAM_HEARTBEAT"])
-        return streamed(GameFollow(the_store, token.club_id, game, after, heartbeat))
+        return streamed(GameFollow(the_store, token.club_id, game, after, *_timing()))
 
 
 @blp.route("/clubs/<club>/stream")
@@ -300,8 +314,12 @@ class ClubStream(MethodView):
         token = reader()
         own_club(token, club)
         after = start_position(query)
-        return streamed(ClubFollow(store(), token.club_id, club_key(token.club_id), after,
-                                   float(current_app.config["STREAM_HEARTBEAT"])))
+        return streamed(ClubFollow(store(), token.club_id, club_key(token.club_id), after, *_timing()))
+
+
+def _timing() -> tuple[float, float]:
+    """The heartbeat and the lifetime of a stream, from the settings."""
+    return float(current_app.config["STREAM_HEARTBEAT"]), float(current_app.config["STREAM_LIFETIME"])
 
 
 def streamed(follow: Follow) -> Response:

@@ -260,3 +260,19 @@ def test_the_club_stream_is_the_club_s_own(stream_calls: Calls) -> None:
         assert reader.event()[1]["game"] == game
     finally:
         reader.close()
+
+
+def test_a_stream_ends_after_its_lifetime_and_the_client_resumes_where_it_was(store: Store) -> None:
+    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+                      "STREAM_HEARTBEAT": HEARTBEAT, "STREAM_LIFETIME": 3 * HEARTBEAT})
+    calls = Calls(app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    log = calls.events(club, game)
+    answer = calls.client.get(f"/api/v1/games/{game}/stream", headers=club.auth, buffered=False)
+    body = b"".join(answer.response)  # it ends by itself
+    answer.close()
+    assert body.startswith(b"retry: 2000\n\n")
+    ids = [int(line[4:]) for line in body.split(b"\n") if line.startswith(b"id: ")]
+    assert ids == [event["seq"] for event in log]
+    assert body.count(b": heartbeat") <= 3
