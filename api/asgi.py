@@ -73,7 +73,7 @@ def asgi_app(app: Flask, threads: int) -> Any:
         if follow is not None:  # the hand-over's header and the empty body's length leave with it
             headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        if follow is None:
+        if follow is None or scope["method"] == "HEAD":  # a HEAD gets the stream's head only
             await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": False})
             return
         await _stream(follow, receive, send, reads)

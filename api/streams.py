@@ -73,6 +73,15 @@ _handed_lock = threading.Lock()
 _DIGITS = re.compile(r"[0-9]{1,18}")
 
 
+# What each event of a stream is (the OpenAPI way to describe text/event-stream: one event's fields).
+SSE_EVENT = {"type": "object", "required": ["id", "data"], "properties": {
+    "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The position: a game's seq, or the club feed's."},
+    "event": {"type": "string", "enum": ["message"]},
+    "data": {"type": "string", "description": "The item, JSON (a game's event as `…/events` shows it; a club "
+                                              "feed's `{position, game, seq, deal, type, recorded_at}`)."},
+    "retry": {"type": "integer"}}}
+
+
 class StreamQuerySchema(Schema):
     after = fields.Integer(validate=validate.Range(0, MAX_INT), metadata={"description": (
         "Start after this seq, for a client that cannot send the `Last-Event-ID` header (which wins when both "
@@ -281,7 +290,7 @@ class GameStream(MethodView):
                  "Server-Sent Events, one per event of the log: `id` the event's seq, `data` the event as "
                  "`GET /games/{game}/events` shows it (JSON). A comment `: heartbeat` every "
                  "STREAM_HEARTBEAT seconds (15 by default) while nothing happens."),
-                 "content": {EVENT_STREAM: {"schema": {"type": "string"},
+                 "content": {EVENT_STREAM: {"schema": SSE_EVENT,
                                             "example": 'id: 12\ndata: {"seq": 12, "type": "played", ...}\n\n'}}}})
     def get(self, query: dict[str, Any], game: str) -> Response:
         """Follow the game's log as it grows (Server-Sent Events): every event after `Last-Event-ID` (or
@@ -305,7 +314,7 @@ class ClubStream(MethodView):
                  "recorded_at}` where `type` is `game_started` (a game created or imported), `deal_ended` or "
                  "`game_ended` and `seq` the event's seq in its game. A comment `: heartbeat` every "
                  "STREAM_HEARTBEAT seconds while nothing happens."),
-                 "content": {EVENT_STREAM: {"schema": {"type": "string"}, "example": (
+                 "content": {EVENT_STREAM: {"schema": SSE_EVENT, "example": (
                      'id: 7\ndata: {"deal": 3, "game": "aB7DUYcmEB4B", "position": 7, "recorded_at": '
                      '"2026-11-24T05:16:41.059597Z", "seq": 58, "type": "deal_ended"}\n\n')}}}})
     def get(self, query: dict[str, Any], club: str) -> Response:
