@@ -1,12 +1,5 @@
 """Following a game, or a club's games, as they are played: Server-Sent Events read from the database.
 
-``GET /api/v1/clubs/{club}/stream`` tells of the club's games: each game
-created (``game_started``), deal ended and game ended, at its position in the
-club's feed (``club_feed``, written in the same transaction as the events, gap-free
-and in commit order: see ``nj_ledger.store.writes.insert_feed``); the SSE
-``id`` is that position and ``Last-Event-ID`` resumes after it, the same way.
-
-
 ``GET /api/v1/games/{game}/stream`` sends the game's events, each as an SSE
 event whose ``id`` is the event's ``seq`` and whose ``data`` is the event as
 ``GET /api/v1/games/{game}/events`` shows it. A client that reconnects sends the
@@ -16,6 +9,12 @@ from the log, never from a buffer in memory, so nothing is skipped or sent
 twice, whichever process the client reconnects to. A client that cannot set the
 header (a first connection of ``EventSource``) says ``?after=<seq>``; the header
 wins when both are there. With neither, the stream starts at the log's start.
+
+``GET /api/v1/clubs/{club}/stream`` tells of the club's games: each game
+created (``game_started``), deal ended and game ended, at its position in the
+club's feed (``club_feed``, written in the same transaction as the events,
+gap-free and in commit order: see ``nj_ledger.store.writes.insert_feed``); the SSE
+``id`` is that position and ``Last-Event-ID`` resumes after it, the same way.
 
 A comment line (``: heartbeat``) is sent every ``STREAM_HEARTBEAT`` seconds
 while nothing happens, so that proxies keep an idle stream open, and the log is
