@@ -111,3 +111,22 @@ def test_a_refused_stream_is_the_app_s_answer(streaming_app: Flask) -> None:
     connection = asyncio.run(refused())
     assert connection.sent[0]["status"] == 404
     assert json.loads(connection.body)["code"] == "not-found"
+
+
+def test_a_head_of_a_stream_gets_its_head_only(streaming_app: Flask) -> None:
+    calls = Calls(streaming_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    application = asgi_app(streaming_app, threads=2)
+    store: Store = streaming_app.config["STORE"]
+    before = store.followers.count()
+
+    async def head() -> Connection:
+        connection = Connection()
+        await asyncio.wait_for(application({**scope(f"/api/v1/games/{game}/stream", club), "method": "HEAD"},
+                                           connection.receive, connection.send), 5)
+        return connection
+
+    connection = asyncio.run(head())
+    assert connection.sent[0]["status"] == 200 and connection.body == b""
+    assert store.followers.count() == before
