@@ -136,9 +136,9 @@ def main() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--threads", default=None, type=click.IntRange(1, 64), show_default="8 in one process, 1 per worker",
-              help="Threads in each process.")
+              help="Threads in each worker for the requests that are not streams.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Processes: 1 serves with waitress, more with granian's workers (one per core).")
+              help="granian's worker processes (one per core); streams run on each worker's event loop.")
 def serve(host: str, port: int, threads: int | None, workers: int) -> None:
     """Serve the API and the pages (an embedded SQLite database is migrated on start)."""
     from api.auth import WeakAdminToken, check_admin_token
@@ -654,7 +654,7 @@ def tokens_rotate(club_id: str, token_id: int) -> None:
               help="Also write the report as JSON to this file.")
 @click.option("--size", "overrides", multiple=True, metavar="NAME=N",
               help="Override one size (bulk_deals, live_games, live_deals, replay_events, store_events, scoreboard, "
-                   "replay_requests).")
+                   "replay_requests, followers, follower_appends).")
 def bench(quick: bool, json_path: Path | None, overrides: tuple[str, ...]) -> None:
     """Measure the ledger side by side with the eventsourcing library and the raw databases (SPEC §9)."""
     try:
