@@ -290,7 +290,7 @@ class GameStream(MethodView):
                  "`GET /games/{game}/events` shows it (JSON). A comment `: heartbeat` every "
                  "STREAM_HEARTBEAT seconds (15 by default) while nothing happens."),
                  "content": {EVENT_STREAM: {"schema": SSE_EVENT,
-                                            "example": 'id: 12\ndata: {"seq": 12, "type": "played", ...}\n\n'}}}})
+                                            "example": 'id: 12\ndata: {"seq": 12, "type": "play", ...}\n\n'}}}})
     def get(self, query: dict[str, Any], game: str) -> Response:
         """Follow the game's log as it grows (Server-Sent Events): every event after `Last-Event-ID` (or
         `after`), then each new one as it is appended, by any server process. A game share may follow its game."""

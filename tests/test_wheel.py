@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from email.message import Message
 from pathlib import Path
 
 import pytest
@@ -33,10 +34,11 @@ def run(*command: str | Path, cwd: Path, env: dict[str, str], timeout: float = 1
     return done.stdout
 
 
-def fetch(url: str, language: str = "en") -> tuple[int, dict[str, str], str]:
+def fetch(url: str, language: str = "en") -> tuple[int, Message, str]:
+    """Status, headers (looked up whatever their case: the server writes them in lower case) and body."""
     request = urllib.request.Request(url, headers={"Accept-Language": language})
     with urllib.request.urlopen(request, timeout=10) as answer:
-        return answer.status, dict(answer.headers), answer.read().decode()
+        return answer.status, answer.headers, answer.read().decode()
 
 
 def free_port() -> int:
