@@ -13,17 +13,27 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, expect
 
 from nj_ledger import new_game
 
 from .conftest import CHROMIUM_ARGS, PageErrors, chromium_path, new_context, screenshot, sign_in
-from .server import LiveServer
+from .server import LiveServer, start_server
 
 NAMES = ["Ana", "Ben", "Chloé"]
 OUTBOX_MODULE = "/static/pages/outbox.js"
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server of this module's own: its many new games stay out of the lists the other tests read."""
+    server = start_server(tmp_path_factory.mktemp("offline"))
+    yield server
+    server.stop()
 
 
 def dealt_game(server: LiveServer) -> str:

@@ -47,6 +47,7 @@ const page = {
 };
 
 const RESEND_EVERY = 15_000;
+let atOnce = null; // {entry, refused}: the action just tapped, while it is sent at once
 /** Whether taps are held: something is on its way, or waits in the outbox (the next turn is not known yet). */
 const held = () => page.busy || page.outbox.length > 0;
 
@@ -212,10 +213,15 @@ async function catchUp() {
 async function send(actions, { redo = false } = {}) {
   const base = page.outbox.length ? null : page.state.version;
   const entry = await enqueue({ game: page.game, actions, key: newKey(), base, redo });
+  atOnce = { entry, refused: false }; // sent at once: a refusal goes back to the controls, the tap kept to correct
   page.outbox.push(entry);
-  resetTurn();
   render();
   await flush();
+  const refused = atOnce.refused;
+  atOnce = null;
+  if (refused) return;
+  resetTurn();
+  render();
   const waits = $("#outbox"); // not sent: what waits, and why the cards are held, in view
   if (waits) waits.scrollIntoView({ block: "center" });
 }
@@ -284,6 +290,13 @@ async function sendFirst() {
     page.offline = false;
     clearNotice();
     if (failure.status === 409 && failure.code === "version-conflict") return reconcile(entry);
+    if (atOnce && atOnce.entry === entry && failure.status === 422 && page.outbox.length === 1) {
+      await remove(entry.id); // refused at once: nothing waits, the tap is still on screen to be corrected
+      page.outbox.shift();
+      atOnce.refused = true;
+      notify(failure.message);
+      return false;
+    }
     await hold(entry, "refused", t("outbox.refused", { action: actionsText(entry.actions), detail: failure.message }));
     return false;
   }
