@@ -302,3 +302,26 @@ def test_a_stale_tap_in_conflict_names_both_actions(browser: Browser, live_serve
     for page in (first, second):
         page.context.close()
     assert errors_first.errors == [] and errors_second.errors == []
+
+
+def test_what_waits_is_sent_again_on_a_timer(browser: Browser, live_server: LiveServer) -> None:
+    """The server out of reach while the browser believes it is online (no `online` event will come): the play
+    waits, then goes by itself with the next resend (every 15 seconds), with its key, once."""
+    game = dealt_game(live_server)
+    context = new_context(browser, phone=True)
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_in(page, live_server)
+    open_scorer(page, live_server, game)
+    sent = action_requests(page)
+    page.route("**/api/v1/games/*/actions", lambda route: route.abort("internetdisconnected"))
+    tap_play(page, ["JD"])
+    expect(page.locator("#outbox-badge")).to_have_text("1 waiting to be sent")
+    expect(page.locator("#notice")).to_contain_text("sent by itself", timeout=15_000)  # the retries given up
+    page.unroute("**/api/v1/games/*/actions")
+    expect(page.locator("#outbox")).to_have_count(0, timeout=20_000)
+    expect(page.locator("#status")).to_contain_text("Chloé")
+    assert len({r.headers["idempotency-key"] for r in sent}) == 1
+    assert plays(live_server, game) == [("play", 1, ["JD"])]
+    context.close()
+    assert errors.errors == []
