@@ -17,7 +17,7 @@ from flask_smorest.utils import prepare_response
 
 from nj_ledger.store import Store
 
-from . import auth, clubs, docs, exchange, games, health, i18n, pages, receipts, replay, scoreboards, shares
+from . import auth, clubs, docs, exchange, games, health, i18n, pages, receipts, replay, scoreboards, shares, streams
 from .auth import guard
 from .config import Config, from_environment
 from .context import EXTENSION
@@ -65,7 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "A club token (role scorer or viewer), or the secret of a share link (POST /clubs/{club}/shares), which "
         "reads its one game or its club's scoreboard and nothing else.")})
     for blueprint in (health.blp, clubs.blp, shares.blp, games.blp, replay.blp, exchange.blp, scoreboards.blp,
-                      receipts.blp):
+                      receipts.blp, streams.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
     app.register_blueprint(pages.blp)

@@ -14,7 +14,7 @@ A request with no token is not counted. Behind a reverse proxy, say how many
 proxies to trust (``NJ_LEDGER_PROXIES``), or every client counts as the proxy.
 
 A share's secret (:mod:`api.shares`) is sent as a bearer token too, and reads one
-resource only: a game share its game's state, events, replays, audit and export,
+resource only: a game share its game's state, events, stream, replays, audit and export,
 a scoreboard share its club's scoreboard. Any other route answers a share as it
 answers a token that has no access there: 403 for a write, 404 for a read.
 """
@@ -48,7 +48,8 @@ OPEN_ENDPOINTS = frozenset({"health.Health", "clubs.Clubs", "keys.Keys"})
 OPEN_BLUEPRINTS = frozenset({"api-docs", "docs"})
 # What a share reaches: the routes of its resource (reading, and the audit's receipts check, which writes nothing).
 SHARED_ROUTES = {
-    "game": frozenset({"games.Game", "games.Events", "replay.Replay", "replay.Audit", "exchange.Export"}),
+    "game": frozenset({"games.Game", "games.Events", "replay.Replay", "replay.Audit", "exchange.Export",
+                       "streams.GameStream"}),
     "scoreboard": frozenset({"scoreboards.Scoreboard"}),
 }
 FAILURES = "nj_ledger.failed_authentications"

@@ -9,6 +9,8 @@ from nj_ledger.store import default_database_url
 
 ADMIN_TOKEN_ENV = "NJ_LEDGER_ADMIN_TOKEN"
 AUTH_FAILURE_LIMIT_ENV = "NJ_LEDGER_AUTH_FAILURE_LIMIT"
+STREAM_HEARTBEAT_ENV = "NJ_LEDGER_STREAM_HEARTBEAT"
+STREAM_LIFETIME_ENV = "NJ_LEDGER_STREAM_LIFETIME"
 PROXIES_ENV = "NJ_LEDGER_PROXIES"
 
 
@@ -31,6 +33,11 @@ class Config:
     AUTH_FAILURE_LIMIT = "100/minute"
     # Reverse proxies in front of the server whose X-Forwarded-For is trusted for the client's address (0: none).
     PROXIES = 0
+    # Seconds between two heartbeats (SSE comments) of an idle stream (NJ_LEDGER_STREAM_HEARTBEAT).
+    STREAM_HEARTBEAT = 15.0
+    # Seconds a stream lasts at most (NJ_LEDGER_STREAM_LIFETIME): then it ends, and the client reconnects with
+    # Last-Event-ID (EventSource does by itself), maybe to another worker: connections spread again.
+    STREAM_LIFETIME = 3600.0
 
 
 def from_environment() -> dict[str, Any]:
@@ -40,4 +47,8 @@ def from_environment() -> dict[str, Any]:
         settings["AUTH_FAILURE_LIMIT"] = os.environ[AUTH_FAILURE_LIMIT_ENV]
     if os.environ.get(PROXIES_ENV):
         settings["PROXIES"] = int(os.environ[PROXIES_ENV])
+    if os.environ.get(STREAM_HEARTBEAT_ENV):
+        settings["STREAM_HEARTBEAT"] = float(os.environ[STREAM_HEARTBEAT_ENV])
+    if os.environ.get(STREAM_LIFETIME_ENV):
+        settings["STREAM_LIFETIME"] = float(os.environ[STREAM_LIFETIME_ENV])
     return settings

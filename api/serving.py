@@ -1,17 +1,18 @@
-"""Serving the app: waitress in one process, or granian's workers, one process per core.
+"""Serving the app: granian's ASGI workers, one process by default, one per core with ``--workers N``.
 
-One process serves a club's table well; a busy server (a federation, an online
+One worker serves a club's table well; a busy server (a federation, an online
 table) gives it one worker per core: the workers share the database, and each
 keeps its own caches (a state is always checked against the game's version in
 the database before use, so a worker never serves a stale game).
 
-granian reads and writes HTTP in Rust and hands each request to the worker's
-Python threads: a request costs the server a third less CPU than with a server
-written in Python, and a worker with one thread (the default with several
-workers) never makes its requests wait for one another's turn at the
-interpreter lock.
+granian reads and writes HTTP in Rust. Each worker runs one asyncio event loop
+(the ASGI interface, :mod:`api.asgi`): the streams (:mod:`api.streams`) are
+coroutines on it and hold no thread while they wait, and every other request
+runs in the Flask app on the worker's ``threads`` threads. Why this
+model: docs/STREAMS.md. With several workers each has one thread by default,
+so that its requests never wait for one another's turn at the interpreter lock.
 
-Connections. Either server keeps answering while a thousand idle or slow
+Connections. The server keeps answering while a thousand idle or slow
 connections are open (``tests/reliability/test_connections.py``); each limit is
 set here on purpose rather than left at the server's default:
 
@@ -19,36 +20,24 @@ set here on purpose rather than left at the server's default:
   process only 1,024. The soft ``RLIMIT_NOFILE`` is raised to the hard limit on
   start (workers inherit it), and the connection limits below never exceed it,
   keeping ``FILES_KEPT_FREE`` for the database, the logs and spooled bodies.
-- waitress ``connection_limit``, ``MAX_CONNECTIONS``: past it waitress stops
-  accepting, and at its default of 100 a hundred idle sockets, no token needed,
-  would leave every new client waiting in the kernel's queue.
-- waitress ``asyncore_use_poll``: its default, ``select()``, cannot watch a
-  socket numbered 1,024 or more (it raises, and the server stops); ``poll()`` can.
-- waitress ``channel_timeout`` and ``cleanup_interval`` (defaults 120 s and
-  30 s): a connection that has sent and received nothing for ``IDLE_TIMEOUT``
-  while no request of it is running is closed, at most ``CLEANUP_INTERVAL``
-  later. waitress has no deadline for a whole request head: a client trickling
-  a byte within every ``IDLE_TIMEOUT`` keeps its connection, and only
-  ``MAX_CONNECTIONS`` bounds how many it holds (a server open to anyone runs
-  behind a proxy that buffers requests, or on granian's workers).
 - granian ``backpressure`` (default ``backlog // workers``, 512 with two
-  workers): each open connection holds one of a worker's places until it
-  closes, and the kernel may hand most connections to one worker, so every
-  worker gets ``MAX_CONNECTIONS`` places.
+  workers): each open connection, a stream's too, holds one of a worker's
+  places until it closes, and the kernel may hand most connections to one
+  worker, so every worker gets ``MAX_CONNECTIONS`` places.
 - granian ``HTTP1Settings(header_read_timeout=...)``: the whole request head
   must arrive within ``IDLE_TIMEOUT``, counted from the connection's start or
   from the previous answer, so it also closes idle keep-alive connections and
-  connections that send nothing.
+  connections that send nothing (a stream is not idle: it has its answer).
 - granian ``http=HTTPModes.http1``: in its ``auto`` mode granian first reads the
   opening bytes to tell HTTP/2 from HTTP/1, with no deadline, so a connection
   that sends nothing would hold its place forever. Browsers speak HTTP/2 only
   over TLS, and a proxy in front speaks HTTP/1.1 to the app.
-- ``backlog`` (both): connections the kernel completes while the server is busy
+- ``backlog``: connections the kernel completes while the server is busy
   accepting others wait in this queue (the kernel caps it at
   ``net.core.somaxconn``).
 
-Stopping with ``--workers N``: a worker stops with its server however the server
-stops (see ``_stop_with_server`` and ``_server_class``).
+Stopping: a worker stops with its server however the server stops (see
+``_stop_with_server`` and ``_server_class``).
 """
 
 from __future__ import annotations
@@ -70,26 +59,21 @@ WORKER_THREADS = 1
 STOP_GRACE = 10  # seconds a stopped server gives its workers to finish their requests
 MAX_CONNECTIONS = 4096  # open connections a process holds at most (each worker, with several)
 FILES_KEPT_FREE = 128  # file descriptors never given to connections: database, logs, spooled bodies
-IDLE_TIMEOUT = 30  # seconds a connection may stay silent, or take to send a request head (granian)
-CLEANUP_INTERVAL = 5  # seconds between waitress's rounds closing connections silent for IDLE_TIMEOUT
+IDLE_TIMEOUT = 30  # seconds a connection may take to send a request head
 BACKLOG = 2048  # connections the kernel keeps waiting for the server to accept them
 _WORKER_CONFIG_ENV = "NJ_LEDGER_WORKER_CONFIG"  # the app's settings, passed to the worker processes
 _SERVER_PID_ENV = "NJ_LEDGER_SERVER_PID"  # the process that started the workers
+_WORKER_THREADS_ENV = "NJ_LEDGER_WORKER_THREADS"  # threads of each worker for the requests that are not streams
 _PR_SET_PDEATHSIG = 1
 _OPEN_FILES_WANTED = 65536  # the soft limit asked for when the hard limit is unlimited
 
 
 def serve(config: Mapping[str, Any], host: str, port: int, threads: int | None, workers: int) -> None:
-    """Serve ``create_app(config)`` on ``host:port`` until interrupted (``threads`` in each process)."""
+    """Serve ``create_app(config)`` on ``host:port`` until interrupted: granian's ASGI workers (``threads`` in
+    each for the requests that are not streams)."""
     connections = connection_limit(raise_open_files_limit())
-    if workers == 1:
-        import waitress
-
-        waitress.serve(create_app(config), host=host, port=port, threads=threads or ONE_PROCESS_THREADS,
-                       ident="nj-ledger", connection_limit=connections, asyncore_use_poll=True,
-                       channel_timeout=IDLE_TIMEOUT, cleanup_interval=CLEANUP_INTERVAL, backlog=BACKLOG)
-        return
-    _run_workers(config, host, port, threads or WORKER_THREADS, workers, connections)
+    default = ONE_PROCESS_THREADS if workers == 1 else WORKER_THREADS
+    _run_workers(config, host, port, threads or default, workers, connections)
 
 
 def raise_open_files_limit() -> int | None:
@@ -127,16 +111,18 @@ def connection_limit(open_files: int | None) -> int:
 
 def _run_workers(config: Mapping[str, Any], host: str, port: int, threads: int, workers: int,
                  connections: int) -> None:
-    """granian's WSGI workers, each making its own app (and with it its own database engine)."""
+    """granian's ASGI workers, each making its own app (and with it its own database engine): the streams on
+    each worker's event loop, every other request on ``threads`` threads of it (:mod:`api.asgi`)."""
     from granian.constants import HTTPModes, Interfaces
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
     os.environ[_WORKER_CONFIG_ENV] = json.dumps(dict(config))
+    os.environ[_WORKER_THREADS_ENV] = str(threads)
     os.environ[_SERVER_PID_ENV] = str(os.getpid())
     _server_class()(
-        f"{__name__}:worker_app", factory=True, interface=Interfaces.WSGI, address=host, port=port,
-        workers=workers, blocking_threads=threads,
+        f"{__name__}:worker_asgi", factory=True, interface=Interfaces.ASGI, address=host, port=port,
+        workers=workers,
         http=HTTPModes.http1, http1_settings=HTTP1Settings(header_read_timeout=IDLE_TIMEOUT * 1000),
         backlog=BACKLOG, backpressure=connections,
         respawn_failed_workers=True,  # a worker that dies is replaced, as the others keep serving
@@ -177,6 +163,13 @@ def worker_app() -> Flask:
         signal.signal(stop, signal.SIG_DFL)
     _stop_with_server()
     return create_app(json.loads(os.environ.get(_WORKER_CONFIG_ENV) or "{}"))
+
+
+def worker_asgi() -> Any:
+    """The ASGI app of one worker process: its streams on the event loop, its other requests on threads."""
+    from .asgi import asgi_app
+
+    return asgi_app(worker_app(), int(os.environ.get(_WORKER_THREADS_ENV) or WORKER_THREADS))
 
 
 def _stop_with_server() -> None:

@@ -24,7 +24,7 @@ from nj_ledger.store import Store
 from nj_ledger.store.keys import SIGNING_KEY_ENV
 from nj_ledger.store.migrate import upgrade
 
-from . import audit, bulk, live, longest, memory, peer, replay
+from . import audit, bulk, followers, live, longest, memory, peer, replay
 from .data import long_game, simulated_deals, write_document
 from .machine import machine
 from .results import skipped
@@ -41,12 +41,14 @@ class Sizes:
     store_events: int  # (d, e, f) events of the long game imported, replayed and audited
     replay_requests: int  # (d) replay endpoint requests
     scoreboard: int = 1  # 0: leave the scoreboard workload out (a smoke run of the harness)
+    followers: int = 1000  # (g) streams of one game across two server processes …
+    follower_appends: int = 100  # … while a scorer appends this many actions (and as many without followers)
 
 
 FULL = Sizes(bulk_deals=3000, live_games=32, live_deals=4, replay_events=100_000, store_events=1_000_000,
              replay_requests=300)
 QUICK = Sizes(bulk_deals=150, live_games=8, live_deals=2, replay_events=10_000, store_events=30_000,
-              replay_requests=60)
+              replay_requests=60, followers=200, follower_appends=30)
 
 
 def sizes_for(quick: bool, **overrides: int) -> Sizes:
@@ -83,6 +85,8 @@ def run(sizes: Sizes, *, quick: bool, json_path: Path | None = None, echo: Echo 
     live_games = simulated_deals(sizes.live_games * sizes.live_deals, seed=1000, per_game=sizes.live_deals)
     gc.freeze()
     step("live appends through HTTP", lambda: live.live_appends(live_games))
+    step(f"{sizes.followers} followers of one game on two servers",
+         lambda: followers.followers_workload(sizes.followers, sizes.follower_appends, server))
     step("reducer against repository.get", lambda: replay.reducer(long_game(sizes.replay_events, seed=5)))
     with tempfile.TemporaryDirectory(prefix="nj-bench-") as folder:
         echo(f"… simulating a game of {sizes.store_events} events")

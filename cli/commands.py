@@ -136,9 +136,9 @@ def main() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--threads", default=None, type=click.IntRange(1, 64), show_default="8 in one process, 1 per worker",
-              help="Threads in each process.")
+              help="Threads in each worker for the requests that are not streams.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Processes: 1 serves with waitress, more with granian's workers (one per core).")
+              help="granian's worker processes (one per core); streams run on each worker's event loop.")
 def serve(host: str, port: int, threads: int | None, workers: int) -> None:
     """Serve the API and the pages (an embedded SQLite database is migrated on start)."""
     from api.auth import WeakAdminToken, check_admin_token
@@ -233,7 +233,8 @@ def clubs_list(as_json: bool) -> None:
     if not rows:
         click.echo("No club yet: `nj-ledger club create NAME` makes one.")
     for row in rows:
-        click.echo(f"{row['id']}  {row['name']}  (made {row['created_at']}, {row['games']} games)")
+        games = "1 game" if row["games"] == 1 else f"{row['games']} games"
+        click.echo(f"{row['id']}  {row['name']}  (made {row['created_at']}, {games})")
 
 
 # --- games in and out --------------------------------------------------------------------------
@@ -275,6 +276,7 @@ def _demo_token(store: Store, club_id: str, made: NewToken | None) -> tuple[str,
     that every run of ``demo`` shows the same one: the one kept there while it still signs in to this club, else
     ``made`` (the new club's first token) or a new one. Returns the secret, the file, and whether it is new."""
     from nj_ledger.store.database import instance_path
+    from nj_ledger.store.keys import write_private
 
     path = instance_path() / DEMO_TOKEN_FILE
     try:
@@ -285,22 +287,8 @@ def _demo_token(store: Store, club_id: str, made: NewToken | None) -> tuple[str,
     if found is not None and found.club_id == club_id and found.role == "scorer":
         return kept, path, False
     token = made or store.create_token(club_id, "scorer", "demo")
-    _write_private(path, token.secret)
+    write_private(path, token.secret)
     return token.secret, path, True
-
-
-def _write_private(path: Path, text: str) -> None:
-    """Put ``text`` in ``path`` in one step, the file readable and writable by its owner only (mode 0600)."""
-    import secrets
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    candidate = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
-    descriptor = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(descriptor, (text + "\n").encode("ascii"))
-    finally:
-        os.close(descriptor)
-    os.replace(candidate, path)
 
 
 @main.group()
@@ -340,8 +328,9 @@ def games_list(club_id: str | None, status: str | None, player: str | None, titl
     if not rows:
         click.echo("No game matches.")
     for row in rows:
+        deals = "deal " if row["deals_played"] == 1 else "deals"  # padded: the players' column stays aligned
         click.echo(f"{row['id']}  {row['date']}  {row['status']:<9}  {row['profile']:<17}  "
-                   f"{row['deals_played']:>3} deals  {', '.join(row['players'])}"
+                   f"{row['deals_played']:>3} {deals}  {', '.join(row['players'])}"
                    + (f"  \u2014 {row['title']}" if row["title"] else ""))
 
 
@@ -665,7 +654,7 @@ def tokens_rotate(club_id: str, token_id: int) -> None:
               help="Also write the report as JSON to this file.")
 @click.option("--size", "overrides", multiple=True, metavar="NAME=N",
               help="Override one size (bulk_deals, live_games, live_deals, replay_events, store_events, scoreboard, "
-                   "replay_requests).")
+                   "replay_requests, followers, follower_appends).")
 def bench(quick: bool, json_path: Path | None, overrides: tuple[str, ...]) -> None:
     """Measure the ledger side by side with the eventsourcing library and the raw databases (SPEC §9)."""
     try:

@@ -18,6 +18,7 @@ from .cache import Remembered, StateCache
 from .database import WriterQueue, default_database_url
 from .dealstarts import DealStarts
 from .errors import StoreBusy
+from .followers import Followers
 from .recorder import WRITE, Recorder, recorder_for
 
 T = TypeVar("T")
@@ -74,6 +75,14 @@ class StoreBase:
         self.deal_starts = DealStarts()
         self.signed_heads: Remembered[str] = Remembered(cache_size)  # game -> a head hash known to be signed
         self.tokens_marked: Remembered[float] = Remembered(cache_size)  # token id -> when this process noted its use
+        self._followers: Followers | None = None
+
+    @property
+    def followers(self) -> Followers:
+        """The followers of games in this process, woken when a log grows (:mod:`.followers`)."""
+        if self._followers is None:
+            self._followers = Followers(self)
+        return self._followers
 
     @property
     def dialect(self) -> str:
@@ -129,4 +138,6 @@ class StoreBase:
         raise StoreBusy("The game is being written by others: try again in a moment.")
 
     def close(self) -> None:
+        if self._followers is not None:
+            self._followers.stop()
         self.engine.dispose()

@@ -33,7 +33,7 @@ from .clubs import ClubsMixin, name_key
 from .errors import IdempotencyMismatch, LogDamaged, NotFound, VersionConflict, unreplayable
 from .keys import KeysMixin
 from .log import GENESIS, chain_records, event_of
-from .models import Game, GamePlayer, IdempotencyRecord, Player
+from .models import ClubFeedRecord, Game, GamePlayer, IdempotencyRecord, Player
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
 from .writes import NewGame, insert_games, insert_records
 
@@ -270,6 +270,16 @@ class GamesMixin(ClubsMixin, KeysMixin):
             game = self._game(session, club_id, game_id)
             upto = game.version if limit is None else min(game.version, after + limit)  # seqs have no gaps
             return list(self.recorder.select_records(session.connection(), game_id, after, upto))
+
+    def club_feed(self, club_id: str, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+        """The club's feed after ``position`` (games created, deals ended, games ended), in order, at most
+        ``limit`` items: ``{position, game, seq, deal, type, recorded_at}``."""
+        with self.reading() as session:
+            rows = session.execute(
+                select(ClubFeedRecord).where(ClubFeedRecord.club_id == club_id, ClubFeedRecord.position > after)
+                .order_by(ClubFeedRecord.position).limit(limit)).scalars()
+            return [{"position": row.position, "game": row.game_id, "seq": row.seq, "deal": row.deal,
+                     "type": row.type, "recorded_at": row.recorded_at} for row in rows]
 
     def deal_segment(self, club_id: str, game_id: str, deal: int) -> tuple[GameState, list[Record]] | None:
         """The state at the start of ``deal`` and the deal's records, or None if it was never dealt."""

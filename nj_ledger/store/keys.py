@@ -168,7 +168,13 @@ def make_key_file(path: Path) -> Signer:
 
 def replace_key_file(path: Path, signer: Signer) -> None:
     """Put ``signer`` in ``path`` in one step (a reader sees the old key or the new one, never half a file)."""
-    os.replace(_write_private(path, b64url(signer.seed)), path)
+    write_private(path, b64url(signer.seed))
+
+
+def write_private(path: Path, text: str) -> None:
+    """Make ``path`` hold ``text`` in one step (a reader sees the old text or the new, never half a file), the
+    file readable and writable by its owner only (mode 0600): keys and tokens."""
+    os.replace(_write_private(path, text), path)
 
 
 # --- the public keys in the database -----------------------------------------------------------

@@ -184,6 +184,22 @@ class EventRecord(Base):
     hash: Mapped[str] = mapped_column(String(64))
 
 
+class ClubFeedRecord(Base):
+    """A game created, a deal ended or a game ended in one of the club's games, at its position in the club's
+    feed (gap-free from 1, given in the order the transactions commit: see ``writes.insert_feed``)."""
+
+    __tablename__ = "club_feed"
+    __table_args__ = (CheckConstraint("position >= 1", name="position_positive"),)
+
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    deal: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(24))
+    recorded_at: Mapped[str] = mapped_column(String(32))
+
+
 class IdempotencyRecord(Base):
     """The first response to a request sent with an ``Idempotency-Key``, scoped to a club."""
 

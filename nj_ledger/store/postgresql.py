@@ -17,7 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from .models import Club
-from .recorder import Changes, Recorder, Row
+from .recorder import Changes, Listener, Recorder, Row
 from .rows import EVENT_COLUMNS
 
 COPY_FROM = 64  # rows from which COPY beats executemany
@@ -27,6 +27,7 @@ _TRANSIENT = frozenset({"23505", "40001", "40P01"})
 # FOR NO KEY UPDATE: rows that refer to a club still go in
 _LOCK_CLUBS = (select(Club.id).where(Club.id.in_(bindparam("club_ids", expanding=True))).order_by(Club.id)
                .with_for_update(key_share=True))
+CHANNEL = "nj_ledger_games"  # the games whose logs grew: each notification's payload is "<game id> <version>"
 _cursors = itertools.count()  # a server-side cursor's name is unique on its connection: two reads may be open
 
 
@@ -64,6 +65,15 @@ class PostgresRecorder(Recorder):
             for row in rows:
                 copy.write_row(row)
 
+    def announce(self, connection: Connection, game_id: str, version: int) -> None:
+        # In the append's transaction: PostgreSQL delivers it at the commit, after the rows are visible, and
+        # never for a transaction rolled back; a notification sent after the commit would be lost with a
+        # process that dies in between.
+        connection.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {version}"))
+
+    def listener(self, engine: Engine) -> Listener | None:
+        return _PostgresListener(engine)
+
     def log_cursor(self, driver: Any) -> Any:
         """A server-side cursor: the server holds the log, the driver reads it a chunk at a time."""
         return driver.cursor(name=f"nj_ledger_records_{next(_cursors)}")
@@ -81,3 +91,27 @@ class PostgresRecorder(Recorder):
     def contains_folded(self, column: ColumnElement[Any], text: str) -> ColumnElement[bool]:
         # ILIKE folds every letter the database's character type knows (UTF-8 databases: accented ones too)
         return column.icontains(text, autoescape=True)
+
+
+class _PostgresListener(Listener):
+    """``LISTEN`` on a connection of its own (autocommit, outside the engine's pool)."""
+
+    def __init__(self, engine: Engine) -> None:
+        import psycopg
+
+        arguments: dict[str, Any] = engine.url.translate_connect_args(username="user", database="dbname")
+        arguments.update(engine.url.query)
+        self.connection = psycopg.connect(**arguments, autocommit=True)
+        self.connection.execute(f"LISTEN {CHANNEL}")
+
+    def wait(self, timeout: float) -> set[str]:
+        games: set[str] = set()
+        for notification in self.connection.notifies(timeout=timeout, stop_after=1):
+            games.add(notification.payload.split(" ", 1)[0])
+        # more may have come together: take them without waiting
+        for notification in self.connection.notifies(timeout=0, stop_after=1000):
+            games.add(notification.payload.split(" ", 1)[0])
+        return games
+
+    def close(self) -> None:
+        self.connection.close()

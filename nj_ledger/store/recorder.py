@@ -43,6 +43,18 @@ Row = tuple[Any, ...]
 Changes = Callable[[Any], Mapping[str, Any]]  # the columns an upsert sets, from the row it did not insert
 
 
+class Listener(ABC):
+    """Hears the games announced by every process's writers (:meth:`Recorder.announce`)."""
+
+    @abstractmethod
+    def wait(self, timeout: float) -> set[str]:
+        """The games announced within ``timeout`` seconds (empty when none); raises if the connection is lost."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connection."""
+
+
 class Recorder(ABC):
     """What the store does on one kind of database. Recorders hold no state: one serves every store."""
 
@@ -85,6 +97,16 @@ class Recorder(ABC):
     def is_transient(self, error: DBAPIError) -> bool:
         """An error another writer can cause (a duplicate key, a lock waited on too long, a serialization
         failure): the transaction is worth running again."""
+
+    # --- followers -----------------------------------------------------------------------------------
+    def announce(self, connection: Connection, game_id: str, version: int) -> None:
+        """Tell the followers of every process that ``game_id`` reached ``version``, when this transaction
+        commits (and not at all if it does not). A database that cannot tell (SQLite) is polled instead."""
+        return None
+
+    def listener(self, engine: Engine) -> Listener | None:
+        """A connection of its own that hears :meth:`announce` from every process (None: poll instead)."""
+        return None
 
     # --- events ------------------------------------------------------------------------------------
     def insert_events(self, connection: Connection, game_id: str, records: Sequence[Record]) -> None:

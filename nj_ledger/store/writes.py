@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, bindparam, insert, select
+from sqlalchemy import Connection, Table, bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from ..receipts import Signer
 from .checkpoints import sign_checkpoints
 from .clubs import name_key
 from .errors import NotFound
-from .models import Club, Game, GamePlayer, Player
+from .followers import CLUB_PREFIX
+from .models import Club, ClubFeedRecord, Game, GamePlayer, Player
 from .projections import project_records
 from .projections.projector import Place, touches_results
 from .recorder import recorder_for
@@ -98,9 +99,50 @@ def insert_records(target: Session | Connection, game_id: str, records: Sequence
     connection = target.connection() if isinstance(target, Session) else target
     recorder_for(connection).insert_events(connection, game_id, records)
     receipt = sign_checkpoints(connection, signer, game_id, records, moment)  # in the same transaction
+    if records:
+        recorder_for(connection).announce(connection, game_id, records[-1]["seq"])  # heard at the commit
+        insert_feed(connection, game_id, records, place[0] if place else None)
     if isinstance(target, Session):
         project_records(target, game_id, records, place)  # the scoreboard's tables, in the same transaction
     elif touches_results(records):  # ends the game, or an undo may withdraw its end
         with Session(bind=connection) as session:  # joins the connection's transaction, commits nothing
             project_records(session, game_id, records, place)
     return receipt
+
+
+FEED_TYPES = frozenset({"game_started", "deal_ended", "game_ended"})  # what a club's feed tells of its games
+_FEED_POSITION = select(func.coalesce(func.max(ClubFeedRecord.position), 0)).where(
+    ClubFeedRecord.club_id == bindparam("club_id"))
+
+
+def club_key(club_id: str) -> str:
+    """The followers' key of a club's feed (a game's key is its id, which has no colon).
+
+    >>> club_key("abc")
+    'club:abc'
+    """
+    return CLUB_PREFIX + club_id
+
+
+def insert_feed(connection: Connection, game_id: str, records: Sequence[Record], club_id: str | None) -> None:
+    """Add the records that tell of a game created, a deal ended or a game ended to the club's feed, at the
+    next positions, in the caller's transaction.
+
+    The club's row is locked first (PostgreSQL; SQLite's writers are one at a
+    time already), so that two transactions never take the same position and a
+    position becomes visible only after every position before it: a follower
+    that read up to position p has missed nothing, and never will.
+    """
+    told = [record for record in records if record["type"] in FEED_TYPES]
+    if not told:
+        return
+    if club_id is None:
+        club_id = connection.execute(select(Game.club_id).where(Game.id == game_id)).scalar_one()
+    recorder = recorder_for(connection)
+    recorder.lock_clubs(connection, [club_id])
+    last = int(connection.execute(_FEED_POSITION, {"club_id": club_id}).scalar_one())
+    connection.execute(insert(ClubFeedRecord), [
+        {"club_id": club_id, "position": last + number, "game_id": game_id, "seq": record["seq"],
+         "deal": record["deal"], "type": record["type"], "recorded_at": record["recorded_at"]}
+        for number, record in enumerate(told, 1)])
+    recorder.announce(connection, club_key(club_id), last + len(told))

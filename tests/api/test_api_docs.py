@@ -30,6 +30,7 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/clubs/{club}/seasons", "/api/v1/clubs/{club}/audit", "/api/v1/keys",
         "/api/v1/clubs/{club}/tokens/{token}", "/api/v1/clubs/{club}/tokens/{token}/rotate",
         "/api/v1/clubs/{club}/shares", "/api/v1/clubs/{club}/shares/{share}",
+        "/api/v1/games/{game}/stream", "/api/v1/clubs/{club}/stream",
     }
     bearer = spec["components"]["securitySchemes"]["bearerAuth"]
     assert (bearer["type"], bearer["scheme"]) == ("http", "bearer") and "share" in bearer["description"]

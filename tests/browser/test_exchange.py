@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from nj_ledger import new_game
+
 from .conftest import screenshot
 from .server import EXAMPLES, LiveServer
 from .viewports import PHONE, opened
@@ -120,3 +122,45 @@ def test_a_refused_file_lists_its_errors_by_line(browser: Browser, live_server: 
         expect(errors).to_have_count(1)
         assert errors.inner_text().startswith(said["action"])
     assert games(live_server) == stored  # nothing of the refused files was kept
+
+
+ONE = {
+    "en": {"one_shown": "1 game shown: all of them.", "two_shown": "2 games shown: all of them.", "deal": ", 1 deal."},
+    "fr": {"one_shown": "1 partie affichée : toutes.", "two_shown": "2 parties affichées : toutes.",
+           "deal": ", 1 donne."},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_an_imported_game_joins_the_list_at_once(browser: Browser, live_server: LiveServer, language: str) -> None:
+    """A game of one deal, downloaded and imported back: the list under the filters shows it without a reload,
+    and one deal, one game are said in the singular."""
+    title = f"Un seul coup ({language})"
+    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}  # four cards each: a short deal
+    hands = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
+    game = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+        {"type": "deal", "dealer": 2, "hands": hands},
+        {"type": "play", "seat": 0, "cards": ["AC", "2C"], "announced": []},
+        {"type": "play", "seat": 1, "cards": ["3D"], "announced": []},
+        {"type": "play", "seat": 2, "cards": ["4D"], "announced": []},
+        {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []},  # Ana goes out: deal 1 is settled
+    ], meta={"title": title}).game.id
+    said = ONE[language]
+    with opened(browser, live_server, language, PHONE, downloads=True) as page:
+        page.goto(f"{live_server.url}/games/{game}/replay")
+        name, njn = download(page, "njn")
+        page.goto(f"{live_server.url}/?title={title}")
+        rows = page.locator("#games li.game")
+        expect(rows).to_have_count(1)
+        expect(page.locator("#shown")).to_have_text(said["one_shown"])
+        with page.expect_response(lambda r: "/games?limit=50" in r.url) as live:  # the live games are asked again
+            upload(page, name, njn)
+        assert any(g["id"] != game and g["title"] == title for g in live.value.json()["games"])
+        result = page.locator("#import-result")
+        expect(result).to_contain_text(f"{name} {SAID[language]['done']}")
+        expect(result).to_contain_text(said["deal"])
+        imported = result.locator("a[data-imported]").get_attribute("data-imported")
+        expect(rows).to_have_count(2)  # no reload: the list is asked again
+        expect(page.locator(f'#games li.game[data-game="{imported}"]')).to_be_visible()
+        expect(page.locator("#shown")).to_have_text(said["two_shown"])
+        screenshot(page, f"import-joins-the-list-{language}", full_page=False)

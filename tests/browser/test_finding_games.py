@@ -178,6 +178,12 @@ def test_the_new_game_form_on_a_phone(phone: tuple[Page, str], live_server: Live
     assert (body["title"], body["date"], body["starting_chips"]) == (title, "2026-03-05", 150)
     page.wait_for_url("**/record")
     game = page.url.rsplit("/", 2)[-2]
+    # the scorer, the replay and the audit name the game by its title: two games of the same players told apart
+    scorer = {"en": "Scorer", "fr": "Marque"}[language]
+    expect(page.locator("#title")).to_have_text(f"{scorer} — {title}")
+    for view in ("replay", "audit"):
+        page.goto(f"{live_server.url}/games/{game}/{view}")
+        expect(page.locator("#title")).to_contain_text(f" — {title}")
     info, state = live_server.store.game_state(club["id"], game)
     assert (info.meta["title"], info.played_on.isoformat()) == (title, "2026-03-05")
     assert (state.rules.profile, state.rules.shortfall, state.rules.payment, state.starting_chips) == (

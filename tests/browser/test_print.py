@@ -203,3 +203,4 @@ def test_a_settlement_undone_leaves_the_sheet_and_comes_back_when_the_deal_is_wo
         page.reload()
         expect(page.locator(f"{deal} h3")).to_have_text("Deal 1: Chloé deals, Ana wins.")
         expect(page.locator(f'{deal} tr[data-seat="0"]')).to_contain_text("+46")
+        expect(page.locator("#standings .verdict")).to_have_text("The game is not over: standings after 1 deal.")

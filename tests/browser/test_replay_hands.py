@@ -103,3 +103,23 @@ def test_a_sweep_undone_and_made_again_is_told_once(browser: Browser, live_serve
         page.goto(f"{live_server.url}/games/{created.game.id}/replay#deal=1&seq=52")
         expect(page.locator("#position")).to_contain_text("52")
         expect(page.locator("#step-text")).to_contain_text("sweeps the whole board, 45 chips")
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "Ben pays Ana 1 chip (1 point in 1 card)."),
+    ("fr", "Ben paie 1 jeton à Ana (1 point en 1 carte)."),
+])
+def test_one_chip_one_point_one_card_are_said_in_the_singular(browser: Browser, live_server: LiveServer,
+                                                              language: str, said: str) -> None:
+    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [3, 43]}}
+    hands = [["2C", "3C", "6C"], ["4C", "5C", "AD"], ["8S", "9S", "10S"]]  # Ben is left with the A♦ alone
+    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+        {"type": "deal", "dealer": 2, "hands": hands},
+        {"type": "play", "seat": 0, "cards": ["2C", "3C"], "announced": []},
+        {"type": "play", "seat": 1, "cards": ["4C", "5C"], "announced": []},
+        {"type": "play", "seat": 0, "cards": ["6C"], "announced": []},
+    ])
+    with opened(browser, live_server, language, PHONE) as page:
+        page.goto(f"{live_server.url}/games/{created.game.id}/replay#deal=1")
+        page.locator("#last").click()
+        expect(page.locator("#step-text")).to_contain_text(said)

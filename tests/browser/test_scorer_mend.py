@@ -14,14 +14,17 @@ from nj_ledger import new_game
 from .conftest import PageErrors, new_context, screenshot, sign_in
 from .server import LiveServer
 from .test_scorer_taps import DEAL, LOSERS, NAMES
+from .viewports import PHONE, opened
 
 TEXT = {
     "en": {"warning": "withdraws the settlement of deal 1", "what": "Undo the hand shown for Chloé?",
            "confirm": "Withdraw the settlement", "redo": "Redo: Chloé's hand", "waiting": "Chloé",
-           "ready": "Deal 2: Ana deals.", "ended": "The game is over", "end": "and the end of the game"},
+           "ready": "Deal 2: Ana deals.", "ended": "The game is over", "end": "and the end of the game",
+           "undone": "Last recorded: Chloé's hand is withdrawn."},
     "fr": {"warning": "retire aussi le règlement de la donne 1", "what": "Annuler la main montrée pour Chloé ?",
            "confirm": "Retirer le règlement", "redo": "Rétablir : la main de Chloé", "waiting": "Chloé",
-           "ready": "Donne 2 : Ana distribue.", "ended": "La partie est finie", "end": "et la fin de la partie"},
+           "ready": "Donne 2 : Ana distribue.", "ended": "La partie est finie", "end": "et la fin de la partie",
+           "undone": "Dernière action notée : la main de Chloé est retirée."},
 }
 
 
@@ -61,6 +64,8 @@ def test_undo_past_a_settlement_with_a_reason_then_redo(browser: Browser, live_s
     page, errors = open_phone(browser, live_server, language)
     page.goto(f"{live_server.url}/games/{game}/record")
     expect(page.locator("#status")).to_have_text(text["ready"])
+    # Between deals the table asks for the results: the result sheet is one tap away.
+    expect(page.locator("#sheet-link")).to_have_attribute("href", f"/games/{game}/sheet")
     chips_before = [page.locator(f'.seat[data-seat="{s}"] .balance').get_attribute("data-chips") for s in range(3)]
 
     # Between deals the settled deal can still be mended: Undo, a reason, a confirmation.
@@ -78,6 +83,7 @@ def test_undo_past_a_settlement_with_a_reason_then_redo(browser: Browser, live_s
     expect(page.locator("#status")).to_contain_text(text["waiting"])
     expect(page.locator("#settlement")).to_be_hidden()
     expect(page.locator("#count-who")).to_contain_text("Chloé")
+    expect(page.locator("p.last")).to_have_text(text["undone"])  # what the undo withdrew, by name
     log = live_server.store.records(live_server.club, game)
     assert [r["data"]["reason"] for r in log if r["type"] == "undo"] == ["Chloé recounted"]
 
@@ -138,3 +144,19 @@ def test_a_count_no_hand_could_make_is_refused_and_stays_to_correct(browser: Bro
     expect(page.locator("#count-who")).to_have_text("Chloé: 5 cards left in hand.")
     page.context.close()
     assert errors.errors == []
+
+
+def test_between_deals_the_dealer_badge_is_on_who_deals_next(browser: Browser, live_server: LiveServer) -> None:
+    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [3, 43]}}
+    hands = [["2C", "3C", "6C"], ["4C", "5C", "AD"], ["8S", "9S", "10S"]]
+    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+        {"type": "deal", "dealer": 2, "hands": hands},
+        {"type": "play", "seat": 0, "cards": ["2C", "3C"], "announced": []},
+        {"type": "play", "seat": 1, "cards": ["4C", "5C"], "announced": []},
+        {"type": "play", "seat": 0, "cards": ["6C"], "announced": []},
+    ])
+    with opened(browser, live_server, "en", PHONE) as page:
+        page.goto(f"{live_server.url}/games/{created.game.id}/record")
+        expect(page.locator("#status")).to_contain_text("Deal 2: Ana deals.")
+        expect(page.locator(".mark.dealer")).to_have_count(1)
+        expect(page.locator('.seat[data-seat="0"] .mark.dealer')).to_be_visible()

@@ -1,11 +1,11 @@
 """`nj-ledger serve` keeps answering while a thousand idle or slow connections are open.
 
-No token is needed to open a connection: at waitress's default limit of 100
-connections, 105 idle sockets would leave every new client waiting until it gives up. Another process
+No token is needed to open a connection: at a server's default limit (waitress's
+was 100 connections), 105 idle sockets would leave every new client waiting until it gives up. Another process
 (``holders.py``) opens the connections, half of them idle and half trickling a
 request head a byte at a time; while they are all open and held by the server,
-``/api/v1/health`` on fresh connections answers within 100 ms, waitress in one
-process as granian with two workers (an answer slower than that is asked for
+``/api/v1/health`` on fresh connections answers within 100 ms, with granian's one
+worker as with two workers (an answer slower than that is asked for
 once more, since other work on a busy machine may delay any one of them). The
 server starts with a soft limit of 1,024 open files, as a fresh machine may give.
 """
@@ -155,7 +155,7 @@ def holders(url: str, port: int) -> Iterator[int]:
         child.wait(timeout=10)
 
 
-@pytest.mark.parametrize("workers", [1, 2], ids=["waitress", "granian-2-workers"])
+@pytest.mark.parametrize("workers", [1, 2], ids=["granian-1-worker", "granian-2-workers"])
 def test_health_answers_beside_a_thousand_idle_and_slow_connections(workers: int, tmp_path: Path) -> None:
     with migrated_database("sqlite", tmp_path) as url, server_on(url, tmp_path, workers) as (server, port):
         soft, hard = open_files_limits(server.pid)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from api import create_app
 from cli.commands import examples_folder, main
 from nj_ledger.audit import audit
 from nj_ledger.store import Store
@@ -119,9 +120,11 @@ def test_simulate_stores_legal_games_through_the_append_path(run, store: Store) 
 
 def test_serve_migrates_an_embedded_database_then_serves_the_app(tmp_path: Path, monkeypatch) -> None:
     served = {}
-    monkeypatch.setattr("waitress.serve", lambda app, **options: served.update(app=app, **options))
+    monkeypatch.setattr("api.serving._run_workers", lambda config, host, port, threads, workers, connections:
+                        served.update(app=create_app(config), host=host, port=port, threads=threads, workers=workers))
     url = f"sqlite:///{tmp_path / 'instance' / 'fresh.sqlite'}"
     result = CliRunner().invoke(main, ["serve", "--port", "5999"], env={"NJ_LEDGER_DATABASE_URL": url})
     assert result.exit_code == 0, result.output
     assert is_current(url) and (served["host"], served["port"]) == ("127.0.0.1", 5999)
+    assert (served["workers"], served["threads"]) == (1, 8)
     assert served["app"].test_client().get("/api/v1/health").json == {"status": "ok"}

@@ -69,6 +69,24 @@ def test_games_list_shows_a_clubs_games_newest_first_and_filters_them(run, store
     assert days == sorted(days, reverse=True)
 
 
+def test_lists_say_one_deal_and_one_game_in_the_singular(run, store: Store) -> None:
+    """A game of one deal reads "1 deal", a club of one game "1 game": the columns stay aligned."""
+    club, _ = store.create_club("Club d'un soir")
+    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}  # four cards each: a short deal
+    hands = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
+    played = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+        {"type": "deal", "dealer": 2, "hands": hands},
+        {"type": "play", "seat": 0, "cards": ["AC", "2C"], "announced": []},
+        {"type": "play", "seat": 1, "cards": ["3D"], "announced": []},
+        {"type": "play", "seat": 2, "cards": ["4D"], "announced": []},
+        {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []},  # Ana goes out: deal 1 is settled
+    ]).game.id
+    [line] = run("games", "list", "--club", club.id).output.splitlines()
+    assert line.startswith(played) and line.endswith("  1 deal   Ana, Ben, Chloé"), line
+    [listed] = [row for row in run("clubs", "list").output.splitlines() if row.startswith(club.id)]
+    assert listed.endswith(", 1 game)"), listed
+
+
 def test_games_list_refuses_what_names_nothing(run) -> None:
     assert "There is no club" in run("games", "list", "--club", "nosuchclub", expect=1).output
     assert "Invalid value" in run("games", "list", "--status", "lost", expect=2).output

@@ -15,7 +15,7 @@ from nj_ledger.store.migrate import current_revision, head_revision, is_current,
 from nj_ledger.store.models import Base
 
 TABLES = {"clubs", "tokens", "players", "games", "game_players", "events", "idempotency_keys", "checkpoints",
-          "signing_keys", "shares",
+          "signing_keys", "shares", "club_feed",
           "game_results", "seat_results", "score_rollups", "seasons", "alembic_version"}
 
 

@@ -1,7 +1,8 @@
 // The audit of a game: the verdict, each check, findings, per-account totals, undos and
 // adjustments, every transfer, and each player's chips over the deals.
 
-import { $, ApiError, api, clearNotice, el, formatNumber, lang, notify, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, clearNotice, counted, el, formatNumber, lang, notify, requireSession, start, t } from "./common.js";
+import { cardText } from "./cards.js";
 import { accountName, boardOrder } from "./table.js";
 import { chartElement, chipsOverDeals } from "./chart.js";
 import { gameReceipts, heldReceipt, receiptsFile, receiptsOf } from "./receipts.js";
@@ -46,6 +47,19 @@ function findings(report) {
     f.seq ? el("span", { class: "seq" }, `#${f.seq}`) : null,
     KNOWN_FINDINGS.includes(f.code) ? el("strong", {}, t(`finding.${f.code}`)) : null,
     el("span", { class: "message" }, f.message))));
+}
+
+/**
+ * What an undo withdrew, in words with the player's name: "Chloé's hand withdrawn, with the settlement of deal 1"
+ * (`c.withdrew` is the action, `c.settlement` the deal whose settlement went with it; an older server gives neither).
+ */
+function undoSaid(state, c) {
+  const action = c.withdrew;
+  if (!action || !["play", "pass", "reveal"].includes(action.type)) return t("correction.undo");
+  const name = accountName(state, `seat:${action.seat}`);
+  const what = t(`correction.undo_${action.type}`, { name, cards: (action.cards || []).map(cardText).join(" ") });
+  if (!c.settlement) return what;
+  return t(c.game_end ? "correction.with_end" : "correction.with_settlement", { what, deal: c.settlement });
 }
 
 /** The audit, held to `receipts` when there are any (the server checks them against the log). */
@@ -112,8 +126,9 @@ async function main() {
 
 function show(state, report) {
   const path = `/games/${encodeURIComponent(game)}`;
-  $("#title").textContent = t("audit.title", { players: state.players.map((p) => p.name).join(", ") });
+  $("#title").textContent = t("audit.title", { players: state.title || state.players.map((p) => p.name).join(", ") });
   $("#replay-link").href = withShare(`${path}/replay`);
+  $("#sheet-link").href = withShare(`${path}/sheet`);
   if ($("#record-link")) $("#record-link").href = `${path}/record`;
   $("#verdict").replaceChildren(badge(report.ok), " ",
     report.ok ? t("audit.verdict_ok", { events: report.events }) : t("audit.verdict_bad", { events: report.events }));
@@ -132,8 +147,8 @@ function show(state, report) {
     }), [1, 2, 3, 4]));
   $("#corrections").replaceChildren(report.corrections.length
     ? table([t("seq"), t("deal"), t("what"), t("reason")], report.corrections.map((c) => [
-      String(c.seq), String(c.deal), c.type === "undo" ? t("correction.undo")
-        : t("correction.adjust", { amount: c.amount, from: accountName(state, c.from), to: accountName(state, c.to) }),
+      String(c.seq), String(c.deal), c.type === "undo" ? undoSaid(state, c)
+        : t("correction.adjust", { amount: counted(c.amount, "chip"), from: accountName(state, c.from), to: accountName(state, c.to) }),
       c.reason || "–"]), [0, 1])
     : el("p", { class: "empty" }, t("audit.no_corrections")));
   $("#transfers").replaceChildren(table([t("seq"), t("deal"), t("from"), t("to"), t("amount"), t("reason")],

@@ -1,6 +1,6 @@
 // Each player's chips over the deals, as an inline SVG line chart (no library).
 
-import { el, formatNumber, svg, t } from "./common.js";
+import { counted, el, formatNumber, svg, t } from "./common.js";
 
 /**
  * Balances after each deal from the transfers: [{deal: 0, chips: [...]}, {deal: 1, …}, …].
@@ -57,7 +57,7 @@ export function chartElement(players, points) {
   const series = players.map((player, seat) => svg("g", { class: `series series-${seat % 8}`, dataset: { seat } },
     svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.chips[seat])}`).join(" ") }),
     points.map((p, i) => svg("circle", { cx: x(i), cy: y(p.chips[seat]), r: 3.5 },
-      svg("title", {}, t("chart.point", { name: player.name, chips: p.chips[seat], deal: p.deal }))))));
+      svg("title", {}, t("chart.point", { name: player.name, chips: counted(p.chips[seat], "chip"), deal: p.deal }))))));
   const chart = svg("svg", {
     viewBox: `0 0 ${width} ${height}`, role: "img", class: "chips-chart",
     "aria-label": t("chart.title"),

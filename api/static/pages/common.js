@@ -10,17 +10,42 @@ const LANG_COOKIE = "lang";
 // --- messages ---------------------------------------------------------------------------------
 let messages = null;
 
-/** The page's message `key` in the page's language, with `{name}` placeholders filled in. */
+/**
+ * The page's message `key` in the page's language, with `{name}` placeholders filled in. A message that counts
+ * something has its singular under `<key>_one`, used when the count (`count`, else `deals`) is 1:
+ * t("home.shown", { count: 1 }) → "1 game shown: all of them."
+ */
 export function t(key, params = {}) {
   if (messages === null) {
     const node = document.getElementById("nj-messages");
     messages = node ? JSON.parse(node.textContent) : {};
   }
-  const text = messages[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const counted = params.count ?? params.deals;
+  const one = counted !== undefined && String(counted) === "1" ? messages[`${key}_one`] : undefined;
+  const text = one ?? messages[key] ?? key;
+  const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? FILLED + String(params[name]) : whole));
+  return (lang() === "fr" ? elided(filled) : filled).replaceAll(FILLED, "");
+}
+
+const FILLED = "\u0001"; // marks where a value was put in a message, for French elision, then taken out
+
+/**
+ * French elides "de" and "que" before a name that opens with a vowel: "la main de {name}" with Ana reads
+ * "la main d'Ana", "plus tôt que {name}" with Odile "plus tôt qu'Odile" (a name opening with "h" is left as it is:
+ * some are aspirated).
+ */
+function elided(text) {
+  return text.replace(new RegExp(`\\b([dD]e|[qQ]ue) ${FILLED}(?=[AEIOUYÀÂÄÆÉÈÊËÎÏÔŒÙÛÜaeiouyàâäæéèêëîïôœùûü])`, "g"),
+    (whole, word) => `${word.slice(0, -1)}'${FILLED}`);
 }
 
 export const lang = () => document.documentElement.lang || "en";
+
+/** ``n`` with its unit ("chip", "card", "point"), singular or plural as the page's language says. */
+export function counted(n, unit) {
+  const form = new Intl.PluralRules(lang()).select(Number(n)) === "one" ? "one" : "other";
+  return t(`unit.${unit}.${form}`, { n: formatNumber(n) });
+}
 
 export function formatNumber(value, digits = 0) {
   if (value === null || value === undefined || Number.isNaN(value)) return "–";

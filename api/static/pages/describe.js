@@ -1,6 +1,6 @@
 // One event of the log told in a sentence (in the page's language) with the calls made at the table.
 
-import { t } from "./common.js";
+import { counted, t } from "./common.js";
 import { cardText, playCalls, wantedCall } from "./cards.js";
 import { accountName, gameOverSentences, seatName, settlementSentences } from "./table.js";
 
@@ -21,8 +21,8 @@ function transferSentence(state, data) {
 export function handText(data) {
   if (data.cards) return cardsText(data.cards);
   const parts = [
-    data.count === 1 ? t("hand.one_card") : t("hand.cards", { count: data.count }),
-    data.points === 1 ? t("hand.one_point") : t("hand.points", { points: data.points }),
+    counted(data.count, "card"),
+    counted(data.points, "point"),
   ];
   if (data.honours && data.honours.length) parts.push(t("hand.held", { honours: cardsText(data.honours) }));
   return parts.join(", ");

@@ -77,6 +77,12 @@ function search(club) {
   return showPage(`/clubs/${club}/games?${query}`, false);
 }
 
+/** The newest few live games: every game, live ones too, is in the list below. */
+async function showLive(club) {
+  const live = await api(`/clubs/${club}/games?limit=50`);
+  $("#live").replaceChildren(list(live.games.filter((g) => g.status !== "ended").slice(0, LIVE), t("home.no_live")));
+}
+
 async function main() {
   const session = requireSession();
   const club = encodeURIComponent(session.club);
@@ -87,11 +93,11 @@ async function main() {
   $("#f-status").addEventListener("change", () => search(club));
   $("#f-date").addEventListener("change", () => search(club));
   $("#more").addEventListener("click", () => { if (next) showPage(next, true); });
-  const [info, live] = await Promise.all([api(`/clubs/${club}`), api(`/clubs/${club}/games?limit=50`), search(club)]);
+  // an imported game joins the lists at once
+  document.addEventListener("nj:imported", () => Promise.all([showLive(club), search(club)]));
+  const [info] = await Promise.all([api(`/clubs/${club}`), showLive(club), search(club)]);
   $("#club-title").textContent = info.name;
   $("#club-name").textContent = info.name;
-  // the newest few: every game, live ones too, is in the list below
-  $("#live").replaceChildren(list(live.games.filter((g) => g.status !== "ended").slice(0, LIVE), t("home.no_live")));
   const members = await api(`/clubs/${club}/players?limit=500`);
   $("#members").replaceChildren(...members.players.map((p) => el("option", { value: p.name })));
 }

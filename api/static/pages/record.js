@@ -12,7 +12,8 @@
 // see docs/OFFLINE.md). A tap made on a state another phone has moved on (409) is sorted out in `reconcile`.
 
 import {
-  $, ApiError, allEvents, api, clearNotice, el, isSigningIn, newKey, notify, recordActions, requireSession, start, t,
+  $, ApiError, allEvents, api, clearNotice, counted, el, isSigningIn, newKey, notify, recordActions, requireSession, start,
+  t,
 } from "./common.js";
 import { acknowledge, enqueue, keepGame, keptGame, remove, update, waiting } from "./outbox.js";
 import {
@@ -641,7 +642,7 @@ function revealControls(progress) {
     }, { cls: `pick${s === seat ? " receiving" : ""}`, dataset: { revealSeat: s }, pressed: s === seat }))));
   }
   if (page.revealByCards) {
-    parts.push(el("p", { class: "who" }, t("reveal_who", { name: seatName(state, seat), count: size })));
+    parts.push(el("p", { class: "who" }, t("reveal_who", { name: seatName(state, seat), cards: counted(size, "card") })));
     parts.push(keypad((card) => revealable(card, progress), (card) => { page.revealing.push(card); render(); }));
     parts.push(el("div", { class: "buttons sticky record-bar" },
       undoPanel(),
@@ -667,7 +668,7 @@ function revealControls(progress) {
     const ready = /^\d+$/.test(page.points);
     record.disabled = !ready || held();
     record.textContent = ready
-      ? t("count.record_points", { name: seatName(state, seat), points: Number(page.points), count: size })
+      ? t("count.record_points", { name: seatName(state, seat), points: counted(Number(page.points), "point"), cards: counted(size, "card") })
       : t("count.record", { name: seatName(state, seat) });
   };
   const points = el("input", {
@@ -678,7 +679,7 @@ function revealControls(progress) {
   });
   label();
   parts.push(el("div", { class: "count-form", id: "count-form" },
-    el("p", { class: "who", id: "count-who" }, t("count.who", { name: seatName(state, seat), count: size })),
+    el("p", { class: "who", id: "count-who" }, t("count.who", { name: seatName(state, seat), cards: counted(size, "card") })),
     el("label", { class: "points" }, t("count.points"), points),
     honours.length ? el("div", { class: "held", role: "group", "aria-label": t("count.held") },
       el("span", { class: "strip-label" }, t("count.held")),
@@ -717,8 +718,12 @@ function lastAction() {
   const actions = dealEvents().filter((e) => ["play", "pass", "reveal", "undo", "deal"].includes(e.type));
   const last = actions[actions.length - 1];
   if (!last || page.state.status === "ready" || page.state.status === "ended") return null;
-  const told = describe(last, null, page.state, dealEvents());
-  return el("p", { class: "last" }, t("last_action"), " ", told.text.join(" "));
+  const withdrawn = last.type === "undo" ? page.state.redo : null; // what the undo withdrew, which Redo sends back
+  const told = withdrawn && ["play", "pass", "reveal"].includes(withdrawn.type)
+    ? t(`undone.${withdrawn.type}`, { name: seatName(page.state, withdrawn.seat),
+      cards: (withdrawn.cards || []).map(cardText).join(" ") })
+    : describe(last, null, page.state, dealEvents()).text.join(" ");
+  return el("p", { class: "last" }, t("last_action"), " ", told);
 }
 
 function settlement() {
@@ -781,10 +786,12 @@ async function main() {
   requireSession();
   await open();
   page.outbox = await waiting(page.game);
-  const names = page.state.players.map((p) => p.name).join(", ");
+  // the game's title when it has one (two games of the same players are told apart), else its players
+  const names = page.state.title || page.state.players.map((p) => p.name).join(", ");
   $("#title").textContent = t("record.title", { players: names });
   $("#replay-link").href = `${gameUrl()}/replay`;
   $("#audit-link").href = `${gameUrl()}/audit`;
+  $("#sheet-link").href = `${gameUrl()}/sheet`;
   render();
   window.addEventListener("online", () => { page.offline = false; flush().then(() => { if (!page.outbox.length) catchUp(); }); });
   window.addEventListener("offline", () => { page.offline = true; render(); });

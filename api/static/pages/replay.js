@@ -114,7 +114,7 @@ async function main() {
   requireSession();
   const game = await api(`/games/${encodeURIComponent(page.game)}`);
   page.deals = game.deal ? game.deal.number : 0;
-  $("#title").textContent = t("replay.title", { players: game.players.map((p) => p.name).join(", ") });
+  $("#title").textContent = t("replay.title", { players: game.title || game.players.map((p) => p.name).join(", ") });
   $("#record-link").href = `/games/${encodeURIComponent(page.game)}/record`;
   $("#audit-link").href = withShare(`/games/${encodeURIComponent(page.game)}/audit`);
   $("#sheet-link").href = withShare(`/games/${encodeURIComponent(page.game)}/sheet`);

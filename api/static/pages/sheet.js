@@ -2,7 +2,7 @@
 // standings, and each deal with its dealer, its winner, what each loser had left and paid, the honours taken
 // and everyone's chips after it. Everything comes from the game's export (its records) and its state.
 
-import { $, ApiError, api, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, counted, el, formatNumber, notify, requireSession, start, t } from "./common.js";
 import { downloadButtons } from "./exchange.js";
 import { withShare } from "./share.js";
 import { cardText } from "./cards.js";
@@ -59,10 +59,10 @@ function leftText(payment, shown, handsLeft) {
   const dealt = handsLeft ? handsLeft[payment.seat] : null;
   const data = shown || (Array.isArray(dealt) ? { cards: dealt } : null);
   const points = payment.points === null || payment.points === undefined ? null
-    : payment.points === 1 ? t("hand.one_point") : t("hand.points", { points: payment.points });
+    : counted(payment.points, "point");
   if (data && data.cards) return points ? `${handText(data)} (${points})` : handText(data);
   if (data) return handText(data);
-  const count = payment.cards_left === 1 ? t("hand.one_card") : t("hand.cards", { count: payment.cards_left });
+  const count = counted(payment.cards_left, "card");
   return points ? `${count}, ${points}` : count;
 }
 

@@ -1,7 +1,7 @@
 // The table as the pages draw it: the board's five boxes, the seats around the table with
 // their chips and hands, the run in the middle; and the settlement of a deal in words.
 
-import { el, formatNumber, t } from "./common.js";
+import { counted, el, formatNumber, t } from "./common.js";
 import { cardElement, cardText, rankOf } from "./cards.js";
 
 /** The board's honours in board order (by stake: 10♦, J♣, Q♠, K♥, 7♦), whatever order JSON keys come in. */
@@ -23,7 +23,9 @@ function seatMarks(state, seat) {
   const deal = state.deal;
   const marks = [];
   if (!deal) return marks;
-  if (deal.dealer === seat) marks.push(el("span", { class: "mark dealer", title: t("dealer") }, t("mark.dealer")));
+  // between deals the badge goes to who deals next (the status line's "Deal 2: Ana deals"), not the last dealer
+  const dealer = state.status === "ready" && Number.isInteger(state.next_dealer) ? state.next_dealer : deal.dealer;
+  if (dealer === seat) marks.push(el("span", { class: "mark dealer", title: t("dealer") }, t("mark.dealer")));
   if (deal.turn === seat) marks.push(el("span", { class: "mark turn" }, t("mark.turn")));
   if ((deal.passed || []).includes(seat)) marks.push(el("span", { class: "mark passed" }, t("mark.passed")));
   if (deal.winner === seat) marks.push(el("span", { class: "mark winner" }, t("mark.winner")));
@@ -52,7 +54,7 @@ export function tableElement(state, { centre = null, changed = new Set(), onSeat
       onclick: onSeat ? () => onSeat(player.seat) : null,
     },
     el("span", { class: "name" }, player.name),
-    el("span", { class: "balance", dataset: { chips: player.chips } }, t("chips_count", { count: formatNumber(player.chips) })),
+    el("span", { class: "balance", dataset: { chips: player.chips } }, counted(player.chips, "chip")),
     el("span", { class: "marks" }, seatMarks(state, player.seat)),
     handElement(state, player.seat));
     return node;
@@ -102,21 +104,21 @@ export function settlementSentences(state, ended, dealEvents = []) {
     const cause = upTo.map((e) => e.type).reduce((found, type, i) => (["play", "reveal"].includes(type) ? i : found), -1);
     const swept = upTo.slice(cause + 1).filter((e) => e.type === "transfer" && e.data.reason === "grand_opera")
       .reduce((sum, e) => sum + e.data.amount, 0);
-    lines.push(swept ? t("settle.grand_opera_sweep", { name: winner, amount: swept }) : t("settle.grand_opera"));
+    lines.push(swept ? t("settle.grand_opera_sweep", { name: winner, amount: counted(swept, "chip") }) : t("settle.grand_opera"));
   }
   for (const p of d.payments) {
     const name = seatName(state, p.seat);
     const left = p.points === null || p.points === undefined
-      ? t("settle.cards_left", { count: p.cards_left })
-      : t("settle.points_left", { points: p.points, count: p.cards_left });
+      ? t("settle.cards_left", { cards: counted(p.cards_left, "card") })
+      : t("settle.points_left", { points: counted(p.points, "point"), cards: counted(p.cards_left, "card") });
     if (p.paid < p.amount) {
-      lines.push(t("settle.pays_short", { name, winner, amount: p.amount, paid: p.paid, left }));
+      lines.push(t("settle.pays_short", { name, winner, amount: counted(p.amount, "chip"), paid: formatNumber(p.paid), left }));
     } else {
-      lines.push(t("settle.pays", { name, winner, amount: p.paid, left }));
+      lines.push(t("settle.pays", { name, winner, amount: counted(p.paid, "chip"), left }));
     }
   }
   for (const b of d.betes) {
-    lines.push(t("settle.bete", { name: seatName(state, b.seat), card: cardText(b.card), amount: b.paid }));
+    lines.push(t("settle.bete", { name: seatName(state, b.seat), card: cardText(b.card), amount: counted(b.paid, "chip") }));
   }
   return lines;
 }

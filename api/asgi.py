@@ -1,0 +1,201 @@
+"""The app for an ASGI server: streams on the event loop, every other request in a pool of threads.
+
+Why. A stream (:mod:`api.streams`) lasts as long as its follower watches, hours
+for a club's screen. Under a WSGI server each would hold one of the threads
+that serve the writers: a few dozen followers would leave a scorer's ``play``
+waiting in the queue. Here each worker process runs one asyncio event loop
+(granian's ASGI interface): a stream is a coroutine that holds no thread while
+it waits for its game to move, woken by the process's one watcher of the
+database (:mod:`nj_ledger.store.followers`), its reads of the log done on a
+small pool of its own and shared by the followers at the same position. Every
+other request runs in the Flask app (unchanged, WSGI) on ``threads`` threads of
+the worker, as under a WSGI server.
+
+The WSGI call. The request's body is read whole on the loop first (the app's
+limit is 2 MiB), the app runs on a thread with it in memory, and its answer,
+whole (the app's answers are built whole: a state, a page, an export), is sent
+from the loop: one hand-over to the thread and back per request. A general
+adapter (a2wsgi) passes every message between the loop and the thread, each a
+round trip: on the live-appends workload it cost 40% of the throughput of
+granian's WSGI workers; this way about 25%, the cost of the ASGI interface
+itself (running the app inline on the loop measured the same).
+
+A stream's request goes through the Flask app first, like any other: the token,
+the club, a share, the 404 for another club's game and every refusal are the
+app's. When the app accepts it, it answers with an empty body and a private
+header naming the stream it hands over (:data:`api.streams.HANDOFF_HEADER`);
+this layer removes the header, sends the answer's head, and carries the stream
+on until the client leaves (``http.disconnect``) or the connection fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from flask import Flask
+
+from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed
+
+READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
+_HANDOFF = HANDOFF_HEADER.lower().encode()
+_LENGTH = b"content-length"
+DRAIN_LIMIT = 64 * 1024 * 1024  # bytes of a body left unread that are read (and dropped) after the answer
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+
+
+def asgi_app(app: Flask, threads: int) -> Any:
+    """``app`` served on an event loop: its requests on ``threads`` threads, its streams as coroutines."""
+    limit = int(app.config.get("MAX_CONTENT_LENGTH") or DRAIN_LIMIT)
+    calls = ThreadPoolExecutor(threads, thread_name_prefix="nj-ledger-requests")
+    reads = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="nj-ledger-stream-reads")
+
+    async def application(scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":  # a WebSocket: none here
+            return
+        body, length = await _body(scope, receive, limit)
+        environ = _environ(scope, body, length)
+        loop = asyncio.get_running_loop()
+        status, headers, chunks = await loop.run_in_executor(calls, _call, app, environ)
+        follow = None
+        for name, value in headers:
+            if name.lower() == _HANDOFF:
+                follow = take_handed(value.decode())
+        if follow is not None:  # the hand-over's header and the empty body's length leave with it
+            headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if follow is None or scope["method"] == "HEAD":  # a HEAD gets the stream's head only
+            await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": False})
+            return
+        await _stream(follow, receive, send, reads)
+
+    return application
+
+
+async def _body(scope: Scope, receive: Any, limit: int) -> tuple[bytes, int | None]:
+    """The request's body, read whole before the app is called (the app refuses a body past ``limit``: one
+    past it is read on, up to :data:`DRAIN_LIMIT`, and dropped, and told as ``limit + 1`` bytes long, so that
+    the app answers 413 and the client, still sending, reads it), and the length to tell the app (None: the
+    one the client sent)."""
+    body = bytearray()
+    more = True
+    while more and len(body) <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return bytes(body), len(body)  # the client left
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+    if more or len(body) > limit:
+        if more:
+            await _drain(receive)
+        return b"", limit + 1
+    declared = any(name.lower() == _LENGTH for name, _ in scope.get("headers", []))
+    return bytes(body), None if declared else len(body)
+
+
+def _environ(scope: Scope, body: bytes, length: int | None) -> dict[str, Any]:
+    """The WSGI environ of an ASGI request (PEP 3333), its body in memory."""
+    path = scope["path"].encode("utf8").decode("latin1")
+    root = scope.get("root_path", "").encode("utf8").decode("latin1")
+    server, port = scope.get("server") or ("localhost", 80)
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope["method"], "SCRIPT_NAME": root,
+        "PATH_INFO": path[len(root):] if root and path.startswith(root) else path,
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
+        "SERVER_NAME": server, "SERVER_PORT": str(port or 0), "SERVER_PROTOCOL": f"HTTP/{scope['http_version']}",
+        "wsgi.version": (1, 0), "wsgi.url_scheme": scope.get("scheme", "http"), "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
+        "wsgi.input_terminated": True,
+        HANDOFF_ENVIRON: True,  # set by this server only: a client cannot send it
+    }
+    if scope.get("client"):
+        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = scope["client"][0], str(scope["client"][1])
+    for raw_name, raw_value in scope.get("headers", []):
+        name, value = raw_name.decode("latin1").lower(), raw_value.decode("latin1")
+        if name == "transfer-encoding" and length is not None:
+            continue  # the body is whole now, and told with its length
+        key = {"content-length": "CONTENT_LENGTH", "content-type": "CONTENT_TYPE"}.get(
+            name, "HTTP_" + name.upper().replace("-", "_"))
+        environ[key] = f"{environ[key]},{value}" if key in environ else value
+    if length is not None:
+        environ["CONTENT_LENGTH"] = str(length)
+    return environ
+
+
+def _call(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], list[bytes]]:
+    """Run the WSGI app on this thread: its status, headers and whole body (the app's answers are whole in
+    memory already; a stream is handed over, not iterated here)."""
+    started: list[Any] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        started[:] = [status, headers]
+        return chunks.append
+
+    chunks: list[bytes] = []
+    iterable = app(environ, start_response)
+    try:
+        chunks.extend(iterable)
+    finally:
+        close = getattr(iterable, "close", None)
+        if close is not None:
+            close()
+    status, headers = started
+    return (int(status.split(" ", 1)[0]),
+            [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers], chunks)
+
+
+async def _stream(follow: Follow, receive: Any, send: Any, reads: ThreadPoolExecutor) -> None:
+    """Carry ``follow`` on until the client leaves or the connection fails."""
+
+    async def body(chunk: bytes) -> None:
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+    streaming = asyncio.ensure_future(follow.run(body, reads))
+    leaving = asyncio.ensure_future(_disconnected(receive))
+    try:
+        await asyncio.wait({streaming, leaving}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (streaming, leaving):
+            task.cancel()
+        for task in (streaming, leaving):
+            with contextlib.suppress(BaseException):
+                await task
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _drain(receive: Any) -> None:
+    """Read what is left of a body the app answered without reading whole (a 413: too large), up to
+    :data:`DRAIN_LIMIT` bytes, so that the client, still sending, gets to read the answer rather than a
+    connection reset (a WSGI server reads it too)."""
+    left = DRAIN_LIMIT
+    while left > 0:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        left -= len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
+
+
+async def _disconnected(receive: Any) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _lifespan(receive: Any, send: Any) -> None:
+    message = await receive()
+    if message["type"] == "lifespan.startup":
+        await send({"type": "lifespan.startup.complete"})
+        message = await receive()
+    if message["type"] == "lifespan.shutdown":
+        await send({"type": "lifespan.shutdown.complete"})

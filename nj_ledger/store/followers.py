@@ -1,0 +1,159 @@
+"""Waking the followers of a game when its log grows, whichever process or host appended.
+
+The log is the truth: a wake-up says only "read the log again". What is
+followed is a game (its key is its id) or a club's feed (``club:<id>``). One thread per
+store (so one per server process) watches the database for every follower of
+the process:
+
+- on PostgreSQL it ``LISTEN``s on one connection of its own: every append
+  notifies in its own transaction (:meth:`Recorder.announce`), and PostgreSQL
+  delivers the notification to every listening process, of this host or
+  another, once the rows are visible;
+- on SQLite (one host: the database is a file) it reads the versions of the
+  games followed in this process every :data:`POLL_INTERVAL` seconds, one
+  indexed query however many follow them.
+
+A notification lost (the listening connection broken and made again) loses no
+event: the listener wakes every follower when it connects again, each reads
+the log after the last position it sent, and followers also read the log at
+each heartbeat.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func, select
+
+from .models import ClubFeedRecord, Game
+
+if TYPE_CHECKING:
+    from .base import StoreBase
+
+CLUB_PREFIX = "club:"  # the key of a club's feed among the followed (a game's key is its id)
+POLL_INTERVAL = 0.05  # seconds between two reads of the followed games' versions (SQLite)
+RECONNECT_DELAY = 1.0  # seconds before listening again after the connection was lost (PostgreSQL)
+LISTEN_TIMEOUT = 1.0  # seconds the listener waits for a notification before looking whether to stop
+Wake = Callable[[], None]
+_log = logging.getLogger(__name__)
+
+
+class Followers:
+    """The followers of games in this process, each a callable the watching thread calls when its game's log
+    may have grown (from that thread: a follower hands the news to its own thread or event loop)."""
+
+    def __init__(self, store: StoreBase, poll_interval: float = POLL_INTERVAL) -> None:
+        self.store = store
+        self.poll_interval = poll_interval
+        self._lock = threading.Lock()
+        self._wakes: dict[str, set[Wake]] = {}
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    def follow(self, game_id: str, wake: Wake) -> Callable[[], None]:
+        """Call ``wake`` whenever ``game_id``'s log may have grown; the function returned stops it."""
+        with self._lock:
+            self._wakes.setdefault(game_id, set()).add(wake)
+            if self._thread is None or not self._thread.is_alive():
+                self._stopping.clear()
+                self._thread = threading.Thread(target=self._watch, name="nj-ledger-followers", daemon=True)
+                self._thread.start()
+
+        def unfollow() -> None:
+            with self._lock:
+                wakes = self._wakes.get(game_id)
+                if wakes is not None:
+                    wakes.discard(wake)
+                    if not wakes:
+                        del self._wakes[game_id]
+
+        return unfollow
+
+    def count(self) -> int:
+        """How many followers this process has."""
+        with self._lock:
+            return sum(len(wakes) for wakes in self._wakes.values())
+
+    def stop(self) -> None:
+        """Stop watching (the thread ends within a second)."""
+        self._stopping.set()
+
+    def wake(self, game_ids: Iterable[str] | None = None) -> None:
+        """Wake the followers of ``game_ids`` (None: of every game)."""
+        with self._lock:
+            chosen = self._wakes if game_ids is None else {g: self._wakes[g] for g in game_ids if g in self._wakes}
+            wakes = [wake for group in chosen.values() for wake in group]
+        for wake in wakes:
+            try:
+                wake()
+            except Exception:  # noqa: BLE001 - one follower's failure must not keep the others asleep
+                _log.exception("a follower could not be woken")
+
+    def _followed(self) -> list[str]:
+        with self._lock:
+            return list(self._wakes)
+
+    def _watch(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                listener = self.store.recorder.listener(self.store.engine)
+            except Exception:  # noqa: BLE001 - the watcher outlives any failure of the database: it tries again
+                _log.warning("cannot listen for appends; trying again", exc_info=True)
+                self._stopping.wait(RECONNECT_DELAY)
+                continue
+            try:
+                if listener is None:
+                    self._poll()
+                    return
+                self.wake()  # anything appended while nobody listened is read now
+                while not self._stopping.is_set():
+                    games = listener.wait(LISTEN_TIMEOUT)
+                    if games:
+                        self.wake(games)
+            except Exception:  # noqa: BLE001 - the connection was lost: listen again, and the followers read the log again
+                _log.warning("the connection listening for appends was lost; listening again", exc_info=True)
+                self._stopping.wait(RECONNECT_DELAY)
+            finally:
+                if listener is not None:
+                    try:
+                        listener.close()
+                    except Exception:  # noqa: BLE001 - a broken connection may fail to close: it is dropped
+                        pass
+
+    def _poll(self) -> None:
+        """SQLite: read the followed games' versions, wake the followers of those that moved."""
+        seen: dict[str, int] = {}
+        while not self._stopping.wait(self.poll_interval):
+            games = self._followed()
+            if not games:
+                seen.clear()
+                continue
+            try:
+                versions = self.store_versions(games)
+            except Exception:  # noqa: BLE001 - read again at the next round
+                _log.warning("cannot read the followed games' versions", exc_info=True)
+                continue
+            moved = [game for game, version in versions.items() if seen.get(game) != version]  # a new one too
+            seen = versions
+            if moved:
+                self.wake(moved)
+
+    def store_versions(self, keys: list[str]) -> dict[str, int]:
+        """The versions of these games and the last positions of these clubs' feeds (keys ``club:<id>``), as
+        the database holds them now."""
+        games = [key for key in keys if not key.startswith(CLUB_PREFIX)]
+        clubs = [key[len(CLUB_PREFIX):] for key in keys if key.startswith(CLUB_PREFIX)]
+        versions: dict[str, int] = {}
+        with self.store.reading() as session:
+            if games:
+                rows = session.execute(select(Game.id, Game.version).where(Game.id.in_(games)))
+                versions.update({row.id: row.version for row in rows})
+            if clubs:
+                feeds = session.execute(
+                    select(ClubFeedRecord.club_id, func.max(ClubFeedRecord.position))
+                    .where(ClubFeedRecord.club_id.in_(clubs)).group_by(ClubFeedRecord.club_id))
+                versions.update({CLUB_PREFIX + row[0]: int(row[1]) for row in feeds})
+        return versions

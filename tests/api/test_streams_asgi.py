@@ -1,0 +1,132 @@
+"""The ASGI layer (api.asgi) in this process: a stream handed over to the event loop, its refusals as the app
+answers them, and a client that leaves forgotten at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from api import create_app
+from api.asgi import asgi_app
+from nj_ledger.store import Store
+from support.http import ADMIN_TOKEN, Calls, Club
+
+HEARTBEAT = 0.1
+
+
+@pytest.fixture(scope="module")
+def streaming_app(store: Store) -> Flask:
+    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+                       "STREAM_HEARTBEAT": HEARTBEAT})
+
+
+def scope(path: str, club: Club, *headers: tuple[bytes, bytes]) -> dict[str, Any]:
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+            "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+            "headers": [(b"host", b"localhost"), (b"authorization", f"Bearer {club.token}".encode()), *headers],
+            "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 80)}
+
+
+class Connection:
+    """One ASGI connection: the request (no body), then a disconnect when told to leave."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.leaving = asyncio.Event()
+        self.asked = False
+
+    async def receive(self) -> dict[str, Any]:
+        if not self.asked:
+            self.asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await self.leaving.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    @property
+    def body(self) -> bytes:
+        return b"".join(m.get("body", b"") for m in self.sent if m["type"] == "http.response.body")
+
+    async def until(self, text: bytes) -> None:
+        for _ in range(500):
+            if text in self.body:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"{text!r} never came: {self.body!r}")
+
+
+def test_a_stream_runs_on_the_event_loop_and_a_client_that_leaves_is_forgotten(streaming_app: Flask) -> None:
+    calls = Calls(streaming_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    assert calls.act(club, game, {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1,
+                                  "reason": "a bet"}).status_code == 201
+    log = calls.events(club, game)
+    store: Store = streaming_app.config["STORE"]
+    application = asgi_app(streaming_app, threads=2)
+
+    async def follow() -> Connection:
+        connection = Connection()
+        before = store.followers.count()
+        running = asyncio.ensure_future(application(
+            scope(f"/api/v1/games/{game}/stream", club, (b"last-event-id", b"1")), connection.receive,
+            connection.send))
+        await connection.until(b"id: %d\n" % log[-1]["seq"])
+        await connection.until(b": heartbeat")
+        assert store.followers.count() == before + 1
+        connection.leaving.set()
+        await asyncio.wait_for(running, 5)
+        assert store.followers.count() == before
+        return connection
+
+    connection = asyncio.run(follow())
+    start = connection.sent[0]
+    assert start["type"] == "http.response.start" and start["status"] == 200
+    names = {name.lower() for name, _ in start["headers"]}
+    assert b"x-nj-ledger-stream" not in names and b"content-length" not in names
+    assert dict(start["headers"])[b"content-type"].startswith(b"text/event-stream")
+    events = [block for block in connection.body.split(b"\n\n") if block.startswith(b"id: ")]
+    assert [json.loads(block.split(b"data: ", 1)[1]) for block in events] == log[1:]
+
+
+def test_a_refused_stream_is_the_app_s_answer(streaming_app: Flask) -> None:
+    calls = Calls(streaming_app.test_client())
+    neighbour = calls.club("Les Voisins")
+    club = calls.club()
+    game = calls.game(club)["id"]
+    application = asgi_app(streaming_app, threads=2)
+
+    async def refused() -> Connection:
+        connection = Connection()
+        await asyncio.wait_for(application(scope(f"/api/v1/games/{game}/stream", neighbour), connection.receive,
+                                           connection.send), 5)
+        return connection
+
+    connection = asyncio.run(refused())
+    assert connection.sent[0]["status"] == 404
+    assert json.loads(connection.body)["code"] == "not-found"
+
+
+def test_a_head_of_a_stream_gets_its_head_only(streaming_app: Flask) -> None:
+    calls = Calls(streaming_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    application = asgi_app(streaming_app, threads=2)
+    store: Store = streaming_app.config["STORE"]
+    before = store.followers.count()
+
+    async def head() -> Connection:
+        connection = Connection()
+        await asyncio.wait_for(application({**scope(f"/api/v1/games/{game}/stream", club), "method": "HEAD"},
+                                           connection.receive, connection.send), 5)
+        return connection
+
+    connection = asyncio.run(head())
+    assert connection.sent[0]["status"] == 200 and connection.body == b""
+    assert store.followers.count() == before
