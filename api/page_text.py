@@ -163,6 +163,34 @@ MESSAGES = {
     "end_button": _l("End the game"),
     "end_confirm": _l("Really end the game now?"),
     "retry_button": _l("Retry"),
+    # the scorer's outbox: what was tapped and is not yet acknowledged by the server
+    "outbox.badge": _l("{count} waiting to be sent"),
+    "outbox.held": _l("The next turn is shown once the server has recorded what waits."),
+    "outbox.stopped": _l("Nothing after it is sent until it is removed."),
+    "outbox.offline": _l("No connection: what you tap is kept on this phone and sent by itself as soon as the "
+                         "connection returns."),
+    "outbox.offline_short": _l("No connection: kept on this phone, sent when the connection returns."),
+    "outbox.kept_copy": _l("No connection: the game is shown as this phone last saw it."),
+    "outbox.no_copy": _l("No connection, and this phone has no copy of this game yet: open it once with a "
+                         "connection."),
+    "outbox.send_now": _l("Send now"),
+    "outbox.remove": _l("Remove from the waiting list"),
+    "outbox.refused": _l("Not recorded: {action}. {detail} Remove it from the waiting list, then record what "
+                         "happened at the table."),
+    "outbox.already": _l("{action}: already recorded by another phone, so not recorded twice."),
+    "outbox.applied": _l("{action}: recorded after {other}, recorded meanwhile by another phone."),
+    "outbox.conflict": _l("Another phone recorded {other} meanwhile, and this phone's tap ({action}) no longer fits: "
+                          "{detail} Remove it from the waiting list, then record what happened at the table."),
+    "outbox.conflict_undo": _l("Another phone recorded {other} meanwhile, after this phone's tap ({action}): it "
+                               "was not sent, so that it changes nothing else. Remove it from the waiting list, "
+                               "then tap it again if it is still needed."),
+    "outbox.play": _l("{name} lays {cards}"),
+    "outbox.pass": _l("{name} passes"),
+    "outbox.reveal": _l("{name}'s hand"),
+    "outbox.deal": _l("a new deal"),
+    "outbox.undo": _l("an undo"),
+    "outbox.end": _l("the end of the game"),
+    "outbox.other": _l("another action"),
     "reveal_who": _l("{name} shows the cards left in hand ({cards}):"),
     "reveal_button": _l("Show {name}'s cards ({count}/{size})"),
     "reveal_by_cards": _l("Tap the cards instead"),

@@ -15,11 +15,13 @@ no token. No inline script runs: the policy allows scripts from this server only
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, g, render_template
+from flask import Blueprint, Response, g, render_template, url_for
 
 from nj_ledger.profiles import PROFILES, default_starting_chips
 from nj_ledger.rules import resolve_rules
@@ -31,8 +33,14 @@ blp = Blueprint("pages", __name__)
 
 PAGE_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; manifest-src 'self'; worker-src 'self'"
 )
+STATIC = Path(__file__).parent / "static"
+# What the service worker keeps for use with no connection: every asset the pages load (their scripts, styles,
+# icons). The shell's pages are kept too, and each page when it is opened (``static/sw.js``).
+OFFLINE_FOLDERS = ("pages", "icons")
+# The worker's own policy: it fetches from this server only (its pages and assets), and runs nothing else.
+WORKER_POLICY = "default-src 'none'; connect-src 'self'; script-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 GAME_ID = "<string(maxlength=64):game>"
 
 
@@ -105,3 +113,50 @@ def audit(game: str) -> Response:
 @blp.route("/clubs/<string(maxlength=64):club>/scoreboard")
 def scoreboard(club: str) -> Response:
     return render_page("scoreboard.html", "scoreboard.js", club=club)
+
+
+@lru_cache(maxsize=1)
+def offline_assets() -> tuple[str, tuple[str, ...]]:
+    """The version of the assets (a hash of their paths and bytes) and the paths the service worker keeps."""
+    digest = hashlib.sha256()
+    names = []
+    for folder in OFFLINE_FOLDERS:
+        for path in sorted((STATIC / folder).iterdir()):
+            if path.is_file() and path.suffix in {".js", ".css", ".svg", ".png"}:
+                name = f"{folder}/{path.name}"
+                names.append(name)
+                digest.update(name.encode() + b"\0" + path.read_bytes())
+    worker = (STATIC / "sw.js").read_bytes()
+    digest.update(worker)
+    return digest.hexdigest()[:16], tuple(names)
+
+
+@blp.route("/sw.js")
+def service_worker() -> Response:
+    """The service worker, at the top of the site so that its scope is every page (``static/sw.js``)."""
+    version, names = offline_assets()
+    assets = [url_for("static", filename=name) for name in names] + [url_for("pages.manifest")]
+    head = f"const VERSION = {json.dumps(version)};\nconst ASSETS = {json.dumps(assets)};\n"
+    body = head + (STATIC / "sw.js").read_text(encoding="utf-8")
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Security-Policy"] = WORKER_POLICY
+    return response
+
+
+@blp.route("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app's manifest: installed, the pages open full screen from the home page, with the 7♦ icon."""
+    icon = lambda name: url_for("static", filename=f"icons/{name}")  # noqa: E731
+    document = {
+        "name": "Nain Jaune Ledger", "short_name": "Nain Jaune", "start_url": "/", "scope": "/",
+        "display": "standalone", "background_color": "#faf8f2", "theme_color": "#1f6b47",
+        "icons": [
+            {"src": icon("icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": icon("icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": icon("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    response = Response(json.dumps(document), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -10,6 +10,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, ViewportSize, sync_playwright
@@ -67,9 +68,13 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser.close()
 
 
-def new_context(browser: Browser, locale: str = "en-GB", phone: bool = False) -> BrowserContext:
+def new_context(browser: Browser, locale: str = "en-GB", phone: bool = False,
+                service_workers: Literal["allow", "block"] = "block") -> BrowserContext:
+    """A browser context; the pages' service worker is blocked unless asked for (`page.route` does not see what
+    a service worker answers), as the offline tests do."""
     viewport: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1200, "height": 900}
-    context = browser.new_context(locale=locale, viewport=viewport, has_touch=phone, is_mobile=phone)
+    context = browser.new_context(locale=locale, viewport=viewport, has_touch=phone, is_mobile=phone,
+                                  service_workers=service_workers)
     context.set_default_timeout(10_000)
     return context
 

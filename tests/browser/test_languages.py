@@ -33,13 +33,18 @@ def test_french_pages_and_a_french_refusal(browser: Browser, live_server: LiveSe
     page.goto(f"{live_server.url}/games/{started.game.id}/record")
     expect(page.locator("#status")).to_contain_text("Donne 1 : Léa commence une nouvelle suite")
     live_server.store.append(live_server.club, started.game.id, [{"type": "play", "seat": 0, "cards": ["5H"]}])
-    page.locator('#controls .key[data-card="2C"]').click()
+    page.locator('#controls .key[data-card="5H"]').click()
+    page.locator('#controls .key[data-card="6H"]').click()
     with page.expect_response(lambda r: r.url.endswith("/actions")) as refused:
         page.locator("#play").click()
     assert refused.value.status == 409
     assert refused.value.headers["content-language"] == "fr"
-    expect(page.locator("#notice")).to_have_text(
-        "La partie a avancé (version 18, pas 17) : rechargez-la avant de rejouer le coup.")
+    # The tap, made on a state the other scorer moved on, no longer fits: both plays are named, in French, with
+    # the API's refusal on the fresh state, and the tap waits in the outbox until it is removed.
+    conflict = page.locator("#outbox .outbox-entry.conflict")
+    expect(conflict).to_contain_text("Un autre téléphone a enregistré entre-temps Léa pose 5♥, et ce qui a été "
+                                     "touché sur ce téléphone-ci (Léa pose 5♥ 6♥) ne convient plus")
+    assert "version" not in conflict.inner_text()
     expect(page.locator("#status")).to_contain_text("Hugo")  # the page shows the game as it now stands
     screenshot(page, "scorer-refusal-fr")
     context.close()

@@ -302,8 +302,19 @@ export function setupHeader() {
 }
 
 /** Run a page's start function; any failure is shown as a sentence. */
+/** The service worker that keeps the pages and their assets for use with no connection (static/sw.js). */
+function registerWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((failure) => console.warn(failure));
+  // This page, opened before the worker was in control, is kept too (it then opens with no connection).
+  navigator.serviceWorker.ready.then((registration) => {
+    if (registration.active) registration.active.postMessage({ keep: location.pathname });
+  });
+}
+
 export function start(main) {
   setupHeader();
+  registerWorker();
   Promise.resolve()
     .then(main)
     .catch((failure) => {

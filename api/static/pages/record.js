@@ -4,10 +4,18 @@
 // pre-ticked as announced. A loser's hand is told by count (points typed, honours held ticked) or tapped
 // card by card. Undo asks for a reason, and for a confirmation before it withdraws a settlement; Redo
 // sends back what was withdrawn. Every action goes out with its own Idempotency-Key, reused on retry.
+//
+// No tap is lost with the connection: each action is first written to the outbox (IndexedDB, outbox.js), then
+// sent, in order, and removed only when the server acknowledged it; what could not be sent is sent again when
+// the connection returns, when the page opens and every 15 seconds. A badge says how many wait. What waits is
+// not yet the game's state: the next turn is shown once the server has answered (the rules are the server's;
+// see docs/OFFLINE.md). A tap made on a state another phone has moved on (409) is sorted out in `reconcile`.
 
 import {
-  $, ApiError, allEvents, api, clearNotice, counted, el, isSigningIn, notify, recordActions, requireSession, start, t,
+  $, ApiError, allEvents, api, clearNotice, counted, el, isSigningIn, newKey, notify, recordActions, requireSession, start,
+  t,
 } from "./common.js";
+import { acknowledge, enqueue, keepGame, keptGame, remove, update, waiting } from "./outbox.js";
 import {
   DECK, announceable, cardElement, cardText, dealProgress, endsRun, honourCall, parseCard, parseExpected, wantedCall,
 } from "./cards.js";
@@ -33,8 +41,16 @@ const page = {
   dealer: null, // first deal: the dealer chosen
   confirmEnd: false,
   busy: false,
-  retry: null, // {actions, key}: a submission that never got an answer
+  outbox: [], // the actions tapped and not yet acknowledged, oldest first (as kept in IndexedDB)
+  sending: false, // the outbox is being sent
+  offline: false, // the last attempt got no answer
+  keptCopy: false, // the game shown is the copy this phone kept (no connection when the page opened)
 };
+
+const RESEND_EVERY = 15_000;
+let atOnce = null; // {entry, refused}: the action just tapped, while it is sent at once
+/** Whether taps are held: something is on its way, or waits in the outbox (the next turn is not known yet). */
+const held = () => page.busy || page.outbox.length > 0;
 
 const gameUrl = () => `/games/${encodeURIComponent(page.game)}`;
 const deal = () => page.state.deal;
@@ -142,14 +158,18 @@ function keypad(enabled, onTap, kind = () => null) {
     .sort((a, b) => parseCard(a).rank - parseCard(b).rank || a.slice(-1).localeCompare(b.slice(-1)))
     .map((card) => el("button", {
       type: "button", class: ["key", /[DH]$/.test(card) ? "red" : "black", kind(card)].filter(Boolean).join(" "),
-      dataset: { card }, disabled: !enabled(card) || page.busy, onclick: () => onTap(card),
+      dataset: { card }, disabled: !enabled(card) || held(), onclick: () => onTap(card),
     }, cardText(card))));
 }
 
-// --- sending --------------------------------------------------------------------------------------------
+// --- sending: the outbox ----------------------------------------------------------------------------------
+/** Add records to the log shown; answers false when they do not follow it (a gap: the log is read again). */
 function merge(records) {
   const last = page.events.length ? page.events[page.events.length - 1].seq : 0;
-  page.events.push(...records.filter((record) => record.seq > last));
+  const fresh = records.filter((record) => record.seq > last);
+  if (fresh.length && fresh[0].seq !== last + 1) return false;
+  page.events.push(...fresh);
+  return true;
 }
 
 function resetTurn() {
@@ -165,46 +185,260 @@ function resetTurn() {
   page.confirmEnd = false;
 }
 
+/** The game as the server has it now (its state and its whole log), kept on this phone for a later offline visit. */
 async function reload() {
   const [state, events] = await Promise.all([api(gameUrl()), allEvents(page.game)]);
   page.state = state;
   page.events = events;
+  page.keptCopy = false;
+  await keepGame(page.game, state, events);
 }
 
-async function send(actions, key = undefined) {
+/**
+ * Catch up with what other phones recorded: the state and log read again and drawn. Today the page calls it when
+ * it opens, when the connection returns and when it comes back into view; the game's stream
+ * (GET /api/v1/games/{game}/stream) plugs in here: call it on each event the stream brings (or merge the event).
+ */
+async function catchUp() {
+  if (page.sending || page.busy) return;
+  try {
+    await reload();
+  } catch (failure) {
+    if (isSigningIn(failure) || failure instanceof TypeError || (failure instanceof ApiError && failure.status === 0)) return;
+    throw failure;
+  }
+  render();
+}
+
+/** A tapped action: kept in the outbox first (with its key and the version it was tapped on), then sent. */
+async function send(actions, { redo = false } = {}) {
+  const base = page.outbox.length ? null : page.state.version;
+  const entry = await enqueue({ game: page.game, actions, key: newKey(), base, redo });
+  atOnce = { entry, refused: false }; // sent at once: a refusal goes back to the controls, the tap kept to correct
+  page.outbox.push(entry);
+  render();
+  await flush();
+  const refused = atOnce.refused;
+  atOnce = null;
+  if (refused) return;
+  resetTurn();
+  render();
+  const waits = $("#outbox"); // not sent: what waits, and why the cards are held, in view
+  if (waits) waits.scrollIntoView({ block: "center" });
+}
+
+const noAnswer = (failure) => failure instanceof TypeError
+  || (failure instanceof ApiError && (failure.status === 0 || failure.status >= 500));
+
+/** Send what waits, oldest first; stops at the first action not acknowledged (no answer, or a refusal). */
+async function flush() {
+  if (page.sending || !page.outbox.length) return;
+  page.sending = true;
   page.busy = true;
-  page.retry = null;
-  notify(t("saving"), "info");
   render();
   try {
-    const answer = await recordActions(page.game, actions, {
-      key, version: page.state.version, onRetry: (attempt) => notify(t("retrying", { attempt }), "info"),
-    });
-    page.state = answer.state;
-    merge(answer.events);
-    resetTurn();
-    clearNotice();
-  } catch (failure) {
-    if (isSigningIn(failure)) return;
-    if (!(failure instanceof ApiError)) throw failure;
-    if (failure.status === 0) {
-      page.retry = { actions, key: failure.key };
-    } else if (failure.status === 409) {
-      await reload();
-      resetTurn();
+    while (page.outbox.length && page.outbox[0].status === "waiting") {
+      if (!navigator.onLine) {
+        page.offline = true;
+        break;
+      }
+      notify(t("saving"), "info");
+      if (!(await sendFirst())) break;
     }
-    notify(failure.message);
+    if (page.offline) notify(t("outbox.offline"), "info");
+  } catch (failure) {
+    if (!isSigningIn(failure)) notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
+    if (!(failure instanceof ApiError) && !isSigningIn(failure)) console.error(failure);
   } finally {
+    page.sending = false;
     page.busy = false;
     render();
   }
+}
+
+/** The outbox's first entry acknowledged: out of the outbox, the next one told the version it goes on. */
+async function acknowledged(entry, answer) {
+  const next = page.outbox[1];
+  await acknowledge(entry.id, next, answer.state.version);
+  page.outbox.shift();
+  page.offline = false;
+  page.state = answer.state;
+  if (!merge(answer.events) || page.events.length === 0 || page.events[page.events.length - 1].seq !== page.state.version) {
+    await reload(); // an answer kept from a first attempt, older than the game now: read it all again
+  } else {
+    await keepGame(page.game, page.state, page.events);
+  }
+}
+
+/** Send the outbox's first entry; answers whether the next one may go. */
+async function sendFirst() {
+  const entry = page.outbox[0];
+  try {
+    const answer = await recordActions(page.game, entry.actions, {
+      key: entry.key, version: entry.base ?? page.state.version,
+      onRetry: (attempt) => notify(t("retrying", { attempt }), "info"),
+    });
+    await acknowledged(entry, answer);
+    clearNotice();
+    return true;
+  } catch (failure) {
+    if (isSigningIn(failure)) throw failure;
+    if (noAnswer(failure)) {
+      page.offline = true;
+      return false;
+    }
+    if (!(failure instanceof ApiError)) throw failure;
+    page.offline = false;
+    clearNotice();
+    if (failure.status === 409 && failure.code === "version-conflict") return reconcile(entry);
+    if (atOnce && atOnce.entry === entry && failure.status === 422 && page.outbox.length === 1) {
+      await remove(entry.id); // refused at once: nothing waits, the tap is still on screen to be corrected
+      page.outbox.shift();
+      atOnce.refused = true;
+      notify(failure.message);
+      return false;
+    }
+    await hold(entry, "refused", t("outbox.refused", { action: actionsText(entry.actions), detail: failure.message }));
+    return false;
+  }
+}
+
+/** Keep an entry in the outbox, out of the way of sending, with what happened and what to do. */
+async function hold(entry, status, problem) {
+  entry.status = status;
+  entry.problem = problem;
+  await update(entry);
+}
+
+// --- two phones: a tap made on a state another phone has moved on ------------------------------------------------
+const TABLE_ACTIONS = ["deal", "play", "pass", "reveal", "undo", "adjust", "end", "game_ended"];
+
+/** Whether the log's records since the tap already hold `action` (the same action by the same seat). */
+function alreadyRecorded(action, since) {
+  const sameCards = (a, b) => a.length === b.length && a.every((card, index) => card === b[index]);
+  return since.some((record) => {
+    const data = record.data || {};
+    switch (action.type) {
+      case "deal": return record.type === "deal";
+      case "play": return record.type === "play" && data.seat === action.seat && sameCards(data.cards, action.cards);
+      case "pass": return record.type === "pass" && data.seat === action.seat; // inferred by a later play, or tapped
+      case "reveal": return record.type === "reveal" && data.seat === action.seat;
+      case "end": return record.type === "game_ended";
+      default: return false; // an undo, an adjustment: never taken for another one
+    }
+  });
+}
+
+/**
+ * A 409: the game moved on since the tap (another phone recorded something). Each action found in the records
+ * since is taken as recorded; else a play, pass or reveal still legal on the fresh state is sent again on it (the
+ * server decides); an undo or a redo is never sent on a state it was not tapped on (it would withdraw something
+ * else). Whatever is not recorded is held in the outbox with a sentence naming both actions.
+ */
+async function reconcile(entry) {
+  const since = (await allEvents(page.game)).filter((record) => record.seq > (entry.base ?? 0));
+  await reload();
+  const theirs = othersText(since);
+  if (entry.actions.every((action) => alreadyRecorded(action, since))) {
+    await remove(entry.id);
+    page.outbox.shift();
+    if (page.outbox[0] && (page.outbox[0].base === null || page.outbox[0].base === undefined)) {
+      page.outbox[0].base = page.state.version;
+      await update(page.outbox[0]);
+    }
+    notify(t("outbox.already", { action: actionsText(entry.actions) }), "info");
+    return true;
+  }
+  if (entry.actions.some((action) => ["undo", "adjust", "deal", "end"].includes(action.type)) || entry.redo) {
+    await hold(entry, "conflict", t("outbox.conflict_undo", { action: actionsText(entry.actions), other: theirs }));
+    return false;
+  }
+  entry.base = page.state.version;
+  await update(entry);
+  try {
+    const answer = await recordActions(page.game, entry.actions, { key: entry.key, version: entry.base });
+    await acknowledged(entry, answer);
+    notify(t("outbox.applied", { action: actionsText(entry.actions), other: theirs }), "info");
+    return true;
+  } catch (failure) {
+    if (isSigningIn(failure)) throw failure;
+    if (noAnswer(failure)) {
+      page.offline = true;
+      return false;
+    }
+    if (!(failure instanceof ApiError)) throw failure;
+    if (failure.status === 409) return false; // moved on again: sent again with the next try
+    await hold(entry, "conflict", t("outbox.conflict", {
+      action: actionsText(entry.actions), other: theirs, detail: failure.message,
+    }));
+    return false;
+  }
+}
+
+/** An action in words, for the outbox and its conflicts ("Ana lays 5♥ 6♥"). */
+function actionText(action) {
+  const name = action.seat === undefined || action.seat === null ? "" : seatName(page.state, action.seat);
+  switch (action.type) {
+    case "play": return t("outbox.play", { name, cards: action.cards.map(cardText).join(" ") });
+    case "pass": return t("outbox.pass", { name });
+    case "reveal": return t("outbox.reveal", { name });
+    case "deal": return t("outbox.deal");
+    case "undo": return t("outbox.undo");
+    case "end": case "game_ended": return t("outbox.end");
+    default: return t("outbox.other");
+  }
+}
+
+const actionsText = (actions) => actions.map(actionText).join(", ");
+
+/** What the other phone recorded, from the log's records since the tap (inferred passes go with their play). */
+function othersText(since) {
+  const told = since.filter((record) => TABLE_ACTIONS.includes(record.type) && !(record.type === "pass" && record.data.inferred))
+    .map((record) => actionText({ type: record.type, ...(record.data || {}) }));
+  return told.length ? told.join(", ") : t("outbox.other");
+}
+
+/** The scorer takes an action out of the outbox (a refusal, a conflict, or a tap made by mistake while waiting). */
+async function takeOut(entry) {
+  await remove(entry.id);
+  const at = page.outbox.findIndex((kept) => kept.id === entry.id);
+  page.outbox.splice(at, 1);
+  const first = page.outbox[0];
+  if (first && (first.base === null || first.base === undefined)) {
+    first.base = page.state.version;
+    await update(first);
+  }
+  if (!page.outbox.length) clearNotice();
+  render();
+  flush();
+}
+
+/** The badge and the list of what waits, each with what happened to it and what to do. */
+function outboxElement() {
+  if (!page.outbox.length) return null;
+  return el("section", { class: "outbox", id: "outbox", "aria-live": "polite" },
+    el("p", { class: "outbox-head" },
+      el("span", { class: "badge", id: "outbox-badge", dataset: { count: page.outbox.length } },
+        t("outbox.badge", { count: page.outbox.length })),
+      " ", el("span", { class: "hint" }, t(page.offline ? "outbox.offline_short"
+        : page.outbox[0].status !== "waiting" ? "outbox.stopped" : "outbox.held"))),
+    el("ol", { class: "outbox-list" }, page.outbox.map((entry) => el("li", {
+      class: `outbox-entry ${entry.status}`, dataset: { status: entry.status, key: entry.key },
+    },
+    el("span", { class: "what" }, actionsText(entry.actions)),
+    entry.problem ? el("p", { class: "problem" }, entry.problem) : null,
+    el("span", { class: "buttons" },
+      entry.status === "waiting" && !page.sending
+        ? el("button", { type: "button", class: "quiet send-now", onclick: () => flush() }, t("outbox.send_now")) : null,
+      page.sending && entry.status === "waiting" ? null
+        : el("button", { type: "button", class: "quiet take-out", onclick: () => takeOut(entry) }, t("outbox.remove")))))));
 }
 
 // --- the controls of each moment -------------------------------------------------------------------------
 function button(label, onclick, { primary = false, disabled = false, id = null, cls = null, dataset = null, pressed = null } = {}) {
   return el("button", {
     type: "button", id, class: [primary ? "primary" : null, cls].filter(Boolean).join(" ") || null,
-    disabled: disabled || page.busy, onclick, dataset, "aria-pressed": pressed === null ? null : String(pressed),
+    disabled: disabled || held(), onclick, dataset, "aria-pressed": pressed === null ? null : String(pressed),
   }, label);
 }
 
@@ -246,7 +480,7 @@ function undoButton() {
 function redoButton() {
   const redo = page.state.redo;
   if (!redo || page.undoing) return null;
-  return button(redoText(redo), () => send([redo]), { id: "redo" });
+  return button(redoText(redo), () => send([redo], { redo: true }), { id: "redo" });
 }
 
 function undoPanel() {
@@ -432,7 +666,7 @@ function revealControls(progress) {
   }]), { primary: true, id: "reveal-count" });
   const label = () => {
     const ready = /^\d+$/.test(page.points);
-    record.disabled = !ready || page.busy;
+    record.disabled = !ready || held();
     record.textContent = ready
       ? t("count.record_points", { name: seatName(state, seat), points: counted(Number(page.points), "point"), cards: counted(size, "card") })
       : t("count.record", { name: seatName(state, seat) });
@@ -518,10 +752,9 @@ function render() {
     centre, onSeat: choose, chosen: state.status === "playing" ? receivingSeat(progress) : null,
   }));
   const controls = [];
-  if (page.retry) {
-    controls.push(el("div", { class: "buttons" }, button(t("retry_button"), () => send(page.retry.actions, page.retry.key),
-      { primary: true, id: "retry" })));
-  }
+  const outbox = outboxElement();
+  if (outbox) controls.push(outbox);
+  if (page.keptCopy) controls.push(el("p", { class: "kept-copy", id: "kept-copy" }, t("outbox.kept_copy")));
   const last = lastAction();
   if (last) controls.push(last);
   if (state.status === "ready") controls.push(...readyControls());
@@ -534,9 +767,25 @@ function render() {
   document.documentElement.style.scrollPaddingBottom = bar ? `${bar.offsetHeight + 8}px` : "";
 }
 
+/** The game when the page opens: from the server, else (no connection) the copy this phone kept. */
+async function open() {
+  try {
+    await reload();
+  } catch (failure) {
+    if (!noAnswer(failure)) throw failure;
+    const kept = await keptGame(page.game);
+    if (!kept) throw new ApiError(0, { detail: t("outbox.no_copy") });
+    page.state = kept.state;
+    page.events = kept.events;
+    page.keptCopy = true;
+    page.offline = true;
+  }
+}
+
 async function main() {
   requireSession();
-  await reload();
+  await open();
+  page.outbox = await waiting(page.game);
   // the game's title when it has one (two games of the same players are told apart), else its players
   const names = page.state.title || page.state.players.map((p) => p.name).join(", ");
   $("#title").textContent = t("record.title", { players: names });
@@ -544,6 +793,12 @@ async function main() {
   $("#audit-link").href = `${gameUrl()}/audit`;
   $("#sheet-link").href = `${gameUrl()}/sheet`;
   render();
+  window.addEventListener("online", () => { page.offline = false; flush().then(() => { if (!page.outbox.length) catchUp(); }); });
+  window.addEventListener("offline", () => { page.offline = true; render(); });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && !page.outbox.length) catchUp(); });
+  setInterval(() => flush(), RESEND_EVERY);
+  if (page.offline && page.outbox.length) notify(t("outbox.offline"), "info");
+  await flush();
 }
 
 start(main);

@@ -1,0 +1,77 @@
+// The service worker that lets the pages open with no connection (served at /sw.js, scope "/").
+// The server puts two lines before this text: VERSION (a hash of every asset) and ASSETS (their paths);
+// a new VERSION installs a new cache and drops the old one.
+//
+// - Assets (/static/…): from the cache first, every one of them stored at install; any other one the
+//   first time it is fetched.
+// - Pages (a navigation): from the network first, the answer kept; with no answer, the copy kept of that
+//   address (the scorer of a game opened before), else the home page kept at install.
+// - The API (/api/…) is never answered from here: the pages keep their own copy of a game (IndexedDB) and
+//   their outbox, and know when an answer did not come.
+/* global VERSION, ASSETS */
+
+const CACHE = `nj-ledger-${VERSION}`;
+const SHELL = ["/", "/signin"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(ASSETS);
+    // The pages of the shell are best kept but not required: a failure leaves the worker installed.
+    await Promise.all(SHELL.map((path) => cache.add(new Request(path, { credentials: "same-origin" })).catch(() => null)));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("nj-ledger-") && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+async function fromCacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request, { ignoreSearch: true, ignoreVary: true });
+  if (kept) return kept;
+  const answer = await fetch(request);
+  if (answer.ok) await cache.put(request, answer.clone());
+  return answer;
+}
+
+async function fromNetworkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const answer = await fetch(request);
+    if (answer.ok) await cache.put(request, answer.clone());
+    return answer;
+  } catch (failure) {
+    const kept = await cache.match(request, { ignoreSearch: true, ignoreVary: true }) || await cache.match("/", { ignoreVary: true });
+    if (kept) return kept;
+    throw failure;
+  }
+}
+
+// A page opened before this worker was in control asks to be kept: `{keep: "/games/…/record"}`.
+self.addEventListener("message", (event) => {
+  const path = event.data && event.data.keep;
+  if (typeof path !== "string" || !path.startsWith("/") || path.startsWith("/api/")) return;
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    if (!(await cache.match(path, { ignoreSearch: true, ignoreVary: true }))) {
+      await cache.add(new Request(path, { credentials: "same-origin" })).catch(() => null);
+    }
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
+  if (request.mode === "navigate") event.respondWith(fromNetworkFirst(request));
+  else if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") {
+    event.respondWith(fromCacheFirst(request));
+  }
+});
