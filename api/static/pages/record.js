@@ -15,6 +15,7 @@ import {
   $, ApiError, allEvents, api, clearNotice, counted, el, isSigningIn, newKey, notify, recordActions, requireSession, start,
   t,
 } from "./common.js";
+import { follow } from "./follow.js";
 import { acknowledge, enqueue, keepGame, keptGame, remove, update, waiting } from "./outbox.js";
 import {
   DECK, announceable, cardElement, cardText, dealProgress, endsRun, honourCall, parseCard, parseExpected, wantedCall,
@@ -208,6 +209,21 @@ async function catchUp() {
     throw failure;
   }
   render();
+}
+
+let following = null; // a catch-up waiting for the page to be free (an action on its way)
+
+/**
+ * An event the game's stream brings: when the page has not shown it yet (another phone recorded it), the page
+ * catches up at once, or as soon as what this phone is sending has been answered.
+ */
+function streamed(event) {
+  if (!page.state || event.seq <= page.state.version) return;
+  if (page.sending || page.busy || page.outbox.length) {
+    if (!following) following = setTimeout(() => { following = null; streamed(event); }, 250);
+    return;
+  }
+  catchUp();
 }
 
 /** A tapped action: kept in the outbox first (with its key and the version it was tapped on), then sent. */
@@ -797,6 +813,8 @@ async function main() {
   window.addEventListener("offline", () => { page.offline = true; render(); });
   document.addEventListener("visibilitychange", () => { if (!document.hidden && !page.outbox.length) catchUp(); });
   setInterval(() => flush(), RESEND_EVERY);
+  // what another phone records appears here as it is recorded
+  follow(`${gameUrl()}/stream`, { after: page.state.version, onEvent: streamed });
   if (page.offline && page.outbox.length) notify(t("outbox.offline"), "info");
   await flush();
 }

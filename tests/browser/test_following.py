@@ -1,0 +1,72 @@
+"""Pages that follow a game as it is played (Chromium at a 390x844 phone viewport).
+
+Two phones score one game: what one records appears on the other within a second, with no reload, read from the
+game's stream (`GET /api/v1/games/{game}/stream`, fetched with the page's credentials).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from nj_ledger import new_game
+
+from .conftest import PageErrors, new_context, screenshot, sign_in
+from .server import LiveServer, start_server
+
+NAMES = ["Ana", "Ben", "Chloé"]
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = start_server(tmp_path_factory.mktemp("following"))
+    yield server
+    server.stop()
+
+
+def dealt_game(server: LiveServer) -> str:
+    """A new classic game, its first deal dealt: Ana (0) deals, Ben (1) opens a run."""
+    started = server.store.create_game(server.club, new_game(NAMES, "classic", 200, dealer=0), [{"type": "deal"}])
+    return started.game.id
+
+
+def phone(browser: Browser, server: LiveServer, game: str, locale: str) -> tuple[Page, PageErrors]:
+    page = new_context(browser, locale=locale, phone=True).new_page()
+    errors = PageErrors(page)
+    sign_in(page, server)
+    page.goto(f"{server.url}/games/{game}/record")
+    expect(page.locator("#status")).to_contain_text("Ben")
+    return page, errors
+
+
+def tap_play(page: Page, cards: list[str]) -> None:
+    for card in cards:
+        page.locator(f'#controls .key[data-card="{card}"]').tap()
+    page.locator("#play").tap()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+def test_a_second_phone_follows_within_a_second(browser: Browser, live_server: LiveServer, locale: str) -> None:
+    game = dealt_game(live_server)
+    first, errors_first = phone(browser, live_server, game, locale)
+    second, errors_second = phone(browser, live_server, game, locale)
+    navigations: list[str] = []
+    second.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == second.main_frame else None)
+    # the second phone's stream is open before the first phone records
+    second.wait_for_timeout(300)
+    for cards, next_to_act in ((["8D"], "Chloé"), (["9D"], "Ana")):
+        with first.expect_response(lambda r: r.url.endswith("/actions")) as answer:
+            tap_play(first, cards)
+        assert answer.value.ok
+        acknowledged = time.monotonic()
+        expect(second.locator("#status")).to_contain_text(next_to_act, timeout=1000)
+        assert time.monotonic() - acknowledged < 1.0
+    assert navigations == []  # no reload: the page followed by itself
+    shot = screenshot(second, f"second-phone-following-{locale[:2]}")
+    assert shot.stat().st_size > 0
+    for page in (first, second):
+        page.context.close()
+    assert errors_first.errors == [] and errors_second.errors == []
