@@ -70,3 +70,35 @@ def test_a_second_phone_follows_within_a_second(browser: Browser, live_server: L
     for page in (first, second):
         page.context.close()
     assert errors_first.errors == [] and errors_second.errors == []
+
+
+@pytest.mark.parametrize(("locale", "live", "lays"), [("en-GB", "Live", "Ben"), ("fr-FR", "En direct", "Ben")])
+def test_the_replay_follows_the_open_deal_live(browser: Browser, live_server: LiveServer, locale: str, live: str,
+                                               lays: str) -> None:
+    game = dealt_game(live_server)
+    viewer = new_context(browser, locale=locale, phone=True).new_page()
+    errors = PageErrors(viewer)
+    sign_in(viewer, live_server)
+    viewer.goto(f"{live_server.url}/games/{game}/replay")
+    expect(viewer.locator("#position")).to_contain_text("1")
+    viewer.get_by_label(live).check()
+    viewer.wait_for_timeout(300)
+    steps = viewer.locator("#slider")
+    before = int(steps.get_attribute("max") or "0")
+    live_server.store.append(live_server.club, game, [{"type": "play", "seat": 1, "cards": ["8D"]}])
+    appended = time.monotonic()
+    expect(steps).to_have_attribute("max", str(before + 1), timeout=1000)
+    assert time.monotonic() - appended < 1.0
+    expect(viewer.locator("#slider")).to_have_value(str(before + 1))
+    expect(viewer.locator("#step-text")).to_contain_text(lays)
+    expect(viewer.locator("#step-text")).to_contain_text("8♦")
+    live_server.store.append(live_server.club, game, [{"type": "play", "seat": 2, "cards": ["9D"]}])
+    expect(steps).to_have_value(str(before + 2), timeout=1000)
+    expect(viewer.locator("#step-text")).to_contain_text("Chloé")
+    screenshot(viewer, f"replay-live-{locale[:2]}")
+    viewer.get_by_label(live).uncheck()
+    live_server.store.append(live_server.club, game, [{"type": "pass", "seat": 0}])
+    viewer.wait_for_timeout(800)
+    expect(steps).to_have_value(str(before + 2))  # live off: the page stays where it is
+    viewer.context.close()
+    assert errors.errors == []

@@ -1,14 +1,16 @@
 // The replay viewer: pick a deal, step through it with the buttons, ←/→ or the slider;
-// the address always names the step shown (#deal=2&seq=57; ?deal=2&at=57 is read too).
+// the address always names the step shown (#deal=2&seq=57; ?deal=2&at=57 is read too). "Live" follows the open
+// deal: the game's stream (follow.js) brings each new event, and the page shows the deal's last step.
 
 import { $, ApiError, api, el, formatNumber, notify, requireSession, shareFragment, start, t } from "./common.js";
 import { downloadButtons } from "./exchange.js";
+import { follow } from "./follow.js";
 import { dropForShare, setupSharing, withShare } from "./share.js";
 import { boardElement, runElement, tableElement } from "./table.js";
 import { cardElement } from "./cards.js";
 import { describe, handText, shownHands } from "./describe.js";
 
-const page = { game: document.body.dataset.game, deal: null, steps: [], index: 0, deals: 0 };
+const page = { game: document.body.dataset.game, deal: null, steps: [], index: 0, deals: 0, version: 0, live: null };
 
 function wanted() {
   const hash = new URLSearchParams(location.hash.slice(1));
@@ -85,7 +87,7 @@ function go(index) {
   render();
 }
 
-async function loadDeal(number, seq = null) {
+async function loadDeal(number, seq = null, last = false) {
   const replay = await api(`/games/${encodeURIComponent(page.game)}/deals/${number}/replay`);
   page.deal = number;
   page.steps = replay.steps;
@@ -93,7 +95,46 @@ async function loadDeal(number, seq = null) {
   const slider = $("#slider");
   slider.max = String(page.steps.length - 1);
   const found = seq === null ? -1 : page.steps.findIndex((s) => s.seq === seq);
-  go(found >= 0 ? found : 0);
+  go(last ? page.steps.length - 1 : found >= 0 ? found : 0);
+}
+
+/** A deal the stream told of: in the deal picker. */
+function addDeals(upTo) {
+  const select = $("#deal-select");
+  for (let n = page.deals + 1; n <= upTo; n += 1) select.append(el("option", { value: n }, t("deal_n", { deal: n })));
+  page.deals = Math.max(page.deals, upTo);
+}
+
+let catching = null; // the open deal being read again (one at a time)
+let again = false;
+
+/** The open deal read again and its last step shown (live mode). */
+async function showOpenDeal() {
+  if (catching) { again = true; return; }
+  catching = loadDeal(page.deals, null, true);
+  try {
+    await catching;
+  } finally {
+    catching = null;
+  }
+  if (again) { again = false; await showOpenDeal(); }
+}
+
+/** Live mode on: the open deal's last step, then each event the stream brings; off: the stream closed. */
+function setLive(on) {
+  if (page.live) page.live.stop();
+  page.live = null;
+  if (!on) return;
+  page.live = follow(`/games/${encodeURIComponent(page.game)}/stream`, {
+    after: page.version,
+    onEvent: (event) => {
+      if (event.seq <= page.version) return;
+      page.version = event.seq;
+      if (event.deal) addDeals(event.deal);
+      showOpenDeal().catch((failure) => notify(failure instanceof ApiError ? failure.message : t("error.unexpected")));
+    },
+  });
+  showOpenDeal().catch((failure) => notify(failure instanceof ApiError ? failure.message : t("error.unexpected")));
 }
 
 function onKey(event) {
@@ -114,6 +155,7 @@ async function main() {
   requireSession();
   const game = await api(`/games/${encodeURIComponent(page.game)}`);
   page.deals = game.deal ? game.deal.number : 0;
+  page.version = game.version;
   $("#title").textContent = t("replay.title", { players: game.title || game.players.map((p) => p.name).join(", ") });
   $("#record-link").href = `/games/${encodeURIComponent(page.game)}/record`;
   $("#audit-link").href = withShare(`/games/${encodeURIComponent(page.game)}/audit`);
@@ -127,7 +169,10 @@ async function main() {
     return;
   }
   const select = $("#deal-select");
-  for (let n = 1; n <= page.deals; n += 1) select.append(el("option", { value: n }, t("deal_n", { deal: n })));
+  const deals = page.deals;
+  page.deals = 0;
+  addDeals(deals);
+  $("#live").addEventListener("change", (event) => setLive(event.target.checked));
   select.addEventListener("change", () => loadDeal(Number(select.value)));
   $("#first").addEventListener("click", () => go(0));
   $("#prev").addEventListener("click", () => go(page.index - 1));
