@@ -102,3 +102,22 @@ def test_the_replay_follows_the_open_deal_live(browser: Browser, live_server: Li
     expect(steps).to_have_value(str(before + 2))  # live off: the page stays where it is
     viewer.context.close()
     assert errors.errors == []
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+def test_the_home_pages_live_games_update_by_themselves(browser: Browser, live_server: LiveServer, locale: str) -> None:
+    screen = new_context(browser, locale=locale, phone=True).new_page()
+    errors = PageErrors(screen)
+    sign_in(screen, live_server)
+    screen.goto(f"{live_server.url}/")
+    expect(screen.locator("#live")).to_be_visible()
+    screen.wait_for_timeout(600)  # the club's stream open, its past read
+    navigations: list[str] = []
+    screen.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == screen.main_frame else None)
+    game = dealt_game(live_server)  # a game started elsewhere
+    row = screen.locator(f'#live li[data-game="{game}"]')
+    expect(row).to_be_visible(timeout=1500)
+    screenshot(screen, f"home-live-{locale[:2]}")
+    assert navigations == []
+    screen.context.close()
+    assert errors.errors == []

@@ -1,9 +1,11 @@
 // The club's home: live games (to score or watch), then every game newest first (by the day played), a page at a
 // time, found by title, player, status and day; links to everything else. The filters are kept in the address,
-// so a reload or a shared link shows the same list.
+// so a reload or a shared link shows the same list. The live games update by themselves: the club's stream
+// (follow.js) tells of games started, deals ended and games ended, and the list is read again.
 
 import { $, api, el, requireSession, start, t } from "./common.js";
 import { setupImport } from "./exchange.js";
+import { follow } from "./follow.js";
 
 const STATUS = (status) => t(`status.${status}`);
 const PAGE = 20;
@@ -83,6 +85,19 @@ async function showLive(club) {
   $("#live").replaceChildren(list(live.games.filter((g) => g.status !== "ended").slice(0, LIVE), t("home.no_live")));
 }
 
+const SETTLE = 250; // events that come together (the feed read from its start when the page opens) read the list once
+
+/** Follow the club's stream: each game started, deal ended or game ended reads the live games again. */
+function followLive(club) {
+  let timer = null;
+  follow(`/clubs/${club}/stream`, {
+    onEvent: () => {
+      if (timer) return;
+      timer = setTimeout(() => { timer = null; showLive(club).catch(() => {}); }, SETTLE);
+    },
+  });
+}
+
 async function main() {
   const session = requireSession();
   const club = encodeURIComponent(session.club);
@@ -96,6 +111,7 @@ async function main() {
   // an imported game joins the lists at once
   document.addEventListener("nj:imported", () => Promise.all([showLive(club), search(club)]));
   const [info] = await Promise.all([api(`/clubs/${club}`), showLive(club), search(club)]);
+  followLive(club);
   $("#club-title").textContent = info.name;
   $("#club-name").textContent = info.name;
   const members = await api(`/clubs/${club}/players?limit=500`);
