@@ -30,6 +30,7 @@ def test_french_pages_and_a_french_refusal(browser: Browser, live_server: LiveSe
     # The scorer shows the API's refusal, in French: another scorer recorded a play meanwhile.
     started = live_server.store.create_game(
         live_server.club, new_game(["Léa", "Hugo", "Inès"], "classic", 60), [{"type": "deal"}])
+    page.route("**/api/v1/games/*/stream*", lambda route: route.abort())  # its stream cut: this page stays behind
     page.goto(f"{live_server.url}/games/{started.game.id}/record")
     expect(page.locator("#status")).to_contain_text("Donne 1 : Léa commence une nouvelle suite")
     live_server.store.append(live_server.club, started.game.id, [{"type": "play", "seat": 0, "cards": ["5H"]}])
