@@ -64,6 +64,7 @@ def test_a_second_phone_follows_within_a_second(browser: Browser, live_server: L
         acknowledged = time.monotonic()
         expect(second.locator("#status")).to_contain_text(next_to_act, timeout=1000)
         assert time.monotonic() - acknowledged < 1.0
+        expect(second.locator("p.last")).to_contain_text(cards[0][0])
     assert navigations == []  # no reload: the page followed by itself
     shot = screenshot(second, f"second-phone-following-{locale[:2]}")
     assert shot.stat().st_size > 0
@@ -121,3 +122,28 @@ def test_the_home_pages_live_games_update_by_themselves(browser: Browser, live_s
     assert navigations == []
     screen.context.close()
     assert errors.errors == []
+
+
+def test_the_scorer_follows_across_streams_that_end(browser: Browser, live_server: LiveServer) -> None:
+    """A stream ends after its lifetime: the page opens it again after the last id it got, and misses nothing."""
+    config = live_server.server.app.config
+    saved = config["STREAM_LIFETIME"], config["STREAM_HEARTBEAT"]
+    config["STREAM_LIFETIME"], config["STREAM_HEARTBEAT"] = 0.4, 0.2
+    try:
+        game = dealt_game(live_server)
+        second, errors = phone(browser, live_server, game, "en-GB")
+        streams: list[str] = []
+        second.on("request",
+                  lambda r: streams.append(r.headers.get("last-event-id", "")) if "/stream" in r.url else None)
+        moves = [(1, ["8D"], "Ben plays 8♦"), (2, ["9D"], "Chloé plays 9♦"), (0, ["10D"], "Ana plays 10♦")]
+        for seat, cards, told in moves:
+            second.wait_for_timeout(700)  # the stream open then has ended at least once
+            live_server.store.append(live_server.club, game, [{"type": "play", "seat": seat, "cards": cards}])
+            expect(second.locator("p.last")).to_contain_text(told, timeout=1000)
+        assert len(streams) >= 3  # opened again after each end, resuming after the last id seen
+        version = len(live_server.store.records(live_server.club, game))
+        assert str(version - 1) in streams
+        second.context.close()
+        assert errors.errors == []
+    finally:
+        config["STREAM_LIFETIME"], config["STREAM_HEARTBEAT"] = saved
