@@ -147,3 +147,19 @@ def test_the_scorer_follows_across_streams_that_end(browser: Browser, live_serve
         assert errors.errors == []
     finally:
         config["STREAM_LIFETIME"], config["STREAM_HEARTBEAT"] = saved
+
+
+def test_a_share_link_follows_the_replay_live_signed_out(browser: Browser, live_server: LiveServer) -> None:
+    """Someone watching from another room with a share link (no club session): the stream takes the share."""
+    game = dealt_game(live_server)
+    made = live_server.store.create_share(live_server.club, game_id=game)
+    viewer = new_context(browser, locale="fr-FR", phone=True).new_page()
+    errors = PageErrors(viewer)
+    viewer.goto(f"{live_server.url}/games/{game}/replay#share={made.secret}")
+    expect(viewer.locator("#position")).to_contain_text("Étape 1")
+    viewer.get_by_label("En direct").check()
+    viewer.wait_for_timeout(300)
+    live_server.store.append(live_server.club, game, [{"type": "play", "seat": 1, "cards": ["8D"]}])
+    expect(viewer.locator("#step-text")).to_contain_text("Ben joue 8♦", timeout=1000)
+    viewer.context.close()
+    assert errors.errors == []
