@@ -121,5 +121,7 @@ def test_one_chip_one_point_one_card_are_said_in_the_singular(browser: Browser, 
     ])
     with opened(browser, live_server, language, PHONE) as page:
         page.goto(f"{live_server.url}/games/{created.game.id}/replay#deal=1")
+        expect(page.locator("#position")).to_contain_text("1")  # the deal is loaded
         page.locator("#last").click()
+        expect(page.locator("#next")).to_be_disabled()
         expect(page.locator("#step-text")).to_contain_text(said)
