@@ -491,10 +491,9 @@ def decide_freeze(state: EveningState, through_round: int | None) -> tuple[str, 
         if state.frozen_through is None:
             raise RuleViolation("not-frozen", "The leaderboard is not frozen.")
         return REVEALED, {}
-    if not 0 <= through_round <= max(state.current_round, 0):
-        raise InvalidInput("invalid-round", "Round {round} has not been played: a score is awarded for a round "
-                           "played (1 to {last}).", round=through_round, last=state.current_round,
-                           field="through_round")
+    if not 0 <= through_round <= state.current_round:
+        raise InvalidInput("invalid-round", "The leaderboard is frozen after a round played (0 to {last}), not after "
+                           "round {round}.", round=through_round, last=state.current_round, field="through_round")
     return FROZEN, {"through_round": through_round}
 
 
@@ -578,6 +577,12 @@ def grid(state: EveningState, results: Mapping[str, GameOutcome]) -> list[list[d
     return rows
 
 
+def _plain(value: float) -> float | int:
+    """A number as shown: to two decimals, an integer without its ".0"."""
+    rounded = round(value, 2)
+    return int(rounded) if rounded == int(rounded) else rounded
+
+
 def _shown(value: Fraction) -> float | int:
     return int(value) if value.denominator == 1 else round(float(value), 2)
 
@@ -651,7 +656,7 @@ def ladder(evenings: Sequence[EveningResult], *, qualifying: int = 0,
     ...           EveningResult("e2", "2", "2026-01-08", (("Ana", 10.0, 2), ("Ben", 90.0, 1))),
     ...           EveningResult("e3", "3", "2026-01-15", (("Ana", 70.0, 1), ("Cléo", 30.0, 2)))]
     >>> [(r["rank"], r["name"], r["total"]) for r in ladder(nights, qualifying=2, best=2)]
-    [(1, 'Ana', 130.0), (1, 'Ben', 130.0), (None, 'Cléo', 30.0)]
+    [(1, 'Ana', 130), (1, 'Ben', 130), (None, 'Cléo', 30)]
     """
     played: dict[str, list[dict[str, Any]]] = {}
     for result in sorted(evenings, key=lambda e: (e.played_on, e.evening)):
@@ -664,7 +669,7 @@ def ladder(evenings: Sequence[EveningResult], *, qualifying: int = 0,
         kept = set(order if best is None else order[:best])
         for index, night in enumerate(nights):
             night["kept"] = index in kept
-        total = round(sum(nights[i]["score"] for i in kept), 2)
+        total = _plain(sum(nights[i]["score"] for i in kept))
         rows.append({"name": name, "evenings": len(nights), "kept": len(kept), "total": total,
                      "qualified": len(nights) >= qualifying, "history": nights})
     rows.sort(key=lambda row: (not row["qualified"], -row["total"], row["name"].casefold(), row["name"]))
