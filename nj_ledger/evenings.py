@@ -268,15 +268,24 @@ class Planned:
 
 
 def plan_rounds(players: Sequence[str], rounds: int, table_rule: Mapping[str, int], seed: int,
-                played: Sequence[Tables] = (), sizes: Sequence[int] | None = None) -> Planned:
-    """The rounds after those ``played``, drawn by the seating planner (:mod:`nj_ledger.seating`)."""
+                played: Sequence[Tables] = (), sizes: Sequence[int] | None = None,
+                rules: Mapping[str, Any] | None = None) -> Planned:
+    """The rounds after those ``played``, drawn by the seating planner (:mod:`nj_ledger.seating`), at tables of
+    ``sizes`` (else the split the table rule chooses for the players present) that the rules allow."""
     from . import seating  # the planner: pairs sharing a table as evenly as it can
 
     if rounds <= len(played):
         return Planned((), None, None)
     if sizes is None or sum(sizes) != len(players):
-        sizes = seating.table_sizes(len(players), smallest=table_rule["smallest"], largest=table_rule["largest"],
-                                    preferred=table_rule["preferred"])
+        try:
+            sizes = seating.table_sizes(len(players), smallest=table_rule["smallest"],
+                                        largest=table_rule["largest"], preferred=table_rule["preferred"])
+        except ValueError:
+            raise InvalidInput("invalid-tables", "{count} players cannot be split into tables of {smallest} to "
+                               "{largest}.", count=len(players), smallest=table_rule["smallest"],
+                               largest=table_rule["largest"], field="tables") from None
+    if rules is not None:
+        _check_sizes(sizes, rules, "tables")
     made = seating.plan(list(players), rounds, sizes=list(sizes), seed=seed,
                         played=[[list(table) for table in tables] for tables in played])
     return Planned(tuple(tuple(tuple(t) for t in r) for r in made.rounds[len(played):]), made.worst_pair, made.bound)
@@ -322,9 +331,7 @@ def decide_creation(*, name: str, played_on: str, players: Sequence[str], rounds
         planned = Planned(tuple(check_tables(tables, names, resolved, f"seating.{number}")
                                 for number, tables in enumerate(seating)), None, None)
     else:
-        if sizes is None:
-            _check_sizes([rule["smallest"], rule["largest"]], resolved, "tables")
-        planned = plan_rounds(names, rounds, rule, seed, sizes=sizes)
+        planned = plan_rounds(names, rounds, rule, seed, sizes=sizes, rules=resolved)
     data = {"name": name.strip(), "date": played_on, "players": names, "rules": resolved,
             "starting_chips": starting_chips, "ranking": ranking, "confirmation": bool(confirmation), "seed": seed,
             "rounds": rounds, "ends_at": ends_at, "tables": rule, "sizes": list(sizes) if sizes else None,
@@ -353,7 +360,7 @@ def _replan(state: EveningState, present: Sequence[str]) -> dict[str, Any]:
         return _plan_data(Planned((), state.worst_pair, state.bound))
     if len(present) < SMALLEST_TABLE:
         raise RuleViolation("too-few-players", "Fewer than 3 players would be left to seat.")
-    return _plan_data(plan_rounds(present, state.rounds, state.table_rule, state.seed, played))
+    return _plan_data(plan_rounds(present, state.rounds, state.table_rule, state.seed, played, rules=state.rules))
 
 
 def decide_presence(state: EveningState, arrived: Sequence[str], left: Sequence[str],

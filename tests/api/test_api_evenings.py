@@ -30,6 +30,7 @@ def evenings_url(club: Club, *rest: str) -> str:
 def create(calls: Calls, club: Club, **options: Any) -> dict[str, Any]:
     body = {"name": "Jeudi du club", "date": "2026-11-26", "players": PLAYERS, "rounds": 4, "starting_chips": 60,
             "seating": SEATING, **options}
+    body = {name: value for name, value in body.items() if value is not None}  # seating=None: the planner draws
     answer = calls.client.post(evenings_url(club), json=body, headers=club.auth)
     assert answer.status_code == 201, answer.get_json()
     assert answer.headers["Cache-Control"] == "no-store"
@@ -349,3 +350,54 @@ def test_the_season_ladder_keeps_the_best_evenings_of_qualified_players(calls: C
                             headers=club.auth).mimetype == "text/csv"
     assert_problem(calls.client.get(f"/api/v1/clubs/{club.id}/seasons/none/ladder", headers=club.auth), 404)
     assert date.fromisoformat(ladder.json["from"]) == date(2027, 1, 1)
+
+
+def seated(rounds: list[dict[str, Any]]) -> list[list[list[str]]]:
+    return [[table["players"] for table in r["tables"]] for r in rounds]
+
+
+def test_the_planner_draws_the_seats_and_an_arrival_or_a_departure_replans_the_rounds_not_played(
+        calls: Calls, club: Club) -> None:
+    nine = create(calls, club, players=PLAYERS[:9], rounds=4, seating=None,
+                  tables={"smallest": 3, "preferred": 3, "largest": 3}, seed=3)
+    assert (nine["worst_pair"], nine["bound"]) == (1, 1)  # 9 players, tables of 3, 4 rounds: every pair once
+    created = create(calls, club, rounds=3, seating=None, seed=7)
+    evening = created["id"]
+    # 12 players at 3 tables of 4: a table of round 2 takes two players from one table of round 1 (pigeonhole)
+    assert (created["worst_pair"], created["bound"]) == (2, 2)
+    threes = create(calls, club, rounds=3, seating=None, tables={"smallest": 3, "preferred": 3, "largest": 3})
+    assert (threes["worst_pair"], threes["bound"]) == (1, 1)  # at 4 tables of 3: no pair twice
+    again = create(calls, club, rounds=3, seating=None, seed=7)
+    assert seated(get(calls, club, again["id"], "rounds")["rounds"]) == \
+        seated(get(calls, club, evening, "rounds")["rounds"])  # the same seed, the same plan
+    first = start_round(calls, club, evening)["rounds"][0]
+    for table in first["tables"]:
+        play(calls, club.auth, table["game"], seed=table["table"])
+    played = seated([first])[0]
+
+    decided = decide(calls, club, evening, type="arrival", players=["Manon"], reason="came after dinner")
+    assert decided["decision"]["type"] == "presence_changed" and decided["decision"]["data"]["arrived"] == ["Manon"]
+    decide(calls, club, evening, type="departure", players=["Léa", "Karim"], reason="last train")
+    rounds = get(calls, club, evening, "rounds")["rounds"]
+    assert seated(rounds)[0] == played and [r["status"] for r in rounds] == ["started", "planned", "planned"]
+    present = set(PLAYERS) - {"Léa", "Karim"} | {"Manon"}
+    for tables in seated(rounds)[1:]:
+        assert sorted(name for table in tables for name in table) == sorted(present)
+        assert all(3 <= len(table) <= 8 for table in tables)
+    view = get(calls, club, evening)
+    assert {p["name"]: p["present"] for p in view["players"]}["Léa"] is False
+    assert view["worst_pair"] >= view["bound"] >= 1
+    second = start_round(calls, club, evening)["rounds"][1]
+    assert seated([second])[0] == seated(rounds)[1]
+    for table in second["tables"]:
+        assert calls.state(club, table["game"])["players"][0]["name"] == table["players"][0]
+    ranking = {row["name"]: row for row in get(calls, club, evening, "ranking")["rows"]}
+    assert ranking["Léa"]["games"] == 1 and not ranking["Léa"]["present"] and ranking["Manon"]["games"] == 0
+    # a withdrawal also replans what is left, and takes the player out of the ranking
+    for table in second["tables"]:
+        play(calls, club.auth, table["game"], seed=20 + table["table"], players=len(table["players"]))
+    decide(calls, club, evening, type="withdrawal", player="Hugo", reason="left without a word")
+    last = seated(get(calls, club, evening, "rounds")["rounds"])[2]
+    assert "Hugo" not in [name for table in last for name in table]
+    rows = get(calls, club, evening, "ranking")["rows"]
+    assert rows[-1]["name"] == "Hugo" and rows[-1]["rank"] is None
