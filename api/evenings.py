@@ -34,7 +34,7 @@ from nj_ledger.store.projections import find_season
 
 from .auth import caller, own_club, reader, writer
 from .context import next_page, store
-from .i18n import N_
+from .i18n import N_, validation_templates
 from .problems import Problem
 from .schemas import MAX_INT, RULES_DESCRIPTION, STARTING_CHIPS_RANGE, PageQuerySchema, PageSchema
 from .scoreboards import period, spreadsheet_cell
@@ -48,6 +48,10 @@ TOKEN_FRAGMENT = "token"
 NOT_BLANK = validate.Regexp(r"[\s\S]*\S", error=N_("Must not be blank."))
 NAME = fields.String(validate=[validate.Length(min=1, max=80), NOT_BLANK])
 REASON = fields.String(validate=[validate.Length(min=1, max=500), NOT_BLANK])
+ISO_MOMENT = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?"
+NOT_A_MOMENT = N_("Not a valid date and time: write it as 2026-11-26T23:30 (ISO 8601).")
+validation_templates(NOT_A_MOMENT)
+NO_SUCH_MOMENT = N_("ends_at: {moment} is not a date and time that exists.")
 DECISION_TYPES = ("arrival", "departure", "adjustment", "void", "withdrawal", "award", "freeze", "reveal")
 MEND_OF = {"adjustment": core.ADJUSTED, "void": core.VOIDED, "withdrawal": core.WITHDRAWN, "award": core.AWARDED}
 ROUND_RANGE = validate.Range(0, core.MAX_ROUNDS)
@@ -68,8 +72,9 @@ class NewEveningSchema(Schema):
                           metadata={"description": "The players present; new names become club members."})
     rounds = fields.Integer(required=True, strict=True, validate=validate.Range(1, core.MAX_ROUNDS),
                             metadata={"description": "Rounds planned (each a game at every table)."})
-    ends_at = fields.AwareDateTime(default_timezone=UTC, allow_none=True, metadata={
-        "description": "The end by time: no round starts after it (ISO 8601; UTC when no offset)."})
+    ends_at = fields.String(allow_none=True, validate=validate.Regexp(ISO_MOMENT, error=NOT_A_MOMENT), metadata={
+        "description": "The end by time: no round starts after it (ISO 8601, 2026-11-26T23:30:00+01:00; UTC when "
+                       "no offset is given).", "format": "date-time"})
     tables = fields.Nested(TableRuleSchema, metadata={
         "description": "The table rule the planner follows: smallest, preferred and largest tables (3 to 8)."})
     sizes = fields.List(fields.Integer(strict=True, validate=validate.Range(3, 8)), validate=validate.Length(
@@ -575,16 +580,27 @@ class Evenings(MethodView):
         token = writer()
         own_club(token, club)
         played_on = payload.get("date") or _now().date()
-        ends_at = payload.get("ends_at")
+        ends_at = _moment(payload.get("ends_at"))
         created = core.decide_creation(
             name=payload["name"], played_on=played_on.isoformat(), players=payload["players"],
             rounds=payload["rounds"], rules=payload["rules"], starting_chips=payload["starting_chips"],
             ranking=payload["ranking"], confirmation=payload["confirmation"], seed=payload["seed"],
-            ends_at=None if ends_at is None else ends_at.astimezone(UTC).isoformat(),
+            ends_at=None if ends_at is None else ends_at.isoformat(),
             tables=payload.get("tables"), sizes=payload.get("sizes"), seating=payload.get("seating"))
         _check_game_settings(created[1])
         read, links = store().create_evening(club, created, by_whom(token))
         return {**evening_view(read), "links": [link_view(link) for link in links]}, 201, NO_STORE
+
+
+def _moment(text: str | None) -> datetime | None:
+    """An end time as given (ISO 8601), in UTC (a time without an offset is taken as UTC)."""
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise Problem(422, "invalid-request", NO_SUCH_MOMENT, params={"moment": text}, field="ends_at") from None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 def _check_game_settings(data: dict[str, Any]) -> None:

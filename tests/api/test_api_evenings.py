@@ -401,3 +401,19 @@ def test_the_planner_draws_the_seats_and_an_arrival_or_a_departure_replans_the_r
     assert "Hugo" not in [name for table in last for name in table]
     rows = get(calls, club, evening, "ranking")["rows"]
     assert rows[-1]["name"] == "Hugo" and rows[-1]["rank"] is None
+
+
+def test_no_round_starts_after_the_end_time(calls: Calls, club: Club) -> None:
+    seating = [[PLAYERS[0:3]]]
+    past = create(calls, club, players=PLAYERS[:3], rounds=1, seating=seating, ends_at="2020-01-01T20:00")
+    assert past["ends_at"] == "2020-01-01T20:00:00+00:00" and past["time_up"]
+    assert_problem(calls.client.post(evenings_url(club, past["id"], "rounds"), json={}, headers=club.auth), 422,
+                   "evening-time-up")
+    later = create(calls, club, players=PLAYERS[:3], rounds=1, seating=seating, ends_at="2999-01-01T23:00+01:00")
+    assert later["ends_at"] == "2999-01-01T22:00:00+00:00" and not later["time_up"]
+    start_round(calls, club, later["id"])
+    for wrong in ("tonight", "2026-13-01T20:00"):
+        answer = calls.client.post(evenings_url(club), json={"name": "x", "players": PLAYERS[:3], "rounds": 1,
+                                                             "starting_chips": 60, "seating": seating,
+                                                             "ends_at": wrong}, headers=club.auth)
+        assert_problem(answer, 422, "invalid-request")

@@ -84,7 +84,8 @@ class Route:
 
 def routes(app: Flask, club: str, game: str) -> Iterator[Route]:
     """Every closed route under ``/api/v1``, its path filled in for ``club`` and ``game``."""
-    values = {"club": club, "game": game, "number": "1", "player": PLAYERS[0], "token": "1", "share": "1"}
+    values = {"club": club, "game": game, "number": "1", "player": PLAYERS[0], "token": "1", "share": "1",
+              "table": "1"}
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/") or rule.endpoint in OPEN:
             continue
