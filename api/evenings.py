@@ -651,6 +651,7 @@ class Ranking(MethodView):
 class Leaderboard(MethodView):
     @blp.arguments(RankingQuerySchema(), location="query")
     @blp.response(200, RankingSchema)
+    @blp.alt_response(200, content_type="text/csv", schema={"type": "string"}, description="With format=csv.")
     def get(self, query: dict[str, Any], club: str, evening: str) -> Any:
         """The big screen's leaderboard: the ranking, but while the director keeps it frozen, only the rounds up
         to the frozen one (`frozen` true); revealed, or once the evening is closed, every round."""
