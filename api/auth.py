@@ -20,7 +20,8 @@ confirmations; every other route answers it 404, and once the evening is closed 
 
 A share's secret (:mod:`api.shares`) is sent as a bearer token too, and reads one
 resource only: a game share its game's state, events, stream, replays, audit and export,
-a scoreboard share its club's scoreboard. Any other route answers a share as it
+a scoreboard share its club's scoreboard, an evening share that evening, its rounds, ranking and leaderboard (the
+published results). Any other route answers a share as it
 answers a token that has no access there: 403 for a write, 404 for a read.
 """
 
@@ -56,6 +57,7 @@ SHARED_ROUTES = {
     "game": frozenset({"games.Game", "games.Events", "replay.Replay", "replay.Audit", "exchange.Export",
                        "streams.GameStream"}),
     "scoreboard": frozenset({"scoreboards.Scoreboard"}),
+    "evening": frozenset({"evenings.Evening", "evenings.Rounds", "evenings.Ranking", "evenings.Leaderboard"}),
 }
 # What a table token reaches: its table's games (by the game in the path) and its table's routes (by the code).
 TABLE_GAME_ROUTES = frozenset({"games.Game", "games.Actions", "games.Events", "replay.Replay",
@@ -247,16 +249,21 @@ def within_table(table: TableInfo) -> None:
 
 
 def within_share(share: ShareInfo) -> None:
-    """404 unless this route reads the share's resource: its game's (and that game), or its club's scoreboard.
+    """404 unless this route reads the share's resource: its game's (and that game), its evening's (and that
+    evening), or its club's scoreboard.
 
     Every other route is closed to a share, the routes added later too: a share
     reaches what :data:`SHARED_ROUTES` names, never more.
     """
     arguments = request.view_args or {}
     game = arguments.get("game")
+    evening = arguments.get("evening")
     if request.endpoint in SHARED_ROUTES.get(share.resource, ()) and (
-            share.resource != "game" or (isinstance(game, str) and share.game_id is not None
-                                         and hmac.compare_digest(game.encode(), share.game_id.encode()))):
+            share.resource == "scoreboard"
+            or (share.resource == "game" and isinstance(game, str) and share.game_id is not None
+                and hmac.compare_digest(game.encode(), share.game_id.encode()))
+            or (share.resource == "evening" and isinstance(evening, str) and share.evening_id is not None
+                and hmac.compare_digest(evening.encode(), share.evening_id.encode()))):
         return
     if isinstance(game, str):
         raise Problem(404, "not-found", "There is no game {game!r} in this club.", params={"game": game})

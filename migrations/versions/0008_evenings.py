@@ -1,5 +1,5 @@
-"""Club evenings: the evenings, their append-only log of decisions, their tables' codes and tokens; and the
-seasons' ladder settings (qualifying evenings, best evenings kept).
+"""Club evenings: the evenings, their append-only log of decisions, their tables' codes and tokens; the
+seasons' ladder settings (qualifying evenings, best evenings kept); shares of an evening's results.
 
 Revision ID: 0008_evenings
 Revises: 0007_club_feed
@@ -105,9 +105,25 @@ def upgrade() -> None:
     with op.batch_alter_table("seasons") as batch:
         batch.add_column(sa.Column("qualifying_evenings", sa.Integer(), nullable=False, server_default="0"))
         batch.add_column(sa.Column("best_evenings", sa.Integer(), nullable=True))
+    # A share may also publish an evening's results.
+    with op.batch_alter_table("shares") as batch:
+        batch.drop_constraint(op.f("ck_shares_resource"), type_="check")
+        batch.add_column(sa.Column("evening_id", sa.String(length=24), nullable=True))
+        batch.create_check_constraint(op.f("ck_shares_resource"), "resource IN ('game', 'scoreboard', 'evening')")
+        batch.create_check_constraint(op.f("ck_shares_evening"), "(resource = 'evening') = (evening_id IS NOT NULL)")
+        batch.create_foreign_key(op.f("fk_shares_evening_id_evenings"), "evenings", ["evening_id"], ["id"])
+        batch.create_index(op.f("ix_shares_evening_id"), ["evening_id"])
 
 
 def downgrade() -> None:
+    op.execute("DELETE FROM shares WHERE resource = 'evening'")
+    with op.batch_alter_table("shares") as batch:
+        batch.drop_index(op.f("ix_shares_evening_id"))
+        batch.drop_constraint(op.f("fk_shares_evening_id_evenings"), type_="foreignkey")
+        batch.drop_constraint(op.f("ck_shares_evening"), type_="check")
+        batch.drop_constraint(op.f("ck_shares_resource"), type_="check")
+        batch.drop_column("evening_id")
+        batch.create_check_constraint(op.f("ck_shares_resource"), "resource IN ('game', 'scoreboard')")
     with op.batch_alter_table("seasons") as batch:
         batch.drop_column("best_evenings")
         batch.drop_column("qualifying_evenings")

@@ -73,21 +73,25 @@ class Token(Base):
 
 
 class Share(Base):
-    """A read-only link to one game or to the club's scoreboard; only the SHA-256 digest of its secret is kept.
+    """A read-only link to one game, to the club's scoreboard or to an evening's results; only the SHA-256 digest
+    of its secret is kept.
 
-    ``game_id`` names the shared game; a share without one shares the club's scoreboard.
+    ``game_id`` names the shared game, ``evening_id`` the shared evening; a share without either shares the club's
+    scoreboard.
     """
 
     __tablename__ = "shares"
     __table_args__ = (
-        CheckConstraint("resource IN ('game', 'scoreboard')", name="resource"),
+        CheckConstraint("resource IN ('game', 'scoreboard', 'evening')", name="resource"),
         CheckConstraint("(resource = 'game') = (game_id IS NOT NULL)", name="game"),
+        CheckConstraint("(resource = 'evening') = (evening_id IS NOT NULL)", name="evening"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)
     resource: Mapped[str] = mapped_column(String(16))
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), index=True)
+    evening_id: Mapped[str | None] = mapped_column(ForeignKey("evenings.id"), index=True)
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     label: Mapped[str] = mapped_column(String(120), default="")
     created_at: Mapped[datetime]

@@ -417,3 +417,36 @@ def test_no_round_starts_after_the_end_time(calls: Calls, club: Club) -> None:
                                                              "starting_chips": 60, "seating": seating,
                                                              "ends_at": wrong}, headers=club.auth)
         assert_problem(answer, 422, "invalid-request")
+
+
+def test_an_evenings_results_are_shared_read_only(calls: Calls, club: Club) -> None:
+    seating = [[PLAYERS[0:3]]]
+    evening = create(calls, club, players=PLAYERS[:3], rounds=1, seating=seating)["id"]
+    other = create(calls, club, players=PLAYERS[:3], rounds=1, seating=seating)["id"]
+    game = start_round(calls, club, evening)["rounds"][0]["tables"][0]["game"]
+    play(calls, club.auth, game, seed=3, players=3)
+    made = calls.client.post(f"/api/v1/clubs/{club.id}/shares", json={"evening": evening, "label": "le panneau"},
+                             headers=club.auth)
+    assert made.status_code == 201, made.get_json()
+    assert (made.json["resource"], made.json["evening"], made.json["game"]) == ("evening", evening, None)
+    assert made.json["url"] == f"/clubs/{club.id}/evenings/{evening}/results#share={made.json['secret']}"
+    shared = {"Authorization": f"Bearer {made.json['secret']}"}
+    for path in ("", "/rounds", "/ranking", "/ranking?format=csv", "/leaderboard"):
+        answer = calls.client.get(evenings_url(club, evening) + path, headers=shared)
+        assert answer.status_code == 200, (path, answer.get_json())
+    assert calls.client.get(evenings_url(club, evening, "ranking"), headers=shared).json == \
+        get(calls, club, evening, "ranking")
+    for answer in (calls.client.get(evenings_url(club, evening, "grid"), headers=shared),
+                   calls.client.get(evenings_url(club, evening, "decisions"), headers=shared),
+                   calls.client.get(evenings_url(club, other), headers=shared),
+                   calls.client.get(f"/api/v1/games/{game}", headers=shared),
+                   calls.client.get(evenings_url(club), headers=shared)):
+        assert_problem(answer, 404, "not-found")
+    assert_problem(calls.client.post(evenings_url(club, evening, "close"), json={}, headers=shared), 403, "forbidden")
+    listed = calls.client.get(f"/api/v1/clubs/{club.id}/shares?evening={evening}", headers=club.auth).json
+    assert [(s["resource"], s["evening"]) for s in listed["shares"]] == [("evening", evening)]
+    neighbour = calls.club("Les Voisins")
+    assert_problem(calls.client.post(f"/api/v1/clubs/{neighbour.id}/shares", json={"evening": evening},
+                                     headers=neighbour.auth), 404, "not-found")
+    assert_problem(calls.client.post(f"/api/v1/clubs/{club.id}/shares", json={"evening": evening, "game": game},
+                                     headers=club.auth), 422, "invalid-request")
