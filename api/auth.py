@@ -57,7 +57,8 @@ SHARED_ROUTES = {
     "game": frozenset({"games.Game", "games.Events", "replay.Replay", "replay.Audit", "exchange.Export",
                        "streams.GameStream"}),
     "scoreboard": frozenset({"scoreboards.Scoreboard"}),
-    "evening": frozenset({"evenings.Evening", "evenings.Rounds", "evenings.Ranking", "evenings.Leaderboard"}),
+    "evening": frozenset({"evenings.Evening", "evenings.Rounds", "evenings.Ranking", "evenings.Leaderboard",
+                          "streams.EveningStream"}),
 }
 # What a table token reaches: its table's games (by the game in the path) and its table's routes (by the code).
 TABLE_GAME_ROUTES = frozenset({"games.Game", "games.Actions", "games.Events", "replay.Replay",

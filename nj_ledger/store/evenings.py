@@ -39,6 +39,7 @@ from ..state import GameState
 from .base import LostRace, new_id, utcnow
 from .clubs import token_digest
 from .errors import NotFound
+from .followers import EVENING_PREFIX
 from .games import GamesMixin
 from .models import Club, Evening, EveningEntry, EveningTable, Game, TableToken
 from .shares import SharesMixin
@@ -165,6 +166,20 @@ class EveningsMixin(SharesMixin, GamesMixin):
         with self.reading() as session:
             return self._read_evening(session.connection(), club_id, evening_id)
 
+    def evening_entries(self, club_id: str, evening_id: str, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+        """An evening's decisions with seq > ``after``, at most ``limit`` of them (its stream reads these)."""
+        with self.reading() as session:
+            connection = session.connection()
+            found = connection.execute(select(_EVENINGS.c.id).where(
+                _EVENINGS.c.id == evening_id, _EVENINGS.c.club_id == club_id)).first()
+            if found is None:
+                raise _missing_evening(evening_id)
+            rows = connection.execute(
+                select(_LOG.c.seq, _LOG.c.type, _LOG.c.data, _LOG.c.by, _LOG.c.recorded_at, _LOG.c.hash)
+                .where(_LOG.c.evening_id == evening_id, _LOG.c.seq > after).order_by(_LOG.c.seq).limit(limit))
+            return [{"seq": r.seq, "type": r.type, "data": dict(r.data), "by": dict(r.by),
+                     "recorded_at": r.recorded_at, "hash": r.hash} for r in rows]
+
     def list_evenings(self, club_id: str, *, status: str | None = None, played_from: date | None = None,
                       played_to: date | None = None, limit: int = 50, offset: int = 0) -> list[EveningInfo]:
         """A club's evenings, newest first (by the day played, then by when each was made)."""
@@ -207,6 +222,7 @@ class EveningsMixin(SharesMixin, GamesMixin):
         if bumped.rowcount != 1:
             raise LostRace
         connection.execute(insert(_LOG), [{"evening_id": info.id, **item}])
+        self.recorder.announce(connection, EVENING_PREFIX + info.id, info.version + 1)  # heard at the commit
 
     def _add_tables(self, connection: Connection, evening_id: str, count: int) -> None:
         """The evening's tables 1…count, each with a code of its own, those missing added."""
