@@ -33,6 +33,7 @@ from nj_ledger.store.projections import (
     player_stats,
     scoreboard,
     seasons,
+    set_ladder,
 )
 
 from .auth import own_club, reader, writer
@@ -146,6 +147,13 @@ class SeasonSchema(Schema):
     best_evenings = fields.Integer(load_default=None, allow_none=True, strict=True,
                                    validate=validate.Range(1, 1000), metadata={
         "description": "The evening ladder: how many of a player's best evenings count (null: every one)."})
+
+
+class LadderSettingsSchema(Schema):
+    qualifying_evenings = fields.Integer(strict=True, validate=validate.Range(0, 1000), metadata={
+        "description": "Evenings a player needs to be ranked in the ladder."})
+    best_evenings = fields.Integer(allow_none=True, strict=True, validate=validate.Range(1, 1000), metadata={
+        "description": "How many of a player's best evenings count; null: every one."})
 
 
 class SeasonListSchema(Schema):
@@ -344,6 +352,20 @@ class Seasons(MethodView):
                                qualifying_evenings=payload["qualifying_evenings"],
                                best_evenings=payload["best_evenings"])
         return _season(season), 201
+
+
+@blp.route("/clubs/<club>/seasons/<season>")
+class Season(MethodView):
+    @blp.arguments(LadderSettingsSchema())
+    @blp.response(200, SeasonSchema)
+    def patch(self, payload: dict[str, Any], club: str, season: str) -> dict[str, Any]:
+        """Change a season's evening ladder (scorer token): `qualifying_evenings`, `best_evenings` (null: every
+        evening counts). What is not sent stays; its name and days do not change."""
+        own_club(writer(), club)
+        changed = set_ladder(store(), club, season, qualifying_evenings=payload.get("qualifying_evenings"),
+                             best_evenings=payload.get("best_evenings"),
+                             keep_all="best_evenings" in payload and payload["best_evenings"] is None)
+        return _season(changed)
 
 
 def game_audit(game_id: str, played_on: date, status: str, version: int, report: dict[str, Any]) -> dict[str, Any]:

@@ -350,6 +350,19 @@ def test_the_season_ladder_keeps_the_best_evenings_of_qualified_players(calls: C
                             headers=club.auth).mimetype == "text/csv"
     assert_problem(calls.client.get(f"/api/v1/clubs/{club.id}/seasons/none/ladder", headers=club.auth), 404)
     assert date.fromisoformat(ladder.json["from"]) == date(2027, 1, 1)
+    # the season keeps every evening now, and two are enough to qualify
+    changed = calls.client.patch(f"/api/v1/clubs/{club.id}/seasons/Hiver", headers=club.auth,
+                                 json={"best_evenings": None, "qualifying_evenings": 2})
+    assert changed.status_code == 200 and (changed.json["best_evenings"], changed.json["qualifying_evenings"]) == (
+        None, 2)
+    rows = calls.client.get(f"/api/v1/clubs/{club.id}/seasons/hiver/ladder", headers=club.auth).json["rows"]
+    assert [(r["rank"], r["name"], r["total"]) for r in rows] == [
+        (1, "Denis", 200), (2, "Ana", 160), (3, "Ben", 150), (4, "Chloé", 130)]
+    viewer = calls.token(club, "viewer")
+    assert_problem(calls.client.patch(f"/api/v1/clubs/{club.id}/seasons/Hiver", headers=viewer.auth,
+                                      json={"best_evenings": 1}), 403, "forbidden")
+    assert_problem(calls.client.patch(f"/api/v1/clubs/{club.id}/seasons/none", headers=club.auth,
+                                      json={"best_evenings": 1}), 404, "not-found")
 
 
 def seated(rounds: list[dict[str, Any]]) -> list[list[list[str]]]:

@@ -71,6 +71,24 @@ def create_season(store: StoreBase, club_id: str, name: str, starts_on: date, en
         return SeasonInfo.of(row)
 
 
+def set_ladder(store: StoreBase, club_id: str, name: str, *, qualifying_evenings: int | None = None,
+               best_evenings: int | None = None, keep_all: bool = False) -> SeasonInfo:
+    """Change a season's evening ladder: the evenings a player needs, how many of their best count (``keep_all``:
+    every one). What is not given stays."""
+    with store.writing() as session:
+        row = session.scalars(select(Season).where(Season.club_id == club_id,
+                                                   Season.name_key == name_key(name))).first()
+        if row is None:
+            raise NotFound("The club has no season called {name!r}.", name=name)
+        if qualifying_evenings is not None:
+            row.qualifying_evenings = qualifying_evenings
+        if keep_all:
+            row.best_evenings = None
+        elif best_evenings is not None:
+            row.best_evenings = best_evenings
+        return SeasonInfo.of(row)
+
+
 def seasons(store: StoreBase, club_id: str) -> list[SeasonInfo]:
     """A club's seasons, the most recent first."""
     with store.reading() as session:
