@@ -33,10 +33,11 @@ from nj_ledger.store import EveningRead, NewTableLink, TableInfo, TokenInfo, iso
 from nj_ledger.store.projections import find_season
 
 from .auth import caller, own_club, reader, writer
-from .context import next_page, store
+from .context import etag, next_page, store
+from .games import expected_version
 from .i18n import N_, validation_templates
-from .problems import Problem
-from .schemas import MAX_INT, RULES_DESCRIPTION, STARTING_CHIPS_RANGE, PageQuerySchema, PageSchema
+from .problems import PROBLEM_JSON, Problem
+from .schemas import MAX_INT, RULES_DESCRIPTION, STARTING_CHIPS_RANGE, PageQuerySchema, PageSchema, ProblemSchema
 from .scoreboards import period, spreadsheet_cell
 
 blp = Blueprint("evenings", __name__, url_prefix="/api/v1",
@@ -615,10 +616,13 @@ def _check_game_settings(data: dict[str, Any]) -> None:
 
 @blp.route("/clubs/<club>/evenings/<evening>")
 class Evening(MethodView):
-    @blp.response(200, EveningSchema)
-    def get(self, club: str, evening: str) -> dict[str, Any]:
-        """The evening: its settings, players present, rounds, tables and their codes, the grid's counts."""
-        return evening_view(_read(club, evening))
+    @blp.response(200, EveningSchema, headers={"ETag": {"description": "The evening's version (If-Match of its "
+                                                                      "decisions).", "schema": {"type": "string"}}})
+    def get(self, club: str, evening: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """The evening: its settings, players present, rounds, tables and their codes, the grid's counts; its
+        `ETag` is its version."""
+        read = _read(club, evening)
+        return evening_view(read), 200, etag(read.info.version)
 
 
 @blp.route("/clubs/<club>/evenings/<evening>/grid")
@@ -685,11 +689,12 @@ class Rounds(MethodView):
         """Start the next round (a scorer token): a game for each table, made with the evening's rules and chips —
         the plan's tables, or those the director sets. Refused while games of the last round have not ended
         (`round-not-finished`, unless `force`), after the end time (`evening-time-up`), when every planned round
-        has started and no tables are set (`no-round-left`), or once the evening is closed."""
+        has started and no tables are set (`no-round-left`), or once the evening is closed; with
+        `If-Match: "<version>"`, when the evening moved on (409 `version-conflict`)."""
         token = writer()
         own_club(token, club)
         read = store().start_round(club, evening, by_whom(token), tables=payload.get("tables"),
-                                   force=payload["force"], now=_now())
+                                   force=payload["force"], now=_now(), expected_version=expected_version())
         return _rounds_view(read), 201
 
 
@@ -710,10 +715,15 @@ class Decisions(MethodView):
 
     @blp.arguments(NewDecisionSchema())
     @blp.response(201, DecidedSchema)
-    def post(self, payload: dict[str, Any], club: str, evening: str) -> tuple[dict[str, Any], int]:
+    @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_JSON,
+                      description="If-Match names another version of the evening (version-conflict).")
+    def post(self, payload: dict[str, Any], club: str, evening: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Record a director's decision (a scorer token): players arriving or leaving (the rounds not yet started
         are planned again), a mend with its reason — an adjustment, a game voided, a withdrawal, a score awarded —
-        or the big screen's leaderboard frozen after a round, or revealed."""
+        or the big screen's leaderboard frozen after a round, or revealed.
+
+        `If-Match: "<version>"` (the evening's `version`, its `ETag`) refuses the decision (409
+        `version-conflict`) when another was recorded since: a tap sent twice records once."""
         token = writer()
         own_club(token, club)
         kind = payload["type"]
@@ -730,8 +740,8 @@ class Decisions(MethodView):
                 return core.decide_freeze(state, None)
             return core.decide_mend(state, MEND_OF[kind], payload)
 
-        read = store().decide(club, evening, decision, by_whom(token))
-        return {"decision": _decision(read.entries[-1]), "evening": evening_view(read)}, 201
+        read = store().decide(club, evening, decision, by_whom(token), expected_version=expected_version())
+        return {"decision": _decision(read.entries[-1]), "evening": evening_view(read)}, 201, etag(read.info.version)
 
 
 def _confirm(club: str, evening: str, payload: dict[str, Any], token: TokenInfo,
@@ -767,7 +777,7 @@ class Close(MethodView):
         token = writer()
         own_club(token, club)
         read = store().decide(club, evening, lambda state, _: core.decide_close(state, payload["reason"]),
-                              by_whom(token))
+                              by_whom(token), expected_version=expected_version())
         return {"decision": _decision(read.entries[-1]), "evening": evening_view(read)}, 201
 
 

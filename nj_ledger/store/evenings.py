@@ -38,7 +38,7 @@ from ..evenings import (
 from ..state import GameState
 from .base import LostRace, new_id, utcnow
 from .clubs import token_digest
-from .errors import NotFound
+from .errors import EveningMoved, NotFound
 from .followers import EVENING_PREFIX
 from .games import GamesMixin
 from .models import Club, Evening, EveningEntry, EveningTable, Game, TableToken
@@ -272,13 +272,16 @@ class EveningsMixin(SharesMixin, GamesMixin):
 
         return self.retrying(attempt)
 
-    def decide(self, club_id: str, evening_id: str, decision: Decision, by: Mapping[str, Any]) -> EveningRead:
+    def decide(self, club_id: str, evening_id: str, decision: Decision, by: Mapping[str, Any], *,
+               expected_version: int | None = None) -> EveningRead:
         """Record one decision: ``decision`` is the core's, given the evening as it stands and its games'
-        outcomes; a refusal stores nothing."""
+        outcomes; a refusal stores nothing. ``expected_version`` (from ``If-Match``) refuses it with
+        :class:`EveningMoved` when another decision was recorded meanwhile."""
 
         def attempt() -> EveningRead:
             with self.writing_connection() as connection:
                 read = self._read_evening(connection, club_id, evening_id, lock=True)
+                _expect(read, expected_version)
                 kind, data = decision(read.state, read.outcomes)
                 self._append(connection, read.info, read.entries[-1]["hash"], kind, data, by,
                              status="closed" if kind == CLOSED else None)
@@ -290,7 +293,7 @@ class EveningsMixin(SharesMixin, GamesMixin):
 
     def start_round(self, club_id: str, evening_id: str, by: Mapping[str, Any], *,
                     tables: Sequence[Sequence[str]] | None = None, force: bool = False,
-                    now: datetime | None = None) -> EveningRead:
+                    now: datetime | None = None, expected_version: int | None = None) -> EveningRead:
         """Start the evening's next round: a game for each table (the plan's tables, or the director's), made the
         one way games are made, and the ``round_started`` decision naming them, in one transaction."""
         signer = self.signer()
@@ -298,6 +301,7 @@ class EveningsMixin(SharesMixin, GamesMixin):
         def attempt() -> EveningRead:
             with self.writing_connection() as connection:
                 read = self._read_evening(connection, club_id, evening_id, lock=True)
+                _expect(read, expected_version)
                 state = read.state
                 seating = round_tables(state, tables, now=now, force=force, results=read.outcomes)
                 number = state.current_round + 1
@@ -384,6 +388,11 @@ class EveningsMixin(SharesMixin, GamesMixin):
         with self.reading() as session:
             return int(session.scalar(select(func.count()).select_from(Evening).where(Evening.club_id == club_id))
                        or 0)
+
+
+def _expect(read: EveningRead, expected_version: int | None) -> None:
+    if expected_version is not None and read.info.version != expected_version:
+        raise EveningMoved(expected_version, read.info.version)
 
 
 def _stamp(moment: datetime) -> str:

@@ -96,7 +96,15 @@ def test_an_evening_of_three_tables_and_four_rounds_with_a_directors_correction(
     decide(calls, club, evening, type="void", game=voided, reason="a card was missing from the pack")
     for name in SEATING[2][1]:
         decide(calls, club, evening, type="award", player=name, round=3, score=50, reason="the game was voided")
-    decide(calls, club, evening, type="adjustment", player="Ana", amount=-25, reason="slow play, warned twice")
+    version = calls.client.get(evenings_url(club, evening), headers=club.auth).headers["ETag"]
+    answer = calls.client.post(evenings_url(club, evening, "decisions"), headers={**club.auth, "If-Match": version},
+                               json={"type": "adjustment", "player": "Ana", "amount": -25,
+                                     "reason": "slow play, warned twice"})
+    assert answer.status_code == 201 and answer.headers["ETag"] == f'"{int(version.strip(chr(34))) + 1}"'
+    assert_problem(calls.client.post(evenings_url(club, evening, "decisions"),
+                                     headers={**club.auth, "If-Match": version},
+                                     json={"type": "adjustment", "player": "Ana", "amount": -25,
+                                           "reason": "slow play, warned twice"}), 409, "version-conflict")
 
     expected = dict.fromkeys(PLAYERS, 0.0)
     for (number, table), game in games.items():
@@ -278,6 +286,11 @@ def test_refusals_change_nothing(calls: Calls, club: Club) -> None:
                                headers={**club.auth, "Accept-Language": "fr"})
     assert_problem(french, 422, "not-frozen")
     assert french.json["detail"] != refused[9][0].json["detail"]
+    stale = calls.client.post(url + "/decisions", json={"type": "adjustment", "player": "Ana", "amount": 3,
+                                                          "reason": "sent twice"},
+                              headers={**club.auth, "If-Match": '"0"'})
+    assert assert_problem(stale, 409, "version-conflict")["current_version"] == 1
+    assert calls.client.get(url, headers=club.auth).headers["ETag"] == '"1"'
     assert get(calls, club, evening, "decisions")["version"] == 1
     assert calls.client.get(f"/api/v1/clubs/{club.id}/games?limit=500", headers=club.auth).json["games"] == \
         games_before
