@@ -115,6 +115,47 @@ def scoreboard(club: str) -> Response:
     return render_page("scoreboard.html", "scoreboard.js", club=club)
 
 
+# --- club evenings (docs/EVENINGS.md) -------------------------------------------------------------------------
+CLUB_ID = "<string(maxlength=64):club>"
+EVENING_ID = "<string(maxlength=64):evening>"
+
+
+@blp.route(f"/clubs/{CLUB_ID}/evenings")
+def evenings(club: str) -> Response:
+    """The club's evenings, and the form that opens one (players present, tables, rounds or end, rules)."""
+    return render_page("evenings.html", "evenings.js", club=club, profiles=form_profiles())
+
+
+@blp.route(f"/clubs/{CLUB_ID}/evenings/{EVENING_ID}")
+def evening(club: str, evening: str) -> Response:
+    """The director's page: rounds, the table × round grid, the mends, the tables' codes and QR codes."""
+    return render_page("evening.html", "evening.js", club=club, evening=evening)
+
+
+@blp.route(f"/clubs/{CLUB_ID}/evenings/{EVENING_ID}/screen")
+def evening_screen(club: str, evening: str) -> Response:
+    """The big screen: the evening's leaderboard in large type, for a projector, followed live."""
+    return render_page("screen.html", "screen.js", club=club, evening=evening)
+
+
+@blp.route(f"/clubs/{CLUB_ID}/evenings/{EVENING_ID}/results")
+def evening_results(club: str, evening: str) -> Response:
+    """The published results of an evening (a share link opens it): the ranking, round by round, print and CSV."""
+    return render_page("results.html", "results.js", club=club, evening=evening)
+
+
+@blp.route("/tables")
+def table_code() -> Response:
+    """Type a table's code to open its page."""
+    return render_page("table.html", "table_page.js", code="")
+
+
+@blp.route("/tables/<string(maxlength=16):code>")
+def table(code: str) -> Response:
+    """A table of a club evening, opened by its code (its QR code's link carries the table's token)."""
+    return render_page("table.html", "table_page.js", code=code.strip().upper())
+
+
 @lru_cache(maxsize=1)
 def offline_assets() -> tuple[str, tuple[str, ...]]:
     """The version of the assets (a hash of their paths and bytes) and the paths the service worker keeps."""

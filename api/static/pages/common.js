@@ -128,9 +128,37 @@ export function shareSession() {
 /** `#share=…&` to start a fragment with when the page was opened with a share ("" otherwise). */
 export const shareFragment = () => (sharedSecret() ? `share=${sharedSecret()}&` : "");
 
+// --- a table of a club evening: its scorer link carries the table's token (#token=…), kept on this phone ----------
+const TABLE_KEY = "nj-ledger.table.";
+const CODE = /^[2-9A-HJ-NP-Z]{4,12}$/;
+
+/** A table code as typed (spaces dropped, upper case), or null when it cannot be one. */
+export function cleanCode(text) {
+  const code = String(text || "").replace(/[\s-]/g, "").toUpperCase();
+  return CODE.test(code) ? code : null;
+}
+
+/** The table this page scores for (`#table=CODE` in the address), or null. */
+export function tableCode() {
+  return cleanCode(new URLSearchParams(location.hash.slice(1)).get("table"));
+}
+
+/** Keep a table's token on this phone (the table's phone keeps scoring after a reload). */
+export function keepTableToken(code, token) {
+  try { localStorage.setItem(TABLE_KEY + code, token); } catch (ignored) { /* private mode: this visit only */ }
+}
+
+/** The table's session: its token kept on this phone for `code` (default: the table of the address), or null. */
+export function tableSession(code = tableCode()) {
+  if (!code) return null;
+  let token = null;
+  try { token = localStorage.getItem(TABLE_KEY + code); } catch (ignored) { token = null; }
+  return token ? { token, table: code } : null;
+}
+
 /** The session (a share's first, when the page was opened with one), or a trip to the sign-in page. */
 export function requireSession() {
-  const shared = shareSession();
+  const shared = shareSession() ?? tableSession();
   if (shared) return shared;
   const current = session();
   if (current) return current;
@@ -168,7 +196,7 @@ async function problemOf(response) {
  * Answers the parsed JSON (or the Response with `raw`), throws ApiError with the problem's detail.
  */
 export async function api(path, options = {}) {
-  const current = options.session ?? shareSession() ?? session();
+  const current = options.session ?? shareSession() ?? tableSession() ?? session();
   const headers = { Accept: options.accept || "application/json" };
   if (current) headers.Authorization = `Bearer ${current.token}`;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
@@ -186,7 +214,7 @@ export async function api(path, options = {}) {
     if (response.status === 401 && current && current.share) {
       throw new ApiError(401, { ...problem, detail: t("share.invalid") }); // the member's own session stays
     }
-    if (response.status === 401 && !options.session) {
+    if (response.status === 401 && !options.session && !(current && current.table)) {
       forgetSession();
       requireSession();
     }
@@ -277,7 +305,7 @@ export function setupHeader() {
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.addEventListener("click", () => setLanguage(button.dataset.lang));
   }
-  if (sharedSecret()) { // a shared page: nothing else to go to, nobody to sign out
+  if (sharedSecret() || tableSession()) { // a shared page or a table's phone: nothing else to go to
     for (const id of ["nav-scoreboard", "club-name"]) document.getElementById(id)?.setAttribute("hidden", "");
     document.querySelector(".site-header .links")?.setAttribute("hidden", "");
     return;

@@ -5,7 +5,7 @@
 // after its lifetime), it is opened again after a pause that grows with each failure, with `Last-Event-ID`
 // set to the last id received: nothing skipped, nothing twice.
 
-import { session, shareSession } from "./common.js";
+import { session, shareSession, tableSession } from "./common.js";
 
 const BACKOFF = [500, 1000, 2000, 4000, 8000, 15000];
 
@@ -23,7 +23,7 @@ export function follow(path, { after = null, onEvent, onOpen } = {}) {
   async function connect() {
     if (stopped) return;
     controller = new AbortController();
-    const current = shareSession() ?? session();
+    const current = shareSession() ?? tableSession() ?? session();
     const headers = { Accept: "text/event-stream" };
     if (current) headers.Authorization = `Bearer ${current.token}`;
     if (last !== null && last !== undefined) headers["Last-Event-ID"] = String(last);

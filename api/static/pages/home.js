@@ -102,6 +102,7 @@ async function main() {
   const session = requireSession();
   const club = encodeURIComponent(session.club);
   $("#scoreboard-link").href = `/clubs/${club}/scoreboard`;
+  $("#evenings-link").href = `/clubs/${club}/evenings`;
   filtersFromAddress();
   $("#filters").addEventListener("submit", (event) => { event.preventDefault(); search(club); });
   $("#filters").addEventListener("reset", () => { setTimeout(() => search(club)); });

@@ -13,7 +13,7 @@
 
 import {
   $, ApiError, allEvents, api, clearNotice, counted, el, isSigningIn, newKey, notify, recordActions, requireSession, start,
-  t,
+  t, tableSession,
 } from "./common.js";
 import { follow } from "./follow.js";
 import { acknowledge, enqueue, keepGame, keptGame, remove, update, waiting } from "./outbox.js";
@@ -808,6 +808,16 @@ async function main() {
   $("#replay-link").href = `${gameUrl()}/replay`;
   $("#audit-link").href = `${gameUrl()}/audit`;
   $("#sheet-link").href = `${gameUrl()}/sheet`;
+  const table = tableSession();
+  if (table) { // a club evening's table phone: its token reads this table's games only (no audit, no sheet)
+    $("#replay-link").href = `${gameUrl()}/replay#table=${table.table}`;
+    for (const id of ["#audit-link", "#sheet-link"]) {
+      const link = $(id);
+      if (link.previousSibling?.nodeType === Node.TEXT_NODE) link.previousSibling.remove();
+      link.remove();
+    }
+    $("#replay-link").before(el("a", { id: "table-link", href: `/tables/${table.table}` }, t("table.back")), " · ");
+  }
   render();
   window.addEventListener("online", () => { page.offline = false; flush().then(() => { if (!page.outbox.length) catchUp(); }); });
   window.addEventListener("offline", () => { page.offline = true; render(); });

@@ -1,0 +1,356 @@
+// The director's page of a club evening: its rounds started one after the other, the table × round grid (a game
+// missing or unconfirmed stands out by its sign and word, not by colour alone), the decisions — players arriving or
+// leaving, and the mends (an adjustment, a game voided, a withdrawal, a score awarded), each asking a reason and
+// listed afterwards with who made it — the big screen frozen and revealed, the tables' codes and QR codes, the
+// close and the published results. It follows the evening's stream and the club's (a deal or a game ended).
+
+import { $, ApiError, api, el, newKey, notify, requireSession, session, start, t } from "./common.js";
+import { follow } from "./follow.js";
+import { eveningPath, markText, scoreText } from "./marks.js";
+
+const page = {
+  club: document.body.dataset.club,
+  id: document.body.dataset.evening,
+  evening: null,
+  grid: null,
+  decisions: [],
+  kind: "adjustment",
+  busy: false,
+};
+const LINKS_KEY = "nj-ledger.evening-links.";
+const MEND_KINDS = ["adjustment", "void", "withdrawal", "award", "arrival", "departure"];
+const path = (...rest) => eveningPath(page.club, page.id, ...rest);
+const pagePath = (...rest) => [`/clubs/${encodeURIComponent(page.club)}/evenings/${encodeURIComponent(page.id)}`,
+  ...rest].join("/");
+
+async function load() {
+  const [evening, grid, decisions] = await Promise.all([api(path()), api(path("grid")), api(path("decisions"))]);
+  page.evening = evening;
+  page.grid = grid;
+  page.decisions = decisions.decisions;
+  render();
+}
+
+let again = null;
+/** Read everything again soon (events come in bursts: a deal's end and the game's). */
+function soon() {
+  if (again) return;
+  again = setTimeout(() => { again = null; load().catch(() => {}); }, 300);
+}
+
+// --- the summary and the round button ------------------------------------------------------------------------
+function renderSummary() {
+  const e = page.evening;
+  $("#title").textContent = e.name;
+  const bits = [e.date, t(`evening.status.${e.status}`),
+    t("evening.round_of", { round: e.current_round, rounds: e.rounds }),
+    t("evening.players_tables", { players: e.players.filter((p) => p.present && !p.withdrawn).length,
+      tables: e.tables.length }),
+    t(`evening.rule.${e.ranking}`)];
+  if (e.worst_pair !== null && e.worst_pair !== undefined) {
+    bits.push(t("evening.pairs", { worst: e.worst_pair, bound: e.bound }));
+  }
+  if (e.ends_at) bits.push(t("evening.ends_at", { at: new Date(`${e.ends_at}Z`).toLocaleString() }));
+  const counts = e.counts;
+  const alerts = [];
+  if (counts.missing) alerts.push(el("strong", { class: "alert" }, markText("missing"), ": ", counts.missing));
+  if (counts.unconfirmed) alerts.push(el("strong", { class: "alert" }, markText("unconfirmed"), ": ", counts.unconfirmed));
+  $("#summary").replaceChildren(bits.join(" · "), ...(alerts.length ? [el("br"), ...alerts.flatMap((a) => [a, " "])] : []));
+  const open = e.status === "open";
+  const button = $("#start-round");
+  const next = e.current_round + 1;
+  button.hidden = !open || (next > e.rounds && !e.round_finished) || e.time_up;
+  button.textContent = e.round_finished || e.current_round === 0
+    ? t("evening.start_round", { round: next }) : t("evening.start_round_anyway", { round: next });
+  button.classList.toggle("primary", e.round_finished || e.current_round === 0);
+  button.hidden = button.hidden || next > e.rounds;
+  $("#close-evening").hidden = !open;
+  $("#screen-link").href = pagePath("screen");
+  $("#results-link").href = pagePath("results");
+  $("#mend-section").hidden = !open;
+  $("#screen-section").hidden = !open;
+}
+
+// --- the grid ----------------------------------------------------------------------------------------------------
+function cellElement(cell) {
+  if (!cell) return el("td", { class: "cell empty-cell" }, "—");
+  const attrs = { class: `cell mark-${cell.mark}`, dataset: { round: cell.round, table: cell.table, mark: cell.mark } };
+  const players = el("div", { class: "cell-players" }, cell.players.join(", "));
+  const mark = el("div", { class: "cell-mark" }, markText(cell.mark));
+  const more = [];
+  if (cell.game) {
+    more.push(el("div", { class: "hint" }, t("deals_played", { count: cell.deals_played ?? 0 })));
+    if (cell.confirmed_by) more.push(el("div", { class: "hint" }, t("evening.confirmed_by", { player: cell.confirmed_by })));
+    more.push(el("a", { href: `/games/${encodeURIComponent(cell.game)}/record` }, t("link.record")));
+  }
+  return el("td", attrs, mark, players, ...more);
+}
+
+function renderGrid() {
+  const grid = page.grid;
+  const rounds = [...Array(grid.rounds)].map((_, i) => i + 1);
+  const head = el("tr", {}, el("th", {}, t("evening.table")),
+    rounds.map((r) => el("th", { scope: "col", class: r <= grid.current_round ? "started" : "planned" },
+      t("evening.round", { round: r }))));
+  const rows = grid.tables.map((row) => el("tr", { dataset: { table: row.table } },
+    el("th", { scope: "row" }, t("evening.table_n", { table: row.table }), el("div", { class: "hint code" }, row.code || "")),
+    row.cells.map(cellElement)));
+  $("#grid").replaceChildren(el("table", { id: "grid-table", class: "data evening-grid" }, el("thead", {}, head),
+    el("tbody", {}, rows)));
+}
+
+// --- decisions and mends ---------------------------------------------------------------------------------------
+const activePlayers = () => page.evening.players.filter((p) => !p.withdrawn);
+const startedGames = () => page.grid.tables.flatMap((row) => row.cells.filter((c) => c && c.game));
+
+function field(label, input) {
+  return el("label", {}, label, " ", input);
+}
+
+function playerSelect(id, players) {
+  return el("select", { id, required: true }, players.map((p) => el("option", { value: p.name }, p.name)));
+}
+
+function renderMendForm() {
+  const e = page.evening;
+  const form = $("#mend");
+  const kind = el("select", { id: "mend-kind", onchange: (event) => { page.kind = event.target.value; renderMendForm(); } },
+    MEND_KINDS.map((k) => el("option", { value: k, selected: k === page.kind }, t(`mend.${k}`))));
+  const fields = [field(t("mend.kind"), kind)];
+  if (page.kind === "adjustment") {
+    fields.push(field(t("mend.player"), playerSelect("mend-player", activePlayers())),
+      field(t("mend.amount"), el("input", { id: "mend-amount", type: "number", step: "any", required: true,
+        inputmode: "decimal" })));
+  } else if (page.kind === "void") {
+    fields.push(field(t("mend.game"), el("select", { id: "mend-game", required: true },
+      startedGames().filter((c) => c.mark !== "voided").map((c) => el("option", { value: c.game },
+        `${t("evening.round", { round: c.round })} · ${t("evening.table_n", { table: c.table })} — ${c.players.join(", ")}`)))));
+  } else if (page.kind === "withdrawal") {
+    fields.push(field(t("mend.player"), playerSelect("mend-player", activePlayers())));
+  } else if (page.kind === "award") {
+    fields.push(field(t("mend.player"), playerSelect("mend-player", activePlayers())),
+      field(t("mend.round"), el("select", { id: "mend-round" },
+        [...Array(Math.max(e.current_round, 1))].map((_, i) => el("option", { value: i + 1 }, i + 1)))),
+      field(t("mend.score"), el("input", { id: "mend-score", type: "number", step: "any", required: true })));
+  } else if (page.kind === "arrival") {
+    fields.push(field(t("mend.arriving"), el("input", { id: "mend-names", required: true, autocomplete: "off",
+      placeholder: t("mend.names_hint") })));
+  } else if (page.kind === "departure") {
+    fields.push(field(t("mend.leaving"), playerSelect("mend-player", activePlayers().filter((p) => p.present))));
+  }
+  fields.push(field(t("mend.reason"), el("input", { id: "mend-reason", maxlength: 500, required: true,
+    autocomplete: "off", placeholder: t("mend.reason_hint") })));
+  fields.push(el("button", { type: "submit", id: "mend-submit", class: "primary" }, t("mend.record")));
+  form.replaceChildren(...fields);
+}
+
+function mendBody() {
+  const body = { type: page.kind, reason: $("#mend-reason").value.trim() };
+  if (["adjustment", "withdrawal", "award"].includes(page.kind)) body.player = $("#mend-player").value;
+  if (page.kind === "adjustment") body.amount = Number($("#mend-amount").value);
+  if (page.kind === "void") body.game = $("#mend-game").value;
+  if (page.kind === "award") {
+    body.round = Number($("#mend-round").value);
+    body.score = Number($("#mend-score").value);
+  }
+  if (page.kind === "arrival") body.players = $("#mend-names").value.split(",").map((n) => n.trim()).filter(Boolean);
+  if (page.kind === "departure") body.players = [$("#mend-player").value];
+  return body;
+}
+
+async function decide(body, button) {
+  if (page.busy) return;
+  page.busy = true;
+  if (button) button.disabled = true;
+  try {
+    await api(path("decisions"), { method: "POST", body, ifMatch: page.evening.version, key: newKey() });
+    notify(t("mend.recorded"), "info");
+    await load();
+    return true;
+  } catch (failure) {
+    notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
+    if (failure instanceof ApiError && failure.status === 409) await load();
+    return false;
+  } finally {
+    page.busy = false;
+    if (button) button.disabled = false;
+  }
+}
+
+function decisionText(d) {
+  const x = d.data;
+  switch (d.type) {
+    case "score_adjusted": return t("log.adjusted", { player: x.player, amount: scoreText(x.amount) });
+    case "game_voided": return t("log.voided", { round: x.round, table: x.table });
+    case "player_withdrawn": return t("log.withdrawn", { player: x.player });
+    case "score_awarded": return t("log.awarded", { player: x.player, score: scoreText(x.score), round: x.round });
+    case "presence_changed": return [
+      x.arrived?.length ? t("log.arrived", { players: x.arrived.join(", ") }) : "",
+      x.left?.length ? t("log.left", { players: x.left.join(", ") }) : ""].filter(Boolean).join(" ");
+    case "round_started": return t("log.round", { round: x.round });
+    case "result_confirmed": return t("log.confirmed", { player: x.player, round: x.round, table: x.table });
+    case "leaderboard_frozen": return t("log.frozen", { round: x.through_round });
+    case "leaderboard_revealed": return t("log.revealed");
+    case "evening_closed": return t("log.closed");
+    case "evening_created": return t("log.created");
+    default: return d.type;
+  }
+}
+
+function byText(by) {
+  if (!by) return "";
+  if (by.role === "table") return t("evening.table_n", { table: by.table });
+  return by.label || by.role || "";
+}
+
+function renderDecisions() {
+  const shown = page.decisions.filter((d) => d.mend || d.type === "presence_changed" || d.type === "evening_closed")
+    .slice().reverse();
+  const list = $("#mends");
+  if (!shown.length) {
+    list.replaceChildren(el("li", { class: "empty" }, t("mend.none")));
+    return;
+  }
+  list.replaceChildren(...shown.map((d) => el("li", { class: d.mend ? "mend" : "presence", dataset: { seq: d.seq, type: d.type } },
+    el("strong", {}, decisionText(d)),
+    d.data.reason ? el("span", { class: "reason" }, " — ", t("mend.because", { reason: d.data.reason })) : null,
+    el("span", { class: "hint" }, " · ", byText(d.by), " · ", new Date(d.recorded_at).toLocaleTimeString()))));
+}
+
+// --- the big screen: freeze and reveal -------------------------------------------------------------------------
+function renderFreeze() {
+  const e = page.evening;
+  const box = $("#freeze");
+  const state = e.frozen_through !== null && e.frozen_through !== undefined
+    ? el("p", { id: "frozen-state" }, "❄ ", t("screen.frozen_after", { round: e.frozen_through }))
+    : el("p", { id: "frozen-state" }, t("evening.screen_live"));
+  const rounds = el("select", { id: "freeze-round" }, [...Array(e.current_round + 1)].map((_, i) =>
+    el("option", { value: i, selected: i === e.current_round }, t("evening.after_round", { round: i }))));
+  const freeze = el("button", { type: "button", id: "freeze-button",
+    onclick: (event) => decide({ type: "freeze", through_round: Number(rounds.value) }, event.target) }, t("evening.freeze"));
+  const reveal = el("button", { type: "button", id: "reveal-button", disabled: e.frozen_through === null,
+    onclick: (event) => decide({ type: "reveal" }, event.target) }, t("evening.reveal"));
+  box.replaceChildren(state, rounds, freeze, reveal);
+}
+
+// --- the tables' codes and QR codes -----------------------------------------------------------------------------
+function renderCodes() {
+  $("#codes").replaceChildren(el("p", {}, t("evening.codes_explain", { page: `${location.origin}/tables` })),
+    el("ul", { class: "codes" }, page.evening.tables.map((tb) => el("li", {},
+      t("evening.table_n", { table: tb.table }), ": ", el("strong", { class: "code" }, tb.code)))));
+}
+
+function showLinks(links) {
+  $("#links").replaceChildren(...links.map((link) => el("figure", { class: "table-link", dataset: { table: link.table } },
+    el("img", { src: `data:image/png;base64,${link.qr_png}`, alt: t("evening.qr_alt", { table: link.table }),
+      width: 180, height: 180 }),
+    el("figcaption", {}, el("strong", {}, t("evening.table_n", { table: link.table })), " · ",
+      el("span", { class: "code" }, link.code), el("br"),
+      el("a", { href: link.url, class: "link-url" }, link.url)))));
+}
+
+async function newLinks(event) {
+  if (!window.confirm(t("evening.links_confirm"))) return;
+  event.target.disabled = true;
+  try {
+    const links = [];
+    for (const tb of page.evening.tables) {
+      links.push(await api(path("tables", String(tb.table), "links"), { method: "POST" }));
+    }
+    showLinks(links);
+  } catch (failure) {
+    notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
+  } finally {
+    event.target.disabled = false;
+  }
+}
+
+// --- rounds, close, publish ------------------------------------------------------------------------------------
+async function startRound(event) {
+  const e = page.evening;
+  const force = !e.round_finished && e.current_round > 0;
+  if (force && !window.confirm(t("evening.force_confirm"))) return;
+  event.target.disabled = true;
+  try {
+    await api(path("rounds"), { method: "POST", body: { force }, ifMatch: e.version });
+    await load();
+  } catch (failure) {
+    notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
+    if (failure instanceof ApiError && failure.status === 409) await load();
+  } finally {
+    event.target.disabled = false;
+  }
+}
+
+async function closeEvening(event) {
+  const reason = window.prompt(t("evening.close_reason"), "");
+  if (reason === null) return;
+  event.target.disabled = true;
+  try {
+    await api(path("close"), { method: "POST", body: reason.trim() ? { reason: reason.trim() } : {},
+      ifMatch: page.evening.version });
+    await load();
+  } catch (failure) {
+    notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
+  } finally {
+    event.target.disabled = false;
+  }
+}
+
+async function publish(event) {
+  event.target.disabled = true;
+  try {
+    const made = await api(`/clubs/${encodeURIComponent(page.club)}/shares`, {
+      method: "POST", body: { evening: page.id, label: page.evening.name.slice(0, 120) } });
+    const link = new URL(made.url, location.origin).href;
+    const input = el("input", { id: "published-url", readonly: true, value: link, "aria-label": t("share.link") });
+    input.addEventListener("focus", () => input.select());
+    $("#published").replaceChildren(el("p", {}, t("evening.published_explain")), el("div", { class: "share-copy" }, input,
+      el("a", { class: "button", href: link }, t("evening.open_results"))));
+  } catch (failure) {
+    notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
+  } finally {
+    event.target.disabled = false;
+  }
+}
+
+function render() {
+  renderSummary();
+  renderGrid();
+  if (page.evening.status === "open") {
+    const focused = document.activeElement && $("#mend").contains(document.activeElement);
+    if (!focused) renderMendForm();
+    renderFreeze();
+  }
+  renderDecisions();
+  renderCodes();
+}
+
+async function main() {
+  requireSession();
+  await load();
+  const kept = sessionStorage.getItem(LINKS_KEY + page.id);
+  if (kept) {
+    showLinks(JSON.parse(kept));
+    sessionStorage.removeItem(LINKS_KEY + page.id);
+  }
+  $("#start-round").addEventListener("click", startRound);
+  $("#close-evening").addEventListener("click", closeEvening);
+  $("#new-links").addEventListener("click", newLinks);
+  $("#print-links").addEventListener("click", () => window.print());
+  $("#publish").addEventListener("click", publish);
+  $("#mend").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = mendBody();
+    if (await decide(body, $("#mend-submit"))) renderMendForm();
+  });
+  follow(path("stream"), { after: page.evening.version, onEvent: soon });
+  const me = session();
+  if (me) {
+    follow(`/clubs/${encodeURIComponent(page.club)}/stream`, { // the feed from its start, then each new event
+      onEvent: (data) => { if (data.type === "deal_ended" || data.type === "game_ended") soon(); },
+    });
+  }
+}
+
+start(main);

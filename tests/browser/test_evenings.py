@@ -1,0 +1,398 @@
+"""Club evenings in the pages: a table opened by its code on a phone scores its game and a second player confirms
+it; the director's table × round grid marks what is missing or unconfirmed and records mends with their reasons;
+the big screen follows the games live, frozen for the last rounds, then revealed, in English and French; an evening
+of 20 players run from the pages, closed, its results published."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from nj_ledger.simulator import simulate
+
+from .conftest import PageErrors, new_context, screenshot, sign_in
+from .server import LiveServer
+from .test_scorer import (
+    ANA_GOES_OUT,
+    ANA_OPENS,
+    ANA_TAKES,
+    BEN_CONTINUES,
+    BEN_KEEPS,
+    CHLOE_FORGETS,
+    CHLOE_KEEPS,
+    record,
+    tap,
+)
+
+SHOTS = Path("/work/shots-evening-pages")
+
+
+def shot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """A screenshot in the test artifacts, and a copy kept with the evening pages' screenshots."""
+    path = screenshot(page, name, full_page=full_page)
+    if SHOTS.parent.is_dir():
+        SHOTS.mkdir(exist_ok=True)
+        shutil.copy(path, SHOTS / path.name)
+
+
+def call(server: LiveServer, method: str, path: str, body: Any = None, token: str | None = None,
+         status: int = 200) -> Any:
+    """The API as a club's other device calls it (the club's scorer token unless another is given)."""
+    request = urllib.request.Request(
+        f"{server.url}/api/v1{path}", method=method, data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token or server.token}", "Content-Type": "application/json",
+                 "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.status == status, answer.status
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        raise AssertionError(f"{method} {path}: {refused.code} {refused.read().decode()}") from None
+
+
+def open_evening(server: LiveServer, **body: Any) -> dict[str, Any]:
+    made = call(server, "POST", f"/clubs/{server.club}/evenings",
+                {"date": "2026-11-26", "starting_chips": 60, **body}, status=201)
+    assert isinstance(made, dict)
+    return made
+
+
+def evening_path(server: LiveServer, evening: str, *rest: str) -> str:
+    return "/".join([f"/clubs/{server.club}/evenings/{evening}", *rest])
+
+
+def play(server: LiveServer, game: str, players: int, seed: int, token: str | None = None) -> None:
+    """A simulated game (its hands dealt) played to its end on an evening's game, 60 chips, classic rules."""
+    actions = simulate(seed=seed, profile="classic", players=players, starting_chips=60, deals=3, chatter=0).actions
+    done = call(server, "POST", f"/games/{game}/actions", {"actions": actions}, token=token, status=201)
+    assert done["state"]["status"] == "ended"
+
+
+def cell(page: Page, round_: int, table: int) -> Any:
+    return page.locator(f'#grid-table td[data-round="{round_}"][data-table="{table}"]')
+
+
+SIX = ["Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny"]
+
+
+def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms(
+        browser: Browser, live_server: LiveServer) -> None:
+    made = open_evening(live_server, name="Jeudi des tables", players=SIX, rounds=1, starting_chips=200,
+                        confirmation=True, seating=[[SIX[:3], SIX[3:]]])
+    evening, link = made["id"], made["links"][0]
+    assert link["url"].startswith(f"{live_server.url}/tables/{link['code']}#token=")
+    call(live_server, "POST", evening_path(live_server, evening, "rounds"), {}, status=201)
+
+    # The table's phone, signed in to nothing, opens the QR code's link: its token is kept, the address keeps the code.
+    phone = new_context(browser, phone=True)
+    page = phone.new_page()
+    errors = PageErrors(page)
+    page.goto(link["url"])
+    expect(page.locator("#title")).to_have_text("Table 1 · Jeudi des tables")
+    expect(page.locator("#current")).to_have_attribute("data-mark", "missing")
+    expect(page.locator("#current .cell-mark")).to_have_text("⚠ missing")
+    assert "token=" not in page.url and page.url.endswith(f"#table={link['code']}")
+    expect(page.locator(".site-header .links")).to_be_hidden()  # a table's phone goes nowhere else
+    shot(page, "evening-table-phone", full_page=False)
+
+    # Its scorer: the table's token records the game's actions; a whole deal tapped, then the game ended.
+    page.locator("#score").click()
+    page.wait_for_url(re.compile(r"/games/[^/]+/record#table="))
+    expect(page.locator("#table-link")).to_be_visible()
+    expect(page.locator("#audit-link")).to_have_count(0)
+    expect(page.locator("#dealer")).to_have_value("2")
+    record(page, "#deal")
+    tap(page, ANA_OPENS)
+    record(page, "#play")
+    tap(page, BEN_CONTINUES)
+    record(page, "#play")
+    record(page, "#pass")
+    tap(page, ANA_TAKES)
+    record(page, "#play")
+    record(page, "#pass")
+    tap(page, CHLOE_FORGETS)
+    page.locator('input[data-announce="KH"]').uncheck()
+    record(page, "#play")
+    tap(page, ANA_GOES_OUT)
+    record(page, "#play")
+    page.locator("#by-cards").click()
+    tap(page, BEN_KEEPS)
+    record(page, "#reveal")
+    tap(page, CHLOE_KEEPS)
+    record(page, "#reveal")
+    page.locator("#end").click()
+    record(page, "#end")
+
+    # Back at the table: the result waits for a player's confirmation; Ben confirms on this phone.
+    page.locator("#table-link").click()
+    expect(page.locator("#current")).to_have_attribute("data-mark", "unconfirmed")
+    expect(page.locator("#current .cell-mark")).to_have_text("? unconfirmed")
+    expect(page.locator("#confirm")).to_be_disabled()
+    page.get_by_label("Ben").check()
+    shot(page, "evening-table-confirm-phone")
+    with page.expect_response(lambda r: r.url.endswith("/confirmations")) as answer:
+        page.locator("#confirm").click()
+    assert answer.value.status == 201
+    expect(page.locator("#confirmed-by")).to_contain_text("Result confirmed by Ben")
+    expect(page.locator("#current")).to_have_attribute("data-mark", "counted")
+    grid = call(live_server, "GET", evening_path(live_server, evening, "grid"))
+    first = grid["tables"][0]["cells"][0]
+    assert (first["mark"], first["confirmed_by"], first["status"]) == ("counted", "Ben", "ended")
+    assert errors.errors == []
+    phone.close()
+
+    # A phone signed in to the club types table 2's code (in lower case, with a space) and opens it.
+    member = new_context(browser, phone=True)
+    typed = member.new_page()
+    typed_errors = PageErrors(typed)
+    sign_in(typed, live_server)
+    typed.goto(f"{live_server.url}/tables")
+    code = made["links"][1]["code"]
+    typed.fill("#code", f"{code[:3].lower()} {code[3:].lower()}")
+    typed.locator("#code-form button[type=submit]").click()
+    expect(typed.locator("#title")).to_have_text("Table 2 · Jeudi des tables")
+    expect(typed.locator("#current li")).to_have_text(SIX[3:])
+    typed.locator("#score").click()
+    typed.wait_for_url(re.compile(r"/games/[^/]+/record"))
+    expect(typed.locator("#deal")).to_be_visible()
+    assert typed_errors.errors == []
+    member.close()
+
+
+def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_mends(
+        browser: Browser, live_server: LiveServer) -> None:
+    players = [f"Joueur {n:02d}" for n in range(1, 13)]
+    made = open_evening(live_server, name="Grille du jeudi", players=players, rounds=3, confirmation=True)
+    evening = made["id"]
+    context = new_context(browser, phone=True)
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_in(page, live_server)
+    page.goto(f"{live_server.url}/clubs/{live_server.club}/evenings/{evening}")
+    expect(page.locator("#start-round")).to_have_text("Start round 1")
+    expect(cell(page, 1, 1)).to_have_attribute("data-mark", "planned")
+    page.locator("#start-round").click()
+    expect(cell(page, 1, 1)).to_have_attribute("data-mark", "missing")
+
+    # Table 1 plays and ends (unconfirmed), table 3 plays and is confirmed, table 2 has not ended: the page follows.
+    grid = call(live_server, "GET", evening_path(live_server, evening, "grid"))
+    games = {row["table"]: row["cells"][0] for row in grid["tables"]}
+    play(live_server, games[1]["game"], 4, seed=11)
+    play(live_server, games[3]["game"], 4, seed=12)
+    call(live_server, "POST", evening_path(live_server, evening, "confirmations"),
+         {"game": games[3]["game"], "player": games[3]["players"][1]}, status=201)
+    expect(cell(page, 1, 1)).to_have_attribute("data-mark", "unconfirmed")
+    expect(cell(page, 1, 1).locator(".cell-mark")).to_have_text("? unconfirmed")
+    expect(cell(page, 1, 2).locator(".cell-mark")).to_have_text("⚠ missing")
+    expect(cell(page, 1, 3).locator(".cell-mark")).to_have_text("✓ counted")
+    expect(page.locator("#summary")).to_contain_text("⚠ missing: 1")
+    expect(page.locator("#summary")).to_contain_text("? unconfirmed: 1")
+    expect(page.locator("#start-round")).to_have_text("Start round 2 anyway")
+
+    # A mend: table 2's game voided, with its reason; then an adjustment. Each is listed with its reason.
+    page.select_option("#mend-kind", "void")
+    page.select_option("#mend-game", games[2]["game"])
+    page.fill("#mend-reason", "the table broke up")
+    page.locator("#mend-submit").click()
+    expect(cell(page, 1, 2)).to_have_attribute("data-mark", "voided")
+    expect(page.locator("#mends li").first).to_contain_text("Game of round 1, table 2 voided")
+    expect(page.locator("#mends li").first).to_contain_text("reason: the table broke up")
+    page.select_option("#mend-kind", "adjustment")
+    page.select_option("#mend-player", games[1]["players"][0])
+    page.fill("#mend-amount", "-10")
+    page.locator("#mend-submit").click()
+    expect(page.locator("#mend-reason")).to_have_attribute("required", "")  # a mend is not sent without a reason
+    expect(page.locator("#mends li")).to_have_count(1)
+    page.fill("#mend-reason", "slow play, warned twice")
+    page.locator("#mend-submit").click()
+    expect(page.locator("#mends li")).to_have_count(2)
+    expect(page.locator("#mends li").first).to_contain_text(f"{games[1]['players'][0]}'s score adjusted by -10")
+    audit = call(live_server, "GET", evening_path(live_server, evening, "decisions") + "?mends=true")
+    assert [(d["type"], d["data"]["reason"]) for d in audit["decisions"]] == [
+        ("game_voided", "the table broke up"), ("score_adjusted", "slow play, warned twice")]
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "evening-director-grid-phone", full_page=False)
+    shot(page, "evening-director-page-phone")
+    assert errors.errors == []
+    context.close()
+
+
+def shown(score: float) -> str:
+    """A score as the pages show it in English: one decimal at most, thousands grouped."""
+    return f"{score:,.1f}".rstrip("0").rstrip(".")
+
+
+def screen_rows(page: Page) -> list[tuple[str, str]]:
+    return [(row.get_attribute("data-name") or "", row.locator(".score").inner_text())
+            for row in page.locator("#leaderboard tbody tr").all()]
+
+
+def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, live_server: LiveServer) -> None:
+    players = ["Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny", "Gaston", "Hugo"]
+    made = open_evening(live_server, name="Soirée du grand écran", players=players, rounds=2,
+                        seating=[[players[:4], players[4:]], [players[::2], players[1::2]]])
+    evening = made["id"]
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB", service_workers="block")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_in(page, live_server)
+    page.goto(f"{live_server.url}/clubs/{live_server.club}/evenings/{evening}/screen")
+    expect(page.locator("#screen-state")).to_have_text("The first round has not started yet")
+    started = call(live_server, "POST", evening_path(live_server, evening, "rounds"), {}, status=201)
+    first = [t["game"] for t in started["rounds"][0]["tables"]]
+    expect(page.locator("#screen-state")).to_contain_text("Round 1")
+
+    # A game ends: the screen redraws from the club's stream, no reload.
+    play(live_server, first[0], 4, seed=21)
+    expect(page.locator("#leaderboard tbody tr").first.locator(".score")).to_have_text("100")
+    play(live_server, first[1], 4, seed=22)
+    expect(page.locator('#leaderboard tbody tr .score:text-is("100")')).to_have_count(2)
+    after_one = call(live_server, "GET", evening_path(live_server, evening, "ranking"))
+
+    # Frozen after round 1: round 2 is played, the screen still shows round 1 and says so.
+    call(live_server, "POST", evening_path(live_server, evening, "decisions"),
+         {"type": "freeze", "through_round": 1}, status=201)
+    expect(page.locator("#screen")).to_have_attribute("data-frozen", "true")
+    expect(page.locator("#screen-state")).to_contain_text("Frozen after round 1")
+    second = call(live_server, "POST", evening_path(live_server, evening, "rounds"), {}, status=201)
+    for seed, table in enumerate(second["rounds"][1]["tables"]):
+        play(live_server, table["game"], 4, seed=30 + seed)
+    expect(page.locator("#screen")).to_have_attribute("data-version", re.compile(r"\d+"))
+    page.wait_for_timeout(800)
+    frozen_rows = screen_rows(page)
+    assert sorted(frozen_rows) == sorted((r["name"], shown(r["score"])) for r in after_one["rows"])
+    shot(page, "evening-big-screen-frozen", full_page=False)
+
+    # Revealed: every round counts.
+    call(live_server, "POST", evening_path(live_server, evening, "decisions"), {"type": "reveal"}, status=201)
+    expect(page.locator("#screen")).to_have_attribute("data-frozen", "false")
+    expect(page.locator("#screen-state")).to_contain_text("Round 2")
+    final = call(live_server, "GET", evening_path(live_server, evening, "ranking"))
+    expect(page.locator("#leaderboard tbody tr").first.locator(".score")).to_have_text(shown(final["rows"][0]["score"]))
+    assert sorted(screen_rows(page)) == sorted((r["name"], shown(r["score"])) for r in final["rows"])
+    shot(page, "evening-big-screen", full_page=False)
+
+    # In French: the switch on the page.
+    page.locator('.lang-switch button[data-lang="fr"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("#screen-state")).to_contain_text("Manche 2 · points de match")
+    expect(page.locator("#leaderboard thead")).to_contain_text("Rang")
+    call(live_server, "POST", evening_path(live_server, evening, "decisions"),
+         {"type": "freeze", "through_round": 1}, status=201)
+    expect(page.locator("#screen-state")).to_contain_text("Figé après la manche 1")
+    shot(page, "evening-big-screen-fr-frozen", full_page=False)
+    assert errors.errors == []
+    context.close()
+
+
+def table_phone(browser: Browser, url: str) -> tuple[BrowserContext, Page, PageErrors]:
+    context = new_context(browser, phone=True)
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(url)
+    return context, page, errors
+
+
+def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_server: LiveServer) -> None:
+    """Opened from the form (players ticked among the club's and typed), rounds started, the tables' phones opened
+    from their QR links, results confirmed on them, a player withdrawn, the screen frozen, the evening closed and
+    its results published. The games' actions go in through the table's token, as the scorer page sends them
+    (the scorer's taps are the first test's)."""
+    for name in ("Ana", "Ben", "Chloé"):  # the club knows some of them already
+        call(live_server, "POST", f"/clubs/{live_server.club}/players", {"name": f"{name} Vingt"}, status=201)
+    newcomers = [f"Vingt {n:02d}" for n in range(4, 21)]
+    director = new_context(browser, phone=True)
+    page = director.new_page()
+    errors = PageErrors(page)
+    sign_in(page, live_server)
+    page.goto(f"{live_server.url}/clubs/{live_server.club}/evenings")
+    page.fill("#name", "Vingt au club")
+    for name in ("Ana", "Ben", "Chloé"):
+        page.get_by_label(f"{name} Vingt", exact=True).check()
+    page.fill("#new-players", "\n".join(newcomers))
+    page.fill("#rounds", "3")
+    page.fill("#chips", "60")
+    page.check("#confirmation")
+    expect(page.locator("#present-count")).to_have_text("20 present")
+    expect(page.locator("#split")).to_have_text("5 tables: 4 + 4 + 4 + 4 + 4")
+    shot(page, "evening-new-phone")
+    page.locator("#new-evening button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/evenings/[^/]+$"))
+    evening = page.url.rsplit("/", 1)[1]
+    expect(page.locator("#links .table-link")).to_have_count(5)  # the scorer links, shown once
+    links = [page.locator(f'#links .table-link[data-table="{n}"] .link-url').get_attribute("href") for n in range(1, 6)]
+    expect(page.locator("#summary")).to_contain_text("a pair meets 1 times at most (bound 1)")
+
+    phones = [table_phone(browser, str(url)) for url in links]
+    tokens = []
+    for _context, phone, _ in phones:
+        expect(phone.locator("#title")).to_contain_text("Vingt au club")
+        code = phone.url.rsplit("#table=", 1)[1]
+        tokens.append(phone.evaluate("(code) => localStorage.getItem(`nj-ledger.table.${code}`)", code))
+    for number in range(1, 4):
+        expect(page.locator("#start-round")).to_have_text(f"Start round {number}")
+        page.locator("#start-round").click()
+        expect(cell(page, number, 1)).to_have_attribute("data-mark", "missing")
+        for table, (_context, phone, _) in enumerate(phones, start=1):
+            phone.reload()
+            expect(phone.locator("#current")).to_have_attribute("data-mark", "missing")
+            game = phone.locator("#score").get_attribute("href")
+            assert game is not None
+            seated = phone.locator("#current li").count()  # 19 players after the withdrawal: a table of 3
+            play(live_server, game.split("/")[2], seated, seed=100 * number + table, token=tokens[table - 1])
+            phone.reload()
+            expect(phone.locator("#current")).to_have_attribute("data-mark", "unconfirmed")
+            phone.locator("#confirm-panel input[type=radio]").nth(1).check()
+            phone.locator("#confirm").click()
+            expect(phone.locator("#current")).to_have_attribute("data-mark", "counted")
+        expect(cell(page, number, 5)).to_have_attribute("data-mark", "counted")
+        if number == 2:  # the big screen keeps the last round for the end
+            page.select_option("#freeze-round", "2")
+            page.locator("#freeze-button").click()
+            expect(page.locator("#frozen-state")).to_contain_text("Frozen after round 2")
+            page.select_option("#mend-kind", "withdrawal")
+            page.select_option("#mend-player", "Vingt 20")
+            page.fill("#mend-reason", "had to leave: a family matter")
+            page.locator("#mend-submit").click()
+            expect(page.locator("#mends li").first).to_contain_text("Vingt 20 withdrawn")
+    shot(page, "evening-director-twenty-phone")
+
+    page.on("dialog", lambda dialog: dialog.accept("three rounds played"))
+    page.locator("#close-evening").click()
+    expect(page.locator("#summary")).to_contain_text("closed")
+    page.locator("#publish").click()
+    shared = page.locator("#published-url").input_value()
+    assert "/results#share=" in shared
+
+    # The published results: opened by anyone with the link, final, printable, with their CSV.
+    reader = new_context(browser)
+    results = reader.new_page()
+    results_errors = PageErrors(results)
+    results.goto(shared)
+    expect(results.locator("#results-meta")).to_contain_text("final")
+    expect(results.locator("#results-table tbody tr")).to_have_count(20)
+    ranking = call(live_server, "GET", evening_path(live_server, evening, "ranking"))
+    assert results.locator("#results-table tbody tr").first.get_attribute("data-name") == ranking["rows"][0]["name"]
+    with results.expect_download() as download:
+        results.locator("#csv").click()
+    csv_text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert csv_text.splitlines()[0].startswith('"rank","name","score"')
+    assert len(csv_text.splitlines()) == 21
+    shot(results, "evening-results")
+    results.emulate_media(media="print")
+    expect(results.locator("#csv")).to_be_hidden()
+    shot(results, "evening-results-print")
+    assert results_errors.errors == [] and errors.errors == []
+    for context, _, phone_errors in phones:
+        assert phone_errors.errors == []
+        context.close()
+    reader.close()
+    director.close()
