@@ -195,6 +195,8 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     expect(page.locator("#summary")).to_contain_text("⚠ missing: 1")
     expect(page.locator("#summary")).to_contain_text("? unconfirmed: 1")
     expect(page.locator("#start-round")).to_have_text("Start round 2 anyway")
+    page.locator("#grid-section").scroll_into_view_if_needed()
+    shot(page, "evening-director-grid-marks-phone", full_page=False)
 
     # A mend: table 2's game voided, with its reason; then an adjustment. Each is listed with its reason.
     page.select_option("#mend-kind", "void")

@@ -55,7 +55,7 @@ function renderSummary() {
   const alerts = [];
   if (counts.missing) alerts.push(el("strong", { class: "alert" }, markText("missing"), ": ", counts.missing));
   if (counts.unconfirmed) alerts.push(el("strong", { class: "alert" }, markText("unconfirmed"), ": ", counts.unconfirmed));
-  $("#summary").replaceChildren(bits.join(" · "), ...(alerts.length ? [el("br"), ...alerts.flatMap((a) => [a, " "])] : []));
+  $("#summary").replaceChildren(bits.join(" · "), ...(alerts.length ? [el("br"), ...alerts.flatMap((a, i) => (i ? [" · ", a] : [a]))] : []));
   const open = e.status === "open";
   const button = $("#start-round");
   const next = e.current_round + 1;
