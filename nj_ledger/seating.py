@@ -327,10 +327,11 @@ def _design(n: int, sizes: Sequence[int]) -> list[list[list[int]]]:
 # --- search ---------------------------------------------------------------------------------------------------------
 
 _BASE = 4.0  # a pair met c times costs _BASE ** c: the worst pairs weigh most, then how many, then the spread
-_EFFORT = 1_200_000  # seats looked at by the annealing, and as many by the tabu search (about 0.3 s each)
-_TABU_STEPS = 1_500
-_STALL = 500  # tabu steps without a better plan before giving up
-_PICKS = 6  # conflicting (round, player) places looked at by one tabu step
+_EFFORT = 2_000_000  # seats looked at by the annealing, and as many by the tabu search (about 0.3 s each)
+_TABU_STEPS = 3_000
+_STALL = 1_000  # tabu steps without a better plan before giving up
+_TENURE = (4, 10)  # steps a swap undone stays forbidden: drawn between these
+_PICKS = 48  # conflicting (round, player) places looked at by one tabu step (a seeded sample when more)
 
 
 class _Search:
@@ -485,7 +486,7 @@ class _Search:
                 break
             r, p, q = move
             self.swap(r, p, q)
-            tenure = step + rng.randint(4, 10)
+            tenure = step + rng.randint(*_TENURE)
             forbidden[r, p, q] = forbidden[r, q, p] = tenure
             now = self.key()
             if now < best:

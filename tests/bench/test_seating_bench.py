@@ -13,7 +13,7 @@ def test_the_quality_table_reports_each_evening_against_its_bound():
     assert all(line["worst_pair"] >= line["bound"] and line["seconds"] >= 0 for line in lines)
     table = seating.markdown(lines).splitlines()
     assert table[0].startswith("| players | tables | rounds | worst pair | bound |")
-    assert table[2] == f"| 9 | 3 × 3 | 4 | 1 | 1 | 36 | {lines[0]['seconds']:.2f} |"
+    assert table[2] == f"| 9 | 3 × 3 | 4 | 1 | 1 | 36 | {lines[0]['seconds']:.2f} | {lines[0]['cpu']:.2f} |"
     assert table[4].startswith("| 13 | 1 × 5 + 2 × 4 | 2 |")
 
 
