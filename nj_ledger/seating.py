@@ -163,7 +163,11 @@ def lower_bound(players: Sequence[str], todo: int, sizes: Sequence[int],
     5. the same between a played round and a planned one: a planned table holds
        at least ``s −`` (players absent from the played round) players of it;
        when they outnumber the played round's tables, two who sat together then
-       meet once more than the least met of such pairs.
+       meet once more than the least met of such pairs;
+    6. Euler's 36 officers: 36 players at 6 tables of 6 over 4 rounds with no
+       pair twice would make two orthogonal Latin squares of order 6 (the
+       first two rounds as rows and columns, the others as symbols), which do
+       not exist (Tarry, 1900): from 4 such rounds on, a count of 2 at least.
     """
     names = tuple(players)
     n = len(names)
@@ -189,6 +193,8 @@ def lower_bound(players: Sequence[str], todo: int, sizes: Sequence[int],
     while again + 1 < todo and max(sizes) > tables ** (again + 1):
         again += 1
     bound = max(bound, again + 1)
+    if todo >= 4 and tuple(sizes) == (6,) * 6:
+        bound = max(bound, 2)
     for done in played:
         # a planned table holds at least (size − newcomers) players of this played round, spread over its tables:
         # when they outnumber the tables, two who sat together then sit together again

@@ -114,6 +114,8 @@ def test_the_bound_counts_the_meetings_of_each_player_and_the_pairs_of_every_rou
     assert lower_bound(names(16), 3, (8, 8)) == 3  # three splits in two halves: two players share all three
     assert lower_bound(names(9), 8, (3, 3, 3)) == 2
     assert lower_bound(names(9), 9, (3, 3, 3)) == 3  # 9 × 2 = 18 over 8 others
+    assert lower_bound(names(36), 3, (6,) * 6) == 1
+    assert lower_bound(names(36), 4, (6,) * 6) == 2  # no two orthogonal Latin squares of order 6
     played = [[names(3), names(6)[3:]], [names(3), names(6)[3:]]]
     assert lower_bound(names(6), 3, (3, 3), played) == 3  # met twice already, and the third round's tables of 3
     # take 2 from one of the two played tables
