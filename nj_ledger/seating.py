@@ -21,8 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from .errors import InvalidInput
+
 SMALLEST = 3  # a Nain Jaune table seats 3 to 8 players
 LARGEST = 8
+
+
+class SeatingError(InvalidInput, ValueError):
+    """A seating that cannot be planned: a refusal of the core (``code``, ``template``), and a ``ValueError``."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +59,11 @@ def table_sizes(players: int, *, smallest: int = SMALLEST, largest: int = LARGES
     ((4, 4, 4), (5, 4, 4), (4, 3), (3,), (4, 4, 4, 4, 4))
     """
     if smallest < 1 or largest < smallest:
-        raise ValueError(f"no table can seat between {smallest} and {largest} players")
+        raise SeatingError("seating-no-table", "No table can seat between {smallest} and {largest} players.",
+                           smallest=smallest, largest=largest)
     if players < smallest:
-        raise ValueError(f"{players} players cannot fill a table of {smallest}")
+        raise SeatingError("seating-too-few-players", "{players} players cannot fill a table of {smallest}.",
+                           players=players, smallest=smallest)
     best: tuple[int, ...] | None = None
     best_key: tuple[int, int] | None = None
     for count in range(1, players // smallest + 1):
@@ -67,7 +75,9 @@ def table_sizes(players: int, *, smallest: int = SMALLEST, largest: int = LARGES
         if best_key is None or key < best_key:
             best, best_key = sizes, key
     if best is None:
-        raise ValueError(f"{players} players cannot be split into tables of {smallest} to {largest}")
+        raise SeatingError("seating-no-split",
+                           "{players} players cannot be split into tables of {smallest} to {largest}.",
+                           players=players, smallest=smallest, largest=largest)
     return best
 
 
@@ -82,22 +92,29 @@ def plan(players: Sequence[str], rounds: int, *, sizes: Sequence[int] | None = N
     table, the first seat (who deals first) goes to whoever has had it least.
     """
     names = tuple(players)
-    if len(set(names)) != len(names):
-        raise ValueError("a player is listed twice")
+    twice = _twice(names)
+    if twice is not None:
+        raise SeatingError("seating-player-twice", "{name} is listed twice.", name=twice)
     if rounds < len(played):
-        raise ValueError(f"{len(played)} rounds are played already: the evening cannot have {rounds}")
+        raise SeatingError("seating-rounds-played",
+                           "{played} rounds are played already: the evening cannot have {rounds}.",
+                           played=len(played), rounds=rounds)
     kept = tuple(tuple(tuple(table) for table in played_round) for played_round in played)
     for number, done in enumerate(kept, 1):
-        seated = [name for table in done for name in table]
-        if len(set(seated)) != len(seated):
-            raise ValueError(f"round {number} seats a player twice")
+        twice = _twice([name for table in done for name in table])
+        if twice is not None:
+            raise SeatingError("seating-seated-twice", "Round {round} seats {name} twice.", round=number, name=twice)
     todo = rounds - len(kept)
     split = tuple(sizes) if sizes is not None else (table_sizes(len(names)) if todo else ())
     if todo:
-        if any(not SMALLEST <= size <= LARGEST for size in split):
-            raise ValueError(f"a table seats {SMALLEST} to {LARGEST} players, not {list(split)}")
-        if sum(split) != len(names):
-            raise ValueError(f"tables of {list(split)} do not seat {len(names)} players")
+        for size in split:
+            if not SMALLEST <= size <= LARGEST:
+                raise SeatingError("seating-table-size", "A table seats {smallest} to {largest} players, not {size}.",
+                                   smallest=SMALLEST, largest=LARGEST, size=size)
+        if not split or sum(split) != len(names):
+            raise SeatingError("seating-sizes-do-not-seat",
+                               "Tables of {sizes} do not seat the {players} players present.",
+                               sizes=" + ".join(str(size) for size in split) or "0", players=len(names))
     index = {name: number for number, name in enumerate(names)}
     n = len(names)
     counts = [0] * (n * n)  # pairs of present players already met, flattened: counts[p * n + q]
@@ -120,6 +137,16 @@ def plan(players: Sequence[str], rounds: int, *, sizes: Sequence[int] | None = N
     worst = max(met.values(), default=0)
     return Plan(everything, worst, lower_bound(names, todo, split, kept),
                 sum(1 for count in met.values() if count == worst and worst))
+
+
+def _twice(names: Sequence[str]) -> str | None:
+    """The first name met a second time in ``names``, if any."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
 
 
 def pair_counts(rounds: Sequence[Sequence[Sequence[str]]]) -> dict[tuple[str, str], int]:

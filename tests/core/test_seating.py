@@ -177,6 +177,24 @@ def test_wrong_arguments_are_refused():
         plan(names(6), 2, played=[[names(3), names(3)]])
 
 
+def test_a_refusal_is_a_value_error_with_a_stable_code_and_a_template():
+    from nj_ledger.errors import InvalidInput
+    from nj_ledger.seating import SeatingError
+
+    with pytest.raises(SeatingError) as refused:
+        plan(names(10), 2, sizes=(4, 4))
+    assert isinstance(refused.value, ValueError) and isinstance(refused.value, InvalidInput)
+    assert refused.value.code == "seating-sizes-do-not-seat"
+    said = refused.value.template.format(**refused.value.params)
+    assert said == "Tables of 4 + 4 do not seat the 10 players present."
+    with pytest.raises(SeatingError) as refused:
+        table_sizes(2)
+    assert (refused.value.code, refused.value.params) == ("seating-too-few-players", {"players": 2, "smallest": 3})
+    with pytest.raises(SeatingError) as refused:
+        plan(names(6), 2, played=[[names(3), ["P04", "P05", "P01"]]])
+    assert (refused.value.code, refused.value.params) == ("seating-seated-twice", {"round": 1, "name": "P01"})
+
+
 def test_an_evening_with_every_round_played_is_reported_as_it_stands():
     played = [[names(3), names(6)[3:]], [names(6)[1:4], [*names(1), *names(6)[4:]]]]
     result = plan(["Someone", "Else"], 2, played=played)
