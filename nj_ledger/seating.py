@@ -500,10 +500,10 @@ class _Search:
         for step in range(steps):
             if best <= self.ideal or budget <= 0 or step - last > _STALL:
                 break
-            worst = self.key()[0]
-            places = sorted({(r, x) for r, tables in enumerate(self.rounds) for table in tables
-                             for i, p in enumerate(table) for q in table[i + 1:]
-                             if self.counts[p * n + q] >= worst for x in (p, q)})
+            together = [(self.counts[p * n + q], r, p, q) for r, tables in enumerate(self.rounds)
+                        for table in tables for i, p in enumerate(table) for q in table[i + 1:]]
+            worst = max(together)[0]  # the worst pair the planned rounds can change (played ones may be worse)
+            places = sorted({(r, x) for c, r, p, q in together if c >= worst for x in (p, q)})
             if len(places) > _PICKS:
                 places = rng.sample(places, _PICKS)
             move, lowest = None, math.inf
