@@ -362,6 +362,7 @@ def _design(n: int, sizes: Sequence[int]) -> list[list[list[int]]]:
 _BASE = 4.0  # a pair met c times costs _BASE ** c: the worst pairs weigh most, then how many, then the spread
 _EFFORT = 2_000_000  # seats looked at by the annealing, and as many by the tabu search (about 0.3 s each)
 _TABU_STEPS = 3_000
+_TRIES = 400  # most swaps tried by the annealing, per player and round
 _STALL = 1_000  # tabu steps without a better plan before giving up
 _TENURE = (4, 10)  # steps a swap undone stays forbidden: drawn between these
 _PICKS = 48  # conflicting (round, player) places looked at by one tabu step (a seeded sample when more)
@@ -596,7 +597,7 @@ def _search(n: int, todo: int, sizes: Sequence[int], counts: list[int],
     if search.key() > search.ideal and len(sizes) > 1:
         before, kept = search.key(), search.snapshot()
         per_swap = 2 * n // len(sizes)  # seats looked at to price a swap
-        search.anneal(min(_EFFORT // per_swap, 400 * n * todo))
+        search.anneal(min(_EFFORT // per_swap, _TRIES * n * todo))
         if search.key() > before:
             search.restore(kept)
         search.tabu(_TABU_STEPS, _EFFORT // per_swap)
