@@ -605,16 +605,66 @@ def _search(n: int, todo: int, sizes: Sequence[int], counts: list[int],
 
 
 def _seat(rounds: list[list[list[int]]], firsts: list[int], rng: random.Random) -> list[list[list[int]]]:
-    """Seat order at each table: the first seat to whoever has had it least (a seeded draw among equals)."""
-    seated = []
+    """Seat order at each table: the first seat (who deals first) goes round.
+
+    Round by round, to whoever at the table has had it least (the played rounds
+    count; a seeded draw among equals); then, while a player has had it two times
+    more than another, first seats pass along a chain of tables between them
+    (:func:`_pass_on`). The other seats are drawn by the seed.
+    """
+    chosen: list[list[int]] = []
     for tables in rounds:
-        ordered = []
+        picks = []
         for table in tables:
-            rest = list(table)
-            rng.shuffle(rest)
-            first = min(rest, key=lambda p: firsts[p])
+            drawn = list(table)
+            rng.shuffle(drawn)
+            first = min(drawn, key=lambda p: firsts[p])
             firsts[first] += 1
-            rest.remove(first)
+            picks.append(first)
+        chosen.append(picks)
+    while _pass_on(rounds, chosen, firsts):
+        pass
+    seated = []
+    for tables, picks in zip(rounds, chosen, strict=True):
+        ordered = []
+        for table, first in zip(tables, picks, strict=True):
+            rest = [p for p in table if p != first]
+            rng.shuffle(rest)
             ordered.append([first, *rest])
         seated.append(ordered)
     return seated
+
+
+def _pass_on(rounds: list[list[list[int]]], chosen: list[list[int]], firsts: list[int]) -> bool:
+    """One chain of first seats handed on, from a player who has had the most to one who has had two fewer.
+
+    A breadth-first search: from ``a``, who has the first seat of a table where ``b`` sits,
+    the seat can pass to ``b``; along a chain a → b → … → z, everyone in between keeps
+    his count, ``a`` loses one and ``z`` gains one. False when no such chain exists.
+    """
+    most = max(firsts)
+    start = [p for p, count in enumerate(firsts) if count == most]
+    came: dict[int, tuple[int, int, int]] = {}  # player → (previous player, round, table)
+    seen = set(start)
+    queue = list(start)
+    for p in queue:
+        for r, tables in enumerate(rounds):
+            for t, table in enumerate(tables):
+                if chosen[r][t] != p:
+                    continue
+                for q in table:
+                    if q in seen:
+                        continue
+                    seen.add(q)
+                    came[q] = (p, r, t)
+                    if firsts[q] <= most - 2:
+                        end = q
+                        while end in came:
+                            back, r_, t_ = came[end]
+                            chosen[r_][t_] = end
+                            end = back
+                        firsts[end] -= 1
+                        firsts[q] += 1
+                        return True
+                    queue.append(q)
+    return False
