@@ -87,9 +87,10 @@ def plan(players: Sequence[str], rounds: int, *, sizes: Sequence[int] | None = N
 
     ``rounds`` is the evening's total number of rounds; the rounds after ``played``
     seat every one of ``players`` (those present now) once each, at tables of
-    ``sizes`` (default :func:`table_sizes`), counting the pairs already met in the
-    played rounds. The same arguments and ``seed`` give the same plan. Within a
-    table, the first seat (who deals first) goes to whoever has had it least.
+    ``sizes`` (default :func:`table_sizes`; table ``i`` of a planned round seats
+    ``sizes[i]``), counting the pairs already met in the played rounds. The same
+    arguments and ``seed`` give the same plan. The first seat of a table (who
+    deals first) goes round the players over the evening.
     """
     names = tuple(players)
     twice = _twice(names)

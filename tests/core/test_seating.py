@@ -18,7 +18,7 @@ def check(result: Plan, present: list[str], sizes, played=()) -> None:
     """The plan's shape: played rounds as given, then every present player once a round at tables of ``sizes``."""
     assert result.rounds[: len(played)] == tuple(tuple(tuple(table) for table in tables) for tables in played)
     for tables in result.rounds[len(played):]:
-        assert sorted(len(table) for table in tables) == sorted(sizes)
+        assert tuple(len(table) for table in tables) == tuple(sizes)  # table i seats sizes[i]
         assert all(3 <= len(table) <= 8 for table in tables)
         assert sorted(name for table in tables for name in table) == sorted(present)
     met = pair_counts(result.rounds)
