@@ -19,6 +19,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations
 
 from .errors import InvalidInput
@@ -192,7 +193,15 @@ def lower_bound(players: Sequence[str], todo: int, sizes: Sequence[int],
        at least ``s −`` (players absent from the played round) players of it;
        when they outnumber the played round's tables, two who sat together then
        meet once more than the least met of such pairs;
-    6. Euler's 36 officers: 36 players at 6 tables of 6 over 4 rounds with no
+    6. codes: over the planned rounds, each player's tables spell a word of
+       ``R`` letters from an alphabet of the ``k`` tables; two players meet as
+       many times as their words agree, ``R −`` their Hamming distance. No pair
+       meeting more than ``w`` times asks for ``n`` words pairwise at distance
+       ``R − w`` or more: when the Singleton, Hamming or Plotkin bound (or, for
+       two tables, the exact size known) allows fewer, a count of ``w + 1``.
+       9 players at two tables over 6 rounds: at most 8 binary words of length
+       6 are pairwise 3 apart, so a pair meets 4 times;
+    7. Euler's 36 officers: 36 players at 6 tables of 6 over 4 rounds with no
        pair twice would make two orthogonal Latin squares of order 6 (the
        first two rounds as rows and columns, the others as symbols), which do
        not exist (Tarry, 1900): from 4 such rounds on, a count of 2 at least.
@@ -223,6 +232,10 @@ def lower_bound(players: Sequence[str], todo: int, sizes: Sequence[int],
     bound = max(bound, again + 1)
     if todo >= 4 and tuple(sizes) == (6,) * 6:
         bound = max(bound, 2)
+    meets = 0  # codes: the planned rounds' tables of each player spell a word of `todo` letters among `tables`
+    while meets < todo and _code_size(tables, todo, todo - meets) < n:
+        meets += 1
+    bound = max(bound, meets)
     for done in played:
         # a planned table holds at least (size − newcomers) players of this played round, spread over its tables:
         # when they outnumber the tables, two who sat together then sit together again
@@ -232,6 +245,34 @@ def lower_bound(players: Sequence[str], todo: int, sizes: Sequence[int],
         if max(sizes) - newcomers > groups:
             bound = max(bound, 1 + min(counts[p][q] for table in present for p, q in combinations(table, 2)))
     return bound
+
+
+# A(length, distance), the most binary words of ``length`` letters pairwise at ``distance`` or more, for odd
+# distances where the Plotkin bound does not give it (exact values, from the tables of coding theory).
+_BINARY = {(3, 3): 2, (4, 3): 2, (5, 3): 4, (6, 3): 8, (7, 3): 16, (8, 3): 20, (9, 3): 40, (10, 3): 72,
+           (11, 3): 144, (12, 3): 256, (9, 5): 6, (10, 5): 12, (11, 5): 24, (12, 5): 32}
+
+
+def _code_size(letters: int, length: int, distance: int) -> int:
+    """An upper bound on how many words of ``length`` letters (``letters`` of them) can be pairwise at Hamming
+    ``distance`` or more: the Singleton, Hamming and Plotkin bounds, and for two letters the exact values known.
+    """
+    if distance <= 1:
+        return int(letters ** length)
+    if distance > length:
+        return 1
+    if letters == 2 and distance % 2 == 0:
+        return _code_size(2, length - 1, distance - 1)  # A(n, 2e) = A(n − 1, 2e − 1)
+    best: int = int(letters ** (length - distance + 1))  # Singleton
+    radius = (distance - 1) // 2
+    ball = sum(math.comb(length, i) * (letters - 1) ** i for i in range(radius + 1))
+    best = min(best, int(letters ** length) // ball)  # Hamming
+    share = Fraction(letters - 1, letters) * length
+    if distance > share:
+        best = min(best, math.floor(distance / (distance - share)))  # Plotkin
+    if letters == 2 and (length, distance) in _BINARY:
+        best = min(best, _BINARY[length, distance])
+    return best
 
 
 def _pour(levels: Sequence[int], amount: int) -> int:

@@ -89,6 +89,12 @@ def test_no_pair_meets_twice_when_it_can_be_avoided(players, size, rounds):
     assert (result.worst_pair, result.bound) == (1, 1)
 
 
+@pytest.mark.parametrize(("players", "sizes"), [(9, (5, 4)), (10, (5, 5)), (12, (6, 6)), (16, (8, 8))])
+def test_two_tables_reach_the_bound_over_six_rounds(players, sizes):
+    result = plan(names(players), 6, sizes=sizes)
+    assert (result.worst_pair, result.bound) == (4, 4)  # the bound of binary codes of length 6
+
+
 @pytest.mark.parametrize(("rounds", "worst"), [(1, 1), (2, 2), (3, 2), (4, 2), (5, 3), (6, 3), (7, 3), (8, 4),
                                                (14, 6)])
 def test_eight_players_at_two_tables_of_four_reach_the_bound(rounds, worst):
@@ -115,6 +121,9 @@ def test_the_bound_counts_the_meetings_of_each_player_and_the_pairs_of_every_rou
     assert lower_bound(names(9), 8, (3, 3, 3)) == 2
     assert lower_bound(names(9), 9, (3, 3, 3)) == 3  # 9 × 2 = 18 over 8 others
     assert lower_bound(names(36), 3, (6,) * 6) == 1
+    assert lower_bound(names(9), 6, (5, 4)) == 4  # at most 8 binary words of length 6 pairwise 3 apart
+    assert lower_bound(names(8), 6, (4, 4)) == 3
+    assert lower_bound(names(9), 4, (3, 3, 3)) == 1  # the ternary Hamming code has exactly 9 words
     assert lower_bound(names(36), 4, (6,) * 6) == 2  # no two orthogonal Latin squares of order 6
     played = [[names(3), names(6)[3:]], [names(3), names(6)[3:]]]
     assert lower_bound(names(6), 3, (3, 3), played) == 3  # met twice already, and the third round's tables of 3
