@@ -4,10 +4,11 @@ optimal cases, the lower bound, re-planning after an arrival or a departure, and
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nj_ledger.seating import Plan, lower_bound, pair_counts, plan, table_sizes, worst_pair
+from support.scale import examples, scaled
 
 
 def names(count: int, prefix: str = "P") -> list[str]:
@@ -234,8 +235,8 @@ def evenings(draw):
     return players, rounds, table_sizes(players, preferred=preferred), seed
 
 
-@pytest.mark.scaled
-@settings(max_examples=15, deadline=None)
+@scaled
+@examples(15, 150)
 @given(evenings())
 def test_every_player_is_seated_once_every_round_at_tables_of_the_given_sizes(evening):
     players, rounds, sizes, seed = evening
@@ -245,8 +246,8 @@ def test_every_player_is_seated_once_every_round_at_tables_of_the_given_sizes(ev
     assert plan(everyone, rounds, sizes=sizes, seed=seed) == result
 
 
-@pytest.mark.scaled
-@settings(max_examples=15, deadline=None)
+@scaled
+@examples(15, 150)
 @given(evenings(), st.data())
 def test_arrivals_and_departures_leave_the_played_rounds_untouched(evening, data):
     players, rounds, sizes, seed = evening
