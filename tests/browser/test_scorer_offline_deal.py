@@ -58,7 +58,7 @@ def wait_for_worker(page: Page) -> None:
 
 
 def wait_for_runtime(page: Page) -> None:
-    """The Pyodide runtime kept by the service worker (the scorer asks for it once the core has loaded)."""
+    """The Pyodide runtime kept by the service worker (the scorer asks for it when it opens with a connection)."""
     assert page.evaluate("""async () => {
         const files = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                        "pyodide-lock.json"].map((name) => `/static/vendor/pyodide/${name}`);
@@ -145,10 +145,12 @@ def test_a_whole_deal_recorded_offline_is_what_the_server_records(browser: Brows
     page.goto(f"{live_server.url}/games/{game}/record")
     expect(page.locator("#deal")).to_be_visible()
     wait_for_worker(page)
-    expect(page.locator(CORE_READY)).to_have_count(1, timeout=60_000)  # the runtime loaded
-    wait_for_runtime(page)  # and kept by the worker
+    wait_for_runtime(page)  # kept by the worker while the page is open with a connection
+    expect(page.locator(CORE_READY)).to_have_count(0)  # and not loaded in the page: nothing needs it yet
 
+    # The connection drops: the page loads the core's rules (from the worker's cache), and goes on with them.
     context.set_offline(True)
+    expect(page.locator(CORE_READY)).to_have_count(1, timeout=60_000)
     log: list[Event] = [started]
     state = replay(log)
     for number, (action,) in enumerate(batches, 1):
@@ -194,6 +196,8 @@ def test_a_whole_deal_recorded_offline_is_what_the_server_records(browser: Brows
     assert state_view(server_state) == state_view(state)
     assert shown(page) == offline
     page.reload()
+    expect(page.locator("#status")).to_have_text(offline["status"])
+    expect(page.locator("#settlement")).not_to_be_empty()
     expect(page.locator("#kept-copy")).to_have_count(0)
     assert shown(page) == offline  # drawn from the server's own state and log
     context.close()

@@ -6,22 +6,35 @@
 //   service worker in a cache of its own the first time it is loaded: it then loads with no connection too.
 // - The core's modules come from the server (/core/modules.json: the very files the server runs, read from its
 //   installed `nj_ledger`), written to Pyodide's file system and imported; `nj_ledger.scorer` is the entry.
-// - Only the scorer page loads this module, once the page is drawn; until it has loaded (or if it cannot), the
-//   page holds its taps while an action waits, as it did without it.
+// - Only the scorer page uses this module. Opened with a connection, it asks the service worker to keep the
+//   runtime (`keepRuntime`: fetched by the worker, off the page's thread); it loads the runtime (`loadCore`, a
+//   second or two of the page's thread) only when it is needed: when the connection drops, or an action could
+//   not be sent. Until it has loaded (or if it cannot), the page holds its taps while an action waits.
 
 const RUNTIME = "/static/vendor/pyodide/";
 const MODULES = "/core/modules.json";
 
 let loading = null;
 
-/** The core in the page (one per page), loaded on first call; rejects when the runtime cannot be loaded. */
+/** The core in the page (one per page), loaded on first call; rejects when the runtime cannot be loaded (a
+ * later call tries again). */
 export function loadCore() {
-  if (!loading) loading = load();
+  if (!loading) {
+    loading = load();
+    loading.catch(() => { loading = null; });
+  }
   return loading;
 }
 
+// The runtime's files the page loads (scripts/vendor_pyodide.py unpacks them; the worker keeps them).
+const FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
 async function load() {
   const started = performance.now();
+  if (!navigator.onLine && "caches" in window) { // with no connection, only a runtime the worker kept whole
+    const kept = await Promise.all(FILES.map((name) => caches.match(`${RUNTIME}${name}`)));
+    if (!kept.every(Boolean)) throw new Error("the runtime is not kept on this phone");
+  }
   const { loadPyodide } = await import(`${RUNTIME}pyodide.mjs`);
   const pyodide = await loadPyodide({ indexURL: RUNTIME, stdout: () => {}, stderr: () => {} });
   const runtime = performance.now();
@@ -35,12 +48,11 @@ async function load() {
   pyodide.runPython("import sys\nif '/core' not in sys.path: sys.path.insert(0, '/core')");
   const scorer = pyodide.pyimport(entry);
   const loaded = performance.now();
-  keepRuntime();
   return new Core(scorer, { runtime: runtime - started, core: loaded - runtime, total: loaded - started });
 }
 
-/** Ask the service worker to keep the runtime for use with no connection (it may have come past the worker). */
-function keepRuntime() {
+/** Ask the service worker to keep the runtime for use with no connection (it fetches what it does not have). */
+export function keepRuntime() {
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.ready.then((registration) => {
     if (registration.active) registration.active.postMessage({ keepRuntime: true });

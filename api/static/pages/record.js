@@ -9,16 +9,17 @@
 // sent, in order, and removed only when the server acknowledged it; what could not be sent is sent again when
 // the connection returns, when the page opens and every 15 seconds. A badge says how many wait. While actions
 // wait, the page shows the state they give as the server will compute it: the core's own rules run in the page
-// (core.js, Pyodide), the log kept replayed and each waiting action applied, and what may be tapped is what
-// those rules accept; the server's answers replace that state as they come. Until the core has loaded in the
-// page (or if it cannot), the taps are held while an action waits (see docs/OFFLINE.md). A tap made on a state
+// (core.js, Pyodide, loaded when the connection drops or an action gets no answer), the log kept replayed and
+// each waiting action applied, and what may be tapped is what those rules accept; the server's answers replace
+// that state as they come. Until the core has loaded in the page (or if it cannot), the taps are held while an
+// action waits (see docs/OFFLINE.md). A tap made on a state
 // another phone has moved on (409) is sorted out in `reconcile`.
 
 import {
   $, ApiError, allEvents, api, clearNotice, counted, el, isSigningIn, newKey, notify, recordActions, requireSession, start,
   t,
 } from "./common.js";
-import { loadCore } from "./core.js";
+import { keepRuntime, loadCore } from "./core.js";
 import { follow } from "./follow.js";
 import { acknowledge, enqueue, keepGame, keptGame, remove, update, waiting } from "./outbox.js";
 import {
@@ -35,6 +36,7 @@ const page = {
   state: null, // the state shown: the server's, or the state the waiting actions give (`local`)
   events: [], // the log shown: the server's, then the records the waiting actions will make
   core: null, // the core's rules in the page (core.js), once loaded
+  coreLoading: false,
   local: false, // the state shown is the core's, after every waiting action
   taps: null, // the core's answer of what may be tapped now
   seat: null, // who plays the cards being tapped (default: the seat to act)
@@ -201,7 +203,10 @@ function project() {
   page.events = page.known.events;
   page.local = false;
   page.taps = null;
-  if (!page.core) return;
+  if (!page.core) {
+    if (page.outbox.length && (page.offline || !navigator.onLine)) wantCore();
+    return;
+  }
   const batches = [];
   for (const entry of page.outbox) {
     if (entry.status !== "waiting") return; // a refusal or a conflict: held until the scorer sorts it out
@@ -222,6 +227,22 @@ function project() {
     page.local = true;
   }
   page.taps = page.core.taps(page.pending, page.seat);
+}
+
+/**
+ * Load the core's rules in the page (once; again after a failure): when the connection drops, or an action waits
+ * with no answer. Until then the page draws what the server answered, as it always did.
+ */
+function wantCore() {
+  if (page.core || page.coreLoading) return;
+  page.coreLoading = true;
+  loadCore().then((core) => {
+    page.core = core;
+    document.body.dataset.core = `ready in ${Math.round(core.timing.total)} ms`;
+    project();
+    render();
+  }, (failure) => console.warn("the core's rules could not be loaded in this page", failure))
+    .finally(() => { page.coreLoading = false; });
 }
 
 /** The core's answer of what may be tapped, for the cards tapped so far and the seat chosen. */
@@ -882,19 +903,15 @@ async function main() {
   $("#sheet-link").href = `${gameUrl()}/sheet`;
   render();
   window.addEventListener("online", () => { page.offline = false; flush().then(() => { if (!page.outbox.length) catchUp(); }); });
-  window.addEventListener("offline", () => { page.offline = true; render(); });
+  window.addEventListener("offline", () => { page.offline = true; wantCore(); render(); });
   document.addEventListener("visibilitychange", () => { if (!document.hidden && !page.outbox.length) catchUp(); });
   setInterval(() => flush(), RESEND_EVERY);
   // what another phone records appears here as it is recorded
   follow(`${gameUrl()}/stream`, { after: page.known.state.version, onEvent: streamed });
   if (page.offline && page.outbox.length) notify(t("outbox.offline"), "info");
-  // the core's rules, for the state the waiting actions give (the page works as before until they have loaded)
-  loadCore().then((core) => {
-    page.core = core;
-    document.body.dataset.core = `ready in ${Math.round(core.timing.total)} ms`;
-    project();
-    render();
-  }, (failure) => console.warn("the core's rules could not be loaded in this page", failure));
+  // the core's rules, for the state the waiting actions give: kept by the service worker now, loaded when needed
+  if (page.keptCopy || page.offline) wantCore();
+  else keepRuntime();
   await flush();
 }
 
