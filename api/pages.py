@@ -41,10 +41,12 @@ STATIC = Path(__file__).parent / "static"
 # What the service worker keeps for use with no connection: every asset the pages load (their scripts, styles,
 # icons). The shell's pages are kept too, and each page when it is opened (``static/sw.js``).
 OFFLINE_FOLDERS = ("pages", "icons")
-# The scorer's policy adds 'wasm-unsafe-eval': the core's rules run in the page under Pyodide (WebAssembly), for
-# the state shown while actions wait to be sent (``static/pages/core.js``, docs/OFFLINE.md). Scripts still come
-# from this server only; no other page compiles WebAssembly.
-SCORER_POLICY = PAGE_POLICY.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+# The policy of the worker the scorer runs the core's rules in under Pyodide, for the state shown while actions
+# wait to be sent (``static/core-worker.js``, ``static/pages/core.js``, docs/OFFLINE.md): it imports the
+# runtime's modules and fetches its files and the core's modules from this server, and compiles WebAssembly (the
+# only answer that may: no page does).
+CORE_WORKER_POLICY = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; "
+                      "frame-ancestors 'none'; base-uri 'none'")
 # The Pyodide runtime, fetched by ``make install`` (scripts/vendor_pyodide.py): the worker keeps it in a cache of
 # its own, filled when the scorer first loads it, named after this stamp (the version and integrity unpacked).
 RUNTIME_STAMP = STATIC / "vendor" / "pyodide" / "VERSION"
@@ -55,7 +57,7 @@ WORKER_POLICY = "default-src 'none'; connect-src 'self'; script-src 'none'; fram
 GAME_ID = "<string(maxlength=64):game>"
 
 
-def render_page(template: str, script: str, policy: str = PAGE_POLICY, **data: Any) -> Response:
+def render_page(template: str, script: str, **data: Any) -> Response:
     """A page: its template, its script module, and ``data-*`` attributes for the script."""
     language = current_language()
     g.content_language = language
@@ -64,7 +66,7 @@ def render_page(template: str, script: str, policy: str = PAGE_POLICY, **data: A
         messages=page_messages(),
     )
     response = Response(body, mimetype="text/html")
-    response.headers["Content-Security-Policy"] = policy
+    response.headers["Content-Security-Policy"] = PAGE_POLICY
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -102,7 +104,7 @@ def new_game() -> Response:
 
 @blp.route(f"/games/{GAME_ID}/record")
 def record(game: str) -> Response:
-    return render_page("record.html", "record.js", policy=SCORER_POLICY, game=game)
+    return render_page("record.html", "record.js", game=game)
 
 
 @blp.route(f"/games/{GAME_ID}/replay")
@@ -139,6 +141,7 @@ def offline_assets() -> tuple[str, tuple[str, ...]]:
                 digest.update(name.encode() + b"\0" + path.read_bytes())
     worker = (STATIC / "sw.js").read_bytes()
     digest.update(worker)
+    digest.update((STATIC / "core-worker.js").read_bytes())
     digest.update(core_modules().encode())
     return digest.hexdigest()[:16], tuple(names)
 
@@ -175,6 +178,15 @@ def core() -> Response:
     return response
 
 
+@blp.route("/core/worker.js")
+def core_worker() -> Response:
+    """The worker the scorer page runs the core's rules in, off its own thread (``static/core-worker.js``)."""
+    response = Response((STATIC / "core-worker.js").read_text(encoding="utf-8"), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Security-Policy"] = CORE_WORKER_POLICY
+    return response
+
+
 def runtime_version() -> str:
     """The stamp of the Pyodide runtime unpacked (its version and integrity, hashed), or "" when it is missing."""
     try:
@@ -196,7 +208,8 @@ def runtime_files() -> list[str]:
 def service_worker() -> Response:
     """The service worker, at the top of the site so that its scope is every page (``static/sw.js``)."""
     version, names = offline_assets()
-    assets = [url_for("static", filename=name) for name in names] + [url_for("pages.manifest"), url_for("pages.core")]
+    assets = [url_for("static", filename=name) for name in names] + [
+        url_for("pages.manifest"), url_for("pages.core"), url_for("pages.core_worker")]
     head = (f"const VERSION = {json.dumps(version)};\nconst ASSETS = {json.dumps(assets)};\n"
             f"const RUNTIME = {json.dumps(runtime_version())};\nconst RUNTIME_FILES = {json.dumps(runtime_files())};\n")
     body = head + (STATIC / "sw.js").read_text(encoding="utf-8")

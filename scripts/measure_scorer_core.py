@@ -5,8 +5,8 @@ loads the core in the page (``core.js``) four ways: cold (a fresh browser profil
 network), again in the same profile (from the worker's cache, compiled code cached by the browser), with no
 connection in that profile, and with no connection the first time (a fresh profile: the runtime kept by the
 worker when the page opened, never compiled before: what a scorer meets the first time the connection drops).
-Then the cost of one answer: the state of a deal's log with actions waiting (``project``) and what may be
-tapped (``taps``).
+Then the cost of one answer, asked of the core's worker and answered: the state of a deal's log with actions
+waiting (``project``) and what may be tapped (``taps``). "blocked" is the page's own thread (long tasks).
 
     python scripts/measure_scorer_core.py [--runs 3]
 """
@@ -42,9 +42,7 @@ LOAD = """async () => {
     // the tasks of the load: since this call, or, when the page had loaded the core itself, since it started to
     const since = core.timing.total > total + 10 ? performance.now() - core.timing.total - 200 : started;
     const blocked = tasks.filter((e) => e.startTime >= since).map((e) => e.duration);
-    const bytes = performance.getEntriesByType("resource").filter((e) => e.name.includes("/static/vendor/pyodide/")
-        || e.name.endsWith("/core/modules.json")).reduce((sum, e) => sum + (e.transferSize || 0), 0);
-    return { total, ...core.timing, transferred: bytes, longest_task: Math.max(0, ...blocked),
+    return { total, ...core.timing, longest_task: Math.max(0, ...blocked),
              blocked: blocked.reduce((sum, d) => sum + d, 0) };
 }"""
 
@@ -55,13 +53,13 @@ ANSWERS = """async ([game]) => {
     const records = await allEvents(game);
     const batches = [[{ type: "play", seat: 1, cards: ["5H", "6H"] }], [{ type: "pass", seat: 2 }],
                      [{ type: "play", seat: 0, cards: ["7C", "8C"] }]];
-    const time = (work, n) => {
+    const time = async (work, n) => {
         const t = performance.now();
-        for (let i = 0; i < n; i++) work(i);
+        for (let i = 0; i < n; i++) await work(i);
         return (performance.now() - t) / n;
     };
-    const project = time(() => core.project(records, batches), 20);
-    const taps = time((i) => core.taps(i % 2 ? [] : ["9D"], null), 20);
+    const project = await time(() => core.project(records, batches), 20);
+    const taps = await time((i) => core.taps(i % 2 ? [] : ["9D"], null), 20);
     return { project, taps };
 }"""
 

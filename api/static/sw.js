@@ -91,7 +91,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
   if (request.mode === "navigate") event.respondWith(fromNetworkFirst(request));
   else if (url.pathname.startsWith("/static/vendor/pyodide/")) event.respondWith(fromCacheFirst(request, RUNTIME_CACHE));
-  else if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest" || url.pathname === "/core/modules.json") {
+  else if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest" || url.pathname.startsWith("/core/")) {
     event.respondWith(fromCacheFirst(request));
   }
 });

@@ -37,6 +37,10 @@ const page = {
   events: [], // the log shown: the server's, then the records the waiting actions will make
   core: null, // the core's rules in the page (core.js), once loaded
   coreLoading: false,
+  computing: false, // the core is computing the state shown (taps held until it answers)
+  tapsKey: null, // what `taps` answers for: the projection, the cards tapped, the seat chosen
+  tapsAsked: null,
+  projected: 0, // how many projections the page has shown (a new one asks `taps` again)
   local: false, // the state shown is the core's, after every waiting action
   taps: null, // the core's answer of what may be tapped now
   seat: null, // who plays the cards being tapped (default: the seat to act)
@@ -64,7 +68,7 @@ let atOnce = null; // {entry, refused}: the action just tapped, while it is sent
  * Whether taps are held: something is on its way, or waits in the outbox and the next turn is not known (the core
  * has not loaded in the page, or an action waiting was refused or is in conflict).
  */
-const held = () => page.busy || (page.outbox.length > 0 && !page.local);
+const held = () => page.busy || page.computing || !tapsReady() || (page.outbox.length > 0 && !page.local);
 
 const gameUrl = () => `/games/${encodeURIComponent(page.game)}`;
 const deal = () => page.state.deal;
@@ -193,45 +197,67 @@ function merge(records) {
   return true;
 }
 
-/**
- * What the page shows: the game as the server answered, or, when actions wait and the core runs in the page,
- * the state and records they give — the log replayed and each waiting action applied by the core's own rules,
- * as the server will apply them. Called whenever the server's copy or the outbox changes.
- */
-function project() {
+/** The page shows the game as the server answered (or as this phone kept it). */
+function showKnown() {
   page.state = page.known.state;
   page.events = page.known.events;
   page.local = false;
   page.taps = null;
+  page.tapsKey = null;
+  page.tapsAsked = null;
+}
+
+let projecting = 0; // the latest projection asked for: an older answer is dropped
+
+/**
+ * What the page shows: the game as the server answered, or, when actions wait and the core runs in the page,
+ * the state and records they give — the log replayed and each waiting action applied by the core's own rules,
+ * as the server will apply them. Called whenever the server's copy or the outbox changes. The core answers
+ * asynchronously (from its worker): until it has, the page keeps what it showed, its taps held.
+ */
+function project() {
+  const mine = ++projecting;
   if (!page.core) {
+    page.computing = false;
+    showKnown();
     if (page.outbox.length && (page.offline || !navigator.onLine)) wantCore();
     return;
   }
   const batches = [];
   for (const entry of page.outbox) {
-    if (entry.status !== "waiting") return; // a refusal or a conflict: held until the scorer sorts it out
+    if (entry.status !== "waiting") { // a refusal or a conflict: held until the scorer sorts it out
+      page.computing = false;
+      showKnown();
+      return;
+    }
     batches.push(entry.actions);
   }
-  let projected;
-  try {
-    projected = page.core.project(page.known.events, batches);
-  } catch (failure) {
+  page.computing = true;
+  const known = page.known;
+  page.core.project(known.events, batches).then((projected) => {
+    if (mine !== projecting) return;
+    page.computing = false;
+    page.projected += 1; // the core's worker now holds this state: what may be tapped is asked again
+    showKnown();
+    if (projected.applied === batches.length && batches.length) {
+      page.state = { ...known.state, ...projected.state };
+      page.events = [...known.events, ...projected.events];
+      page.local = true;
+    } // else the rules refuse a waiting action: the taps are held, the server will say why
+    render();
+  }, (failure) => {
+    if (mine !== projecting) return;
     console.warn("the core could not replay this game in the page", failure);
     page.core = null;
-    return;
-  }
-  if (projected.applied < batches.length) return; // the rules refuse a waiting action: the server will say why
-  if (batches.length) {
-    page.state = { ...page.known.state, ...projected.state };
-    page.events = [...page.known.events, ...projected.events];
-    page.local = true;
-  }
-  page.taps = page.core.taps(page.pending, page.seat);
+    page.computing = false;
+    showKnown();
+    render();
+  });
 }
 
 /**
- * Load the core's rules in the page (once; again after a failure): when the connection drops, or an action waits
- * with no answer. Until then the page draws what the server answered, as it always did.
+ * Load the core's rules (once; again after a failure): when the connection drops, or an action waits with no
+ * answer. Until then the page draws what the server answered, as it always did.
  */
 function wantCore() {
   if (page.core || page.coreLoading) return;
@@ -245,10 +271,28 @@ function wantCore() {
     .finally(() => { page.coreLoading = false; });
 }
 
-/** The core's answer of what may be tapped, for the cards tapped so far and the seat chosen. */
+const tapsKey = () => JSON.stringify([page.projected, page.pending, page.seat]);
+
+/**
+ * The core's answer of what may be tapped, for the state shown, the cards tapped so far and the seat chosen:
+ * asked when one of them changed; until it comes, the taps are held.
+ */
 function refreshTaps() {
-  if (page.taps && page.core) page.taps = page.core.taps(page.pending, page.seat);
+  if (!page.core || page.computing) return;
+  const key = tapsKey();
+  if (page.tapsKey === key || page.tapsAsked === key) return;
+  page.tapsAsked = key;
+  const mine = projecting;
+  page.core.taps(page.pending, page.seat).then((taps) => {
+    if (page.tapsAsked !== key || mine !== projecting) return;
+    page.taps = taps;
+    page.tapsKey = key;
+    render();
+  }, (failure) => console.warn("the core could not answer what may be tapped", failure));
 }
+
+/** Whether the core's answer of what may be tapped is the one of what is on screen (or there is no core). */
+const tapsReady = () => !page.core || (page.taps !== null && page.tapsKey === tapsKey());
 
 function resetTurn() {
   page.seat = null;
@@ -850,7 +894,7 @@ function render() {
   const d = state.deal;
   const progress = d ? dealProgress(dealEvents()) : { seen: new Set(), lastPlayer: null };
   refreshTaps();
-  if (page.taps) progress.seen = new Set(page.taps.seen); // the cards seen this deal, as the core has them
+  if (page.core && tapsReady()) progress.seen = new Set(page.taps.seen); // the cards seen, as the core has them
   $("#status").replaceChildren(...statusLine());
   $("#settlement").replaceChildren(...settlement());
   const centre = [boardElement(state)];
