@@ -173,6 +173,8 @@ def test_a_whole_deal_recorded_offline_is_what_the_server_records(browser: Brows
         if number == RELOAD_AFTER:
             page.evaluate("window.scrollTo(0, 0)")
             screenshot(page, "scorer-offline-deal-phone", full_page=False)
+            page.locator("#outbox").scroll_into_view_if_needed()  # what waits, and the cards that may be laid
+            screenshot(page, "scorer-offline-deal-waiting-phone", full_page=False)
             page.reload()  # still offline: the page from the worker, the game from the copy kept, then the core
             expect(page.locator(CORE_READY)).to_have_count(1, timeout=60_000)
             expect(page.locator("#local-state")).to_be_visible()  # shown as the server will record it
