@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from nj_ledger import new_game  # noqa: E402
+from nj_ledger.simulator import simulate  # noqa: E402
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path, sign_in  # noqa: E402
 from tests.browser.server import start_server  # noqa: E402
 
@@ -46,7 +47,7 @@ LOAD = """async () => {
              blocked: blocked.reduce((sum, d) => sum + d, 0) };
 }"""
 
-ANSWERS = """async ([game]) => {
+ANSWERS = """async ([game, long]) => {
     const { loadCore } = await import("/static/pages/core.js");
     const { allEvents } = await import("/static/pages/common.js");
     const core = await loadCore();
@@ -60,7 +61,10 @@ ANSWERS = """async ([game]) => {
     };
     const project = await time(() => core.project(records, batches), 20);
     const taps = await time((i) => core.taps(i % 2 ? [] : ["9D"], null), 20);
-    return { project, taps };
+    // a long game's log replayed in the page (what each answer of the server costs while the outbox drains)
+    const log = await allEvents(long);
+    const replayed = await time((i) => core.project(i % 2 ? log : log.slice(0, -1), []), 6);
+    return { project, taps, long_game_events: log.length, long_game_replay: replayed };
 }"""
 
 
@@ -84,6 +88,8 @@ def main() -> None:
     server = start_server(folder)
     game = server.store.create_game(server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 200, dealer=0),
                                     [{"type": "deal"}]).game.id
+    played = simulate(seed=5, profile="classic", players=4, deals=12)
+    long = server.store.create_game(server.club, played.events[0], played.actions).game.id
     kinds = ("cold", "http_cache", "worker_offline", "first_offline", "answers")
     results: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
     with sync_playwright() as driver:
@@ -106,7 +112,7 @@ def main() -> None:
             page.wait_for_selector("body[data-core]", timeout=60_000)
             results["worker_offline"].append(page.evaluate(LOAD))
             context.set_offline(False)
-            results["answers"].append(page.evaluate(ANSWERS, [game]))
+            results["answers"].append(page.evaluate(ANSWERS, [game, long]))
             context.close()
             # what a scorer meets the first time the connection drops: the runtime kept by the worker (fetched
             # when the page opened), never compiled on this phone before
