@@ -9,11 +9,11 @@
 // sent, in order, and removed only when the server acknowledged it; what could not be sent is sent again when
 // the connection returns, when the page opens and every 15 seconds. A badge says how many wait. While actions
 // wait, the page shows the state they give as the server will compute it: the core's own rules run in the page
-// (core.js, Pyodide, loaded when the connection drops or an action gets no answer), the log kept replayed and
-// each waiting action applied, and what may be tapped is what those rules accept; the server's answers replace
-// that state as they come. Until the core has loaded in the page (or if it cannot), the taps are held while an
-// action waits (see docs/OFFLINE.md). A tap made on a state
-// another phone has moved on (409) is sorted out in `reconcile`.
+// (core.js: Pyodide in a worker, loaded when the connection drops or an action gets no answer), the log kept
+// replayed and each waiting action applied, and what may be tapped is what those rules accept; the server's
+// answers replace that state as they come. Until the core has loaded (or if it cannot), the taps are held while
+// an action waits (see docs/OFFLINE.md). A tap made on a state another phone has moved on (409) is sorted out in
+// `reconcile`.
 
 import {
   $, ApiError, allEvents, api, clearNotice, counted, el, isSigningIn, newKey, notify, recordActions, requireSession, start,
@@ -158,8 +158,8 @@ function tappable(card, progress) {
 /** A card only the seat that would complete the round may lay (a new run): drawn apart on the keypad. */
 function restartOnly(card, progress) {
   const d = deal();
-  if (page.taps) return page.seat === null && page.pending.length === 0 && !(page.taps.cards[card] || []).includes(d.turn);
-  return page.seat === null && page.pending.length === 0 && !validFor(d.turn, [card], progress);
+  if (page.seat !== null || page.pending.length > 0) return false;
+  return page.taps ? !(page.taps.cards[card] || []).includes(d.turn) : !validFor(d.turn, [card], progress);
 }
 
 function nextWanted() {
@@ -288,7 +288,12 @@ function refreshTaps() {
     page.taps = taps;
     page.tapsKey = key;
     render();
-  }, (failure) => console.warn("the core could not answer what may be tapped", failure));
+  }, (failure) => { // the page goes back to what it did without the core
+    console.warn("the core could not answer what may be tapped", failure);
+    page.core = null;
+    project();
+    render();
+  });
 }
 
 /** Whether the core's answer of what may be tapped is the one of what is on screen (or there is no core). */
@@ -363,7 +368,7 @@ async function send(actions, { redo = false } = {}) {
   project();
   render();
   const waits = $("#outbox"); // not sent and held: what waits, and why the cards are held, in view
-  if (waits && !page.local) waits.scrollIntoView({ block: "center" });
+  if (waits && !page.core) waits.scrollIntoView({ block: "center" });
 }
 
 const noAnswer = (failure) => failure instanceof TypeError
