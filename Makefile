@@ -13,6 +13,7 @@ export NJ_LEDGER_INSTANCE ?= $(CURDIR)/instance
 
 CHROMIUM := /usr/bin/chromium
 CATALOG  := api/translations/fr/LC_MESSAGES/messages
+PYODIDE  := api/static/vendor/pyodide/VERSION
 
 .PHONY: run test lint test-slow test-slow-core test-slow-rest test-reliability-slow install clean translations
 
@@ -24,7 +25,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -qq -e '.[test]'
 	touch $(STAMP)
 
-install: $(STAMP) $(CATALOG).mo
+install: $(STAMP) $(CATALOG).mo $(PYODIDE)
+
+# The Pyodide runtime the scorer page runs the core in with no connection: fetched from the npm registry, its
+# pinned integrity checked, only the files the page loads unpacked (scripts/vendor_pyodide.py, docs/OFFLINE.md).
+$(PYODIDE): scripts/vendor_pyodide.py
+	$(PYTHON) scripts/vendor_pyodide.py
 
 # The French catalog, compiled (the app also compiles it on start when the .po is newer).
 $(CATALOG).mo: $(CATALOG).po $(STAMP)

@@ -34,11 +34,11 @@ from .i18n import TRANSLATIONS
 PROJECT = Path(__file__).resolve().parents[1]
 CORE = PROJECT / "nj_ledger"
 CORE_MODULES = ("actions.py", "checks.py", "decide.py", "settlement.py", "rules.py", "cards.py", "exchange.py",
-                "evenings.py")
+                "seating.py", "evenings.py")
 # The calls whose string arguments are refusal templates, with the position of the template
 # (0-based), see the module docstring.
 ERROR_KEYWORDS: Mapping[str, int] = {
-    "LedgerError": 1, "InvalidInput": 1, "RuleViolation": 1,  # (code, template, **params)
+    "LedgerError": 1, "InvalidInput": 1, "RuleViolation": 1, "SeatingError": 1,  # (code, template, **params)
     "_invalid": 1,  # exchange.py: (field, template, **params)
     "_bad": 2,  # rules.py: (option, value, expected): its own template is in _bad's body
     "phrase": 0,  # a phrase or a sentence given as a parameter of another one

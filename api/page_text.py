@@ -166,6 +166,8 @@ MESSAGES = {
     # the scorer's outbox: what was tapped and is not yet acknowledged by the server
     "outbox.badge": _l("{count} waiting to be sent"),
     "outbox.held": _l("The next turn is shown once the server has recorded what waits."),
+    "outbox.local": _l("Shown as the server will record it: the game's own rules run on this phone."),
+    "outbox.list": _l("What waits to be sent"),
     "outbox.stopped": _l("Nothing after it is sent until it is removed."),
     "outbox.offline": _l("No connection: what you tap is kept on this phone and sent by itself as soon as the "
                          "connection returns."),

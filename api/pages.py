@@ -15,6 +15,7 @@ no token. No inline script runs: the policy allows scripts from this server only
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 from functools import lru_cache
@@ -23,6 +24,7 @@ from typing import Any
 
 from flask import Blueprint, Response, g, render_template, url_for
 
+import nj_ledger
 from nj_ledger.profiles import PROFILES, default_starting_chips
 from nj_ledger.rules import resolve_rules
 
@@ -39,6 +41,17 @@ STATIC = Path(__file__).parent / "static"
 # What the service worker keeps for use with no connection: every asset the pages load (their scripts, styles,
 # icons). The shell's pages are kept too, and each page when it is opened (``static/sw.js``).
 OFFLINE_FOLDERS = ("pages", "icons")
+# The policy of the worker the scorer runs the core's rules in under Pyodide, for the state shown while actions
+# wait to be sent (``static/core-worker.js``, ``static/pages/core.js``, docs/OFFLINE.md): it imports the
+# runtime's modules and fetches its files and the core's modules from this server, and compiles WebAssembly (the
+# only answer that may: no page does).
+CORE_WORKER_POLICY = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; "
+                      "frame-ancestors 'none'; base-uri 'none'")
+# The Pyodide runtime, fetched by ``make install`` (scripts/vendor_pyodide.py): the worker keeps it in a cache of
+# its own, filled when the scorer first loads it, named after this stamp (the version and integrity unpacked).
+RUNTIME_STAMP = STATIC / "vendor" / "pyodide" / "VERSION"
+# The core's module the scorer page runs (it imports the rules it needs: decide, reducer, view, ...).
+CORE_ENTRY = "scorer"
 # The worker's own policy: it fetches from this server only (its pages and assets), and runs nothing else.
 WORKER_POLICY = "default-src 'none'; connect-src 'self'; script-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 GAME_ID = "<string(maxlength=64):game>"
@@ -169,15 +182,77 @@ def offline_assets() -> tuple[str, tuple[str, ...]]:
                 digest.update(name.encode() + b"\0" + path.read_bytes())
     worker = (STATIC / "sw.js").read_bytes()
     digest.update(worker)
+    digest.update((STATIC / "core-worker.js").read_bytes())
+    digest.update(core_modules().encode())
     return digest.hexdigest()[:16], tuple(names)
+
+
+@lru_cache(maxsize=1)
+def core_modules() -> str:
+    """The core's modules the scorer page runs, read from the installed ``nj_ledger`` (JSON text): its entry
+    (:mod:`nj_ledger.scorer`), the package's ``__init__`` and every core module they import, as
+    ``{"entry": "nj_ledger.scorer", "modules": {"nj_ledger/decide.py": source, ...}}``."""
+    root = Path(nj_ledger.__file__).parent
+    found: dict[str, str] = {}
+    todo = [CORE_ENTRY, "__init__"]
+    while todo:
+        name = todo.pop()
+        path = f"nj_ledger/{name.replace('.', '/')}.py"
+        if path in found:
+            continue
+        source = (root / f"{name.replace('.', '/')}.py").read_text(encoding="utf-8")
+        found[path] = source
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                todo.append(node.module)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("nj_ledger."):
+                todo.append((node.module or "").removeprefix("nj_ledger."))
+    return json.dumps({"entry": f"nj_ledger.{CORE_ENTRY}", "modules": dict(sorted(found.items()))})
+
+
+@blp.route("/core/modules.json")
+def core() -> Response:
+    """The core's rules for the scorer page, which runs them under Pyodide with no connection (docs/OFFLINE.md):
+    the very modules the server runs, nothing of the store, the API or the command line."""
+    response = Response(core_modules(), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@blp.route("/core/worker.js")
+def core_worker() -> Response:
+    """The worker the scorer page runs the core's rules in, off its own thread (``static/core-worker.js``)."""
+    response = Response((STATIC / "core-worker.js").read_text(encoding="utf-8"), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Security-Policy"] = CORE_WORKER_POLICY
+    return response
+
+
+def runtime_version() -> str:
+    """The stamp of the Pyodide runtime unpacked (its version and integrity, hashed), or "" when it is missing."""
+    try:
+        return hashlib.sha256(RUNTIME_STAMP.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return ""
+
+
+def runtime_files() -> list[str]:
+    """The paths of the Pyodide runtime's files the scorer loads (none when it is missing)."""
+    folder = RUNTIME_STAMP.parent
+    if not RUNTIME_STAMP.is_file():
+        return []
+    return [url_for("static", filename=f"vendor/pyodide/{path.name}") for path in sorted(folder.iterdir())
+            if path.is_file() and path.name not in {"VERSION", "LICENSE"}]
 
 
 @blp.route("/sw.js")
 def service_worker() -> Response:
     """The service worker, at the top of the site so that its scope is every page (``static/sw.js``)."""
     version, names = offline_assets()
-    assets = [url_for("static", filename=name) for name in names] + [url_for("pages.manifest")]
-    head = f"const VERSION = {json.dumps(version)};\nconst ASSETS = {json.dumps(assets)};\n"
+    assets = [url_for("static", filename=name) for name in names] + [
+        url_for("pages.manifest"), url_for("pages.core"), url_for("pages.core_worker")]
+    head = (f"const VERSION = {json.dumps(version)};\nconst ASSETS = {json.dumps(assets)};\n"
+            f"const RUNTIME = {json.dumps(runtime_version())};\nconst RUNTIME_FILES = {json.dumps(runtime_files())};\n")
     body = head + (STATIC / "sw.js").read_text(encoding="utf-8")
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"

@@ -24,7 +24,7 @@ from nj_ledger.store import Store
 from nj_ledger.store.keys import SIGNING_KEY_ENV
 from nj_ledger.store.migrate import upgrade
 
-from . import audit, bulk, followers, live, longest, memory, peer, replay
+from . import audit, bulk, followers, live, longest, memory, peer, replay, seating
 from .data import long_game, simulated_deals, write_document
 from .machine import machine
 from .results import skipped
@@ -108,6 +108,7 @@ def run(sizes: Sizes, *, quick: bool, json_path: Path | None = None, echo: Echo 
         step("replay endpoint", lambda: replay.endpoint(url, club.id, token.secret, game_id, deals,
                                                         sizes.replay_requests, events))
     step("the longest replay the bounds allow", lambda: longest.workload(quick))
+    step("seats drawn and rotated over an evening", lambda: seating.workload(quick))
     if sizes.scoreboard:
         step("scoreboard", lambda: scoreboard_rows(quick, echo))
     else:

@@ -19,10 +19,17 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations
+
+from .errors import InvalidInput
 
 SMALLEST = 3  # a Nain Jaune table seats 3 to 8 players
 LARGEST = 8
+
+
+class SeatingError(InvalidInput, ValueError):
+    """A seating that cannot be planned: a refusal of the core (``code``, ``template``), and a ``ValueError``."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +60,11 @@ def table_sizes(players: int, *, smallest: int = SMALLEST, largest: int = LARGES
     ((4, 4, 4), (5, 4, 4), (4, 3), (3,), (4, 4, 4, 4, 4))
     """
     if smallest < 1 or largest < smallest:
-        raise ValueError(f"no table can seat between {smallest} and {largest} players")
+        raise SeatingError("seating-no-table", "No table can seat between {smallest} and {largest} players.",
+                           smallest=smallest, largest=largest)
     if players < smallest:
-        raise ValueError(f"{players} players cannot fill a table of {smallest}")
+        raise SeatingError("seating-too-few-players", "{players} players cannot fill a table of {smallest}.",
+                           players=players, smallest=smallest)
     best: tuple[int, ...] | None = None
     best_key: tuple[int, int] | None = None
     for count in range(1, players // smallest + 1):
@@ -67,7 +76,9 @@ def table_sizes(players: int, *, smallest: int = SMALLEST, largest: int = LARGES
         if best_key is None or key < best_key:
             best, best_key = sizes, key
     if best is None:
-        raise ValueError(f"{players} players cannot be split into tables of {smallest} to {largest}")
+        raise SeatingError("seating-no-split",
+                           "{players} players cannot be split into tables of {smallest} to {largest}.",
+                           players=players, smallest=smallest, largest=largest)
     return best
 
 
@@ -77,27 +88,35 @@ def plan(players: Sequence[str], rounds: int, *, sizes: Sequence[int] | None = N
 
     ``rounds`` is the evening's total number of rounds; the rounds after ``played``
     seat every one of ``players`` (those present now) once each, at tables of
-    ``sizes`` (default :func:`table_sizes`), counting the pairs already met in the
-    played rounds. The same arguments and ``seed`` give the same plan. Within a
-    table, the first seat (who deals first) goes to whoever has had it least.
+    ``sizes`` (default :func:`table_sizes`; table ``i`` of a planned round seats
+    ``sizes[i]``), counting the pairs already met in the played rounds. The same
+    arguments and ``seed`` give the same plan. The first seat of a table (who
+    deals first) goes round the players over the evening.
     """
     names = tuple(players)
-    if len(set(names)) != len(names):
-        raise ValueError("a player is listed twice")
+    twice = _twice(names)
+    if twice is not None:
+        raise SeatingError("seating-player-twice", "{name} is listed twice.", name=twice)
     if rounds < len(played):
-        raise ValueError(f"{len(played)} rounds are played already: the evening cannot have {rounds}")
+        raise SeatingError("seating-rounds-played",
+                           "{played} rounds are played already: the evening cannot have {rounds}.",
+                           played=len(played), rounds=rounds)
     kept = tuple(tuple(tuple(table) for table in played_round) for played_round in played)
     for number, done in enumerate(kept, 1):
-        seated = [name for table in done for name in table]
-        if len(set(seated)) != len(seated):
-            raise ValueError(f"round {number} seats a player twice")
+        twice = _twice([name for table in done for name in table])
+        if twice is not None:
+            raise SeatingError("seating-seated-twice", "Round {round} seats {name} twice.", round=number, name=twice)
     todo = rounds - len(kept)
     split = tuple(sizes) if sizes is not None else (table_sizes(len(names)) if todo else ())
     if todo:
-        if any(not SMALLEST <= size <= LARGEST for size in split):
-            raise ValueError(f"a table seats {SMALLEST} to {LARGEST} players, not {list(split)}")
-        if sum(split) != len(names):
-            raise ValueError(f"tables of {list(split)} do not seat {len(names)} players")
+        for size in split:
+            if not SMALLEST <= size <= LARGEST:
+                raise SeatingError("seating-table-size", "A table seats {smallest} to {largest} players, not {size}.",
+                                   smallest=SMALLEST, largest=LARGEST, size=size)
+        if not split or sum(split) != len(names):
+            raise SeatingError("seating-sizes-do-not-seat",
+                               "Tables of {sizes} do not seat the {players} players present.",
+                               sizes=" + ".join(str(size) for size in split) or "0", players=len(names))
     index = {name: number for number, name in enumerate(names)}
     n = len(names)
     counts = [0] * (n * n)  # pairs of present players already met, flattened: counts[p * n + q]
@@ -120,6 +139,16 @@ def plan(players: Sequence[str], rounds: int, *, sizes: Sequence[int] | None = N
     worst = max(met.values(), default=0)
     return Plan(everything, worst, lower_bound(names, todo, split, kept),
                 sum(1 for count in met.values() if count == worst and worst))
+
+
+def _twice(names: Sequence[str]) -> str | None:
+    """The first name met a second time in ``names``, if any."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
 
 
 def pair_counts(rounds: Sequence[Sequence[Sequence[str]]]) -> dict[tuple[str, str], int]:
@@ -163,7 +192,19 @@ def lower_bound(players: Sequence[str], todo: int, sizes: Sequence[int],
     5. the same between a played round and a planned one: a planned table holds
        at least ``s −`` (players absent from the played round) players of it;
        when they outnumber the played round's tables, two who sat together then
-       meet once more than the least met of such pairs.
+       meet once more than the least met of such pairs;
+    6. codes: over the planned rounds, each player's tables spell a word of
+       ``R`` letters from an alphabet of the ``k`` tables; two players meet as
+       many times as their words agree, ``R −`` their Hamming distance. No pair
+       meeting more than ``w`` times asks for ``n`` words pairwise at distance
+       ``R − w`` or more: when the Singleton, Hamming or Plotkin bound (or, for
+       two tables, the exact size known) allows fewer, a count of ``w + 1``.
+       9 players at two tables over 6 rounds: at most 8 binary words of length
+       6 are pairwise 3 apart, so a pair meets 4 times;
+    7. Euler's 36 officers: 36 players at 6 tables of 6 over 4 rounds with no
+       pair twice would make two orthogonal Latin squares of order 6 (the
+       first two rounds as rows and columns, the others as symbols), which do
+       not exist (Tarry, 1900): from 4 such rounds on, a count of 2 at least.
     """
     names = tuple(players)
     n = len(names)
@@ -189,6 +230,12 @@ def lower_bound(players: Sequence[str], todo: int, sizes: Sequence[int],
     while again + 1 < todo and max(sizes) > tables ** (again + 1):
         again += 1
     bound = max(bound, again + 1)
+    if todo >= 4 and tuple(sizes) == (6,) * 6:
+        bound = max(bound, 2)
+    meets = 0  # codes: the planned rounds' tables of each player spell a word of `todo` letters among `tables`
+    while meets < todo and _code_size(tables, todo, todo - meets) < n:
+        meets += 1
+    bound = max(bound, meets)
     for done in played:
         # a planned table holds at least (size − newcomers) players of this played round, spread over its tables:
         # when they outnumber the tables, two who sat together then sit together again
@@ -198,6 +245,34 @@ def lower_bound(players: Sequence[str], todo: int, sizes: Sequence[int],
         if max(sizes) - newcomers > groups:
             bound = max(bound, 1 + min(counts[p][q] for table in present for p, q in combinations(table, 2)))
     return bound
+
+
+# A(length, distance), the most binary words of ``length`` letters pairwise at ``distance`` or more, for odd
+# distances where the Plotkin bound does not give it (exact values, from the tables of coding theory).
+_BINARY = {(3, 3): 2, (4, 3): 2, (5, 3): 4, (6, 3): 8, (7, 3): 16, (8, 3): 20, (9, 3): 40, (10, 3): 72,
+           (11, 3): 144, (12, 3): 256, (9, 5): 6, (10, 5): 12, (11, 5): 24, (12, 5): 32}
+
+
+def _code_size(letters: int, length: int, distance: int) -> int:
+    """An upper bound on how many words of ``length`` letters (``letters`` of them) can be pairwise at Hamming
+    ``distance`` or more: the Singleton, Hamming and Plotkin bounds, and for two letters the exact values known.
+    """
+    if distance <= 1:
+        return int(letters ** length)
+    if distance > length:
+        return 1
+    if letters == 2 and distance % 2 == 0:
+        return _code_size(2, length - 1, distance - 1)  # A(n, 2e) = A(n − 1, 2e − 1)
+    best: int = int(letters ** (length - distance + 1))  # Singleton
+    radius = (distance - 1) // 2
+    ball = sum(math.comb(length, i) * (letters - 1) ** i for i in range(radius + 1))
+    best = min(best, int(letters ** length) // ball)  # Hamming
+    share = Fraction(letters - 1, letters) * length
+    if distance > share:
+        best = min(best, math.floor(distance / (distance - share)))  # Plotkin
+    if letters == 2 and (length, distance) in _BINARY:
+        best = min(best, _BINARY[length, distance])
+    return best
 
 
 def _pour(levels: Sequence[int], amount: int) -> int:
@@ -327,10 +402,12 @@ def _design(n: int, sizes: Sequence[int]) -> list[list[list[int]]]:
 # --- search ---------------------------------------------------------------------------------------------------------
 
 _BASE = 4.0  # a pair met c times costs _BASE ** c: the worst pairs weigh most, then how many, then the spread
-_EFFORT = 1_200_000  # seats looked at by the annealing, and as many by the tabu search (about 0.3 s each)
-_TABU_STEPS = 1_500
-_STALL = 500  # tabu steps without a better plan before giving up
-_PICKS = 6  # conflicting (round, player) places looked at by one tabu step
+_EFFORT = 2_000_000  # seats looked at by the annealing, and as many by the tabu search (about 0.3 s each)
+_TABU_STEPS = 3_000
+_TRIES = 400  # most swaps tried by the annealing, per player and round
+_STALL = 1_000  # tabu steps without a better plan before giving up
+_TENURE = (4, 10)  # steps a swap undone stays forbidden: drawn between these
+_PICKS = 48  # conflicting (round, player) places looked at by one tabu step (a seeded sample when more)
 
 
 class _Search:
@@ -466,10 +543,10 @@ class _Search:
         for step in range(steps):
             if best <= self.ideal or budget <= 0 or step - last > _STALL:
                 break
-            worst = self.key()[0]
-            places = sorted({(r, x) for r, tables in enumerate(self.rounds) for table in tables
-                             for i, p in enumerate(table) for q in table[i + 1:]
-                             if self.counts[p * n + q] >= worst for x in (p, q)})
+            together = [(self.counts[p * n + q], r, p, q) for r, tables in enumerate(self.rounds)
+                        for table in tables for i, p in enumerate(table) for q in table[i + 1:]]
+            worst = max(together)[0]  # the worst pair the planned rounds can change (played ones may be worse)
+            places = sorted({(r, x) for c, r, p, q in together if c >= worst for x in (p, q)})
             if len(places) > _PICKS:
                 places = rng.sample(places, _PICKS)
             move, lowest = None, math.inf
@@ -485,7 +562,7 @@ class _Search:
                 break
             r, p, q = move
             self.swap(r, p, q)
-            tenure = step + rng.randint(4, 10)
+            tenure = step + rng.randint(*_TENURE)
             forbidden[r, p, q] = forbidden[r, q, p] = tenure
             now = self.key()
             if now < best:
@@ -562,7 +639,7 @@ def _search(n: int, todo: int, sizes: Sequence[int], counts: list[int],
     if search.key() > search.ideal and len(sizes) > 1:
         before, kept = search.key(), search.snapshot()
         per_swap = 2 * n // len(sizes)  # seats looked at to price a swap
-        search.anneal(min(_EFFORT // per_swap, 400 * n * todo))
+        search.anneal(min(_EFFORT // per_swap, _TRIES * n * todo))
         if search.key() > before:
             search.restore(kept)
         search.tabu(_TABU_STEPS, _EFFORT // per_swap)
@@ -570,16 +647,66 @@ def _search(n: int, todo: int, sizes: Sequence[int], counts: list[int],
 
 
 def _seat(rounds: list[list[list[int]]], firsts: list[int], rng: random.Random) -> list[list[list[int]]]:
-    """Seat order at each table: the first seat to whoever has had it least (a seeded draw among equals)."""
-    seated = []
+    """Seat order at each table: the first seat (who deals first) goes round.
+
+    Round by round, to whoever at the table has had it least (the played rounds
+    count; a seeded draw among equals); then, while a player has had it two times
+    more than another, first seats pass along a chain of tables between them
+    (:func:`_pass_on`). The other seats are drawn by the seed.
+    """
+    chosen: list[list[int]] = []
     for tables in rounds:
-        ordered = []
+        picks = []
         for table in tables:
-            rest = list(table)
-            rng.shuffle(rest)
-            first = min(rest, key=lambda p: firsts[p])
+            drawn = list(table)
+            rng.shuffle(drawn)
+            first = min(drawn, key=lambda p: firsts[p])
             firsts[first] += 1
-            rest.remove(first)
+            picks.append(first)
+        chosen.append(picks)
+    while _pass_on(rounds, chosen, firsts):
+        pass
+    seated = []
+    for tables, picks in zip(rounds, chosen, strict=True):
+        ordered = []
+        for table, first in zip(tables, picks, strict=True):
+            rest = [p for p in table if p != first]
+            rng.shuffle(rest)
             ordered.append([first, *rest])
         seated.append(ordered)
     return seated
+
+
+def _pass_on(rounds: list[list[list[int]]], chosen: list[list[int]], firsts: list[int]) -> bool:
+    """One chain of first seats handed on, from a player who has had the most to one who has had two fewer.
+
+    A breadth-first search: from ``a``, who has the first seat of a table where ``b`` sits,
+    the seat can pass to ``b``; along a chain a → b → … → z, everyone in between keeps
+    his count, ``a`` loses one and ``z`` gains one. False when no such chain exists.
+    """
+    most = max(firsts)
+    start = [p for p, count in enumerate(firsts) if count == most]
+    came: dict[int, tuple[int, int, int]] = {}  # player → (previous player, round, table)
+    seen = set(start)
+    queue = list(start)
+    for p in queue:
+        for r, tables in enumerate(rounds):
+            for t, table in enumerate(tables):
+                if chosen[r][t] != p:
+                    continue
+                for q in table:
+                    if q in seen:
+                        continue
+                    seen.add(q)
+                    came[q] = (p, r, t)
+                    if firsts[q] <= most - 2:
+                        end = q
+                        while end in came:
+                            back, r_, t_ = came[end]
+                            chosen[r_][t_] = end
+                            end = back
+                        firsts[end] -= 1
+                        firsts[q] += 1
+                        return True
+                    queue.append(q)
+    return False

@@ -1,16 +1,22 @@
 // The service worker that lets the pages open with no connection (served at /sw.js, scope "/").
-// The server puts two lines before this text: VERSION (a hash of every asset) and ASSETS (their paths);
+// The server puts four lines before this text: VERSION (a hash of every asset and of the core's modules the
+// scorer runs), ASSETS (their paths), RUNTIME (the stamp of the Pyodide runtime unpacked, "" when there is none)
+// and RUNTIME_FILES (its files' paths);
 // a new VERSION installs a new cache and drops the old one.
 //
 // - Assets (/static/…): from the cache first, every one of them stored at install; any other one the
 //   first time it is fetched.
 // - Pages (a navigation): from the network first, the answer kept; with no answer, the copy kept of that
 //   address (the scorer of a game opened before), else the home page kept at install.
+// - The Pyodide runtime (/static/vendor/pyodide/…, 14 MB, loaded by the scorer only): from a cache of its own,
+//   filled the first time the scorer loads it and kept while RUNTIME is the same (an asset's change does not
+//   fetch it again); the other pages never download it.
 // - The API (/api/…) is never answered from here: the pages keep their own copy of a game (IndexedDB) and
 //   their outbox, and know when an answer did not come.
-/* global VERSION, ASSETS */
+/* global VERSION, ASSETS, RUNTIME, RUNTIME_FILES */
 
 const CACHE = `nj-ledger-${VERSION}`;
+const RUNTIME_CACHE = `nj-ledger-runtime-${RUNTIME}`;
 const SHELL = ["/", "/signin"];
 
 self.addEventListener("install", (event) => {
@@ -26,14 +32,14 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name.startsWith("nj-ledger-") && name !== CACHE) await caches.delete(name);
+      if (name.startsWith("nj-ledger-") && name !== CACHE && name !== RUNTIME_CACHE) await caches.delete(name);
     }
     await self.clients.claim();
   })());
 });
 
-async function fromCacheFirst(request) {
-  const cache = await caches.open(CACHE);
+async function fromCacheFirst(request, name = CACHE) {
+  const cache = await caches.open(name);
   const kept = await cache.match(request, { ignoreSearch: true, ignoreVary: true });
   if (kept) return kept;
   const answer = await fetch(request);
@@ -54,8 +60,21 @@ async function fromNetworkFirst(request) {
   }
 }
 
+// The scorer, once it has loaded the Pyodide runtime, asks for it to be kept (`{keepRuntime: true}`): when the
+// page was opened before this worker was in control, the runtime came from the network, past this worker.
+async function keepRuntime() {
+  const cache = await caches.open(RUNTIME_CACHE);
+  for (const path of RUNTIME_FILES) {
+    if (!(await cache.match(path, { ignoreSearch: true, ignoreVary: true }))) await cache.add(path).catch(() => null);
+  }
+}
+
 // A page opened before this worker was in control asks to be kept: `{keep: "/games/…/record"}`.
 self.addEventListener("message", (event) => {
+  if (event.data && event.data.keepRuntime === true && RUNTIME) {
+    event.waitUntil(keepRuntime());
+    return;
+  }
   const path = event.data && event.data.keep;
   if (typeof path !== "string" || !path.startsWith("/") || path.startsWith("/api/")) return;
   event.waitUntil((async () => {
@@ -71,7 +90,8 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
   if (request.mode === "navigate") event.respondWith(fromNetworkFirst(request));
-  else if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") {
+  else if (url.pathname.startsWith("/static/vendor/pyodide/")) event.respondWith(fromCacheFirst(request, RUNTIME_CACHE));
+  else if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest" || url.pathname.startsWith("/core/")) {
     event.respondWith(fromCacheFirst(request));
   }
 });

@@ -172,6 +172,10 @@ def test_a_table_token_reaches_its_tables_games_only(calls: Calls, club: Club) -
     assert client.get(f"/api/v1/games/{mine}/events", headers=table).status_code == 200
     assert client.post(f"/api/v1/games/{mine}/actions", json={"actions": [{"type": "deal"}]},
                        headers=table).status_code == 201
+    assert client.get(f"/api/v1/games/{mine}/deals/1/replay", headers=table).status_code == 200
+    followed = client.get(f"/api/v1/games/{mine}/stream", headers=table, buffered=False)
+    assert followed.status_code == 200 and followed.mimetype == "text/event-stream"
+    followed.close()
     before = calls.state(club, other)["version"]
     # another table's game, the club, the evening's other routes, another table's code: as if they were not there
     for answer in (
@@ -192,6 +196,11 @@ def test_a_table_token_reaches_its_tables_games_only(calls: Calls, club: Club) -
         client.post(evenings_url(club, evening, "rounds"), json={}, headers=table),
         client.post(f"/api/v1/clubs/{club.id}/tokens", json={"role": "scorer"}, headers=table),
         client.get(f"/api/v1/clubs/{club.id}/scoreboard", headers=table),
+        client.get(f"/api/v1/games/{other}/stream", headers=table),
+        client.get(f"/api/v1/games/{other}/deals/1/replay", headers=table),
+        client.get(f"/api/v1/games/{mine}/audit", headers=table),
+        client.get(f"/api/v1/clubs/{club.id}/stream", headers=table),
+        client.get(evenings_url(club, evening, "stream"), headers=table),
     ):
         assert_problem(answer, 404, "not-found")
     assert calls.state(club, other)["version"] == before

@@ -4,10 +4,11 @@ optimal cases, the lower bound, re-planning after an arrival or a departure, and
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from nj_ledger.seating import Plan, lower_bound, pair_counts, plan, table_sizes, worst_pair
+from support.scale import examples, scaled
 
 
 def names(count: int, prefix: str = "P") -> list[str]:
@@ -18,7 +19,7 @@ def check(result: Plan, present: list[str], sizes, played=()) -> None:
     """The plan's shape: played rounds as given, then every present player once a round at tables of ``sizes``."""
     assert result.rounds[: len(played)] == tuple(tuple(tuple(table) for table in tables) for tables in played)
     for tables in result.rounds[len(played):]:
-        assert sorted(len(table) for table in tables) == sorted(sizes)
+        assert tuple(len(table) for table in tables) == tuple(sizes)  # table i seats sizes[i]
         assert all(3 <= len(table) <= 8 for table in tables)
         assert sorted(name for table in tables for name in table) == sorted(present)
     met = pair_counts(result.rounds)
@@ -89,6 +90,12 @@ def test_no_pair_meets_twice_when_it_can_be_avoided(players, size, rounds):
     assert (result.worst_pair, result.bound) == (1, 1)
 
 
+@pytest.mark.parametrize(("players", "sizes"), [(9, (5, 4)), (10, (5, 5)), (12, (6, 6)), (16, (8, 8))])
+def test_two_tables_reach_the_bound_over_six_rounds(players, sizes):
+    result = plan(names(players), 6, sizes=sizes)
+    assert (result.worst_pair, result.bound) == (4, 4)  # the bound of binary codes of length 6
+
+
 @pytest.mark.parametrize(("rounds", "worst"), [(1, 1), (2, 2), (3, 2), (4, 2), (5, 3), (6, 3), (7, 3), (8, 4),
                                                (14, 6)])
 def test_eight_players_at_two_tables_of_four_reach_the_bound(rounds, worst):
@@ -114,6 +121,11 @@ def test_the_bound_counts_the_meetings_of_each_player_and_the_pairs_of_every_rou
     assert lower_bound(names(16), 3, (8, 8)) == 3  # three splits in two halves: two players share all three
     assert lower_bound(names(9), 8, (3, 3, 3)) == 2
     assert lower_bound(names(9), 9, (3, 3, 3)) == 3  # 9 × 2 = 18 over 8 others
+    assert lower_bound(names(36), 3, (6,) * 6) == 1
+    assert lower_bound(names(9), 6, (5, 4)) == 4  # at most 8 binary words of length 6 pairwise 3 apart
+    assert lower_bound(names(8), 6, (4, 4)) == 3
+    assert lower_bound(names(9), 4, (3, 3, 3)) == 1  # the ternary Hamming code has exactly 9 words
+    assert lower_bound(names(36), 4, (6,) * 6) == 2  # no two orthogonal Latin squares of order 6
     played = [[names(3), names(6)[3:]], [names(3), names(6)[3:]]]
     assert lower_bound(names(6), 3, (3, 3), played) == 3  # met twice already, and the third round's tables of 3
     # take 2 from one of the two played tables
@@ -149,7 +161,18 @@ def test_the_first_seats_go_round():
         for table in tables:
             firsts[table[0]] = firsts.get(table[0], 0) + 1
     assert sum(firsts.values()) == 18
-    assert set(firsts.values()) <= {1, 2} and len(firsts) >= 9
+    assert sorted(firsts.values()) == [1] * 6 + [2] * 6  # 18 first seats among 12: 1 or 2 each
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(20, 8), (13, 6), (24, 7), (64, 8), (17, 5)])
+def test_no_one_has_the_first_seat_two_times_more_than_another(players, rounds):
+    everyone = names(players)
+    result = plan(everyone, rounds)
+    firsts = dict.fromkeys(everyone, 0)
+    for tables in result.rounds:
+        for table in tables:
+            firsts[table[0]] += 1
+    assert max(firsts.values()) - min(firsts.values()) <= 1
 
 
 def test_the_same_seed_gives_the_same_plan_and_another_seed_may_not():
@@ -175,6 +198,24 @@ def test_wrong_arguments_are_refused():
         plan(names(6), 2, played=[[names(3), names(3)]])
 
 
+def test_a_refusal_is_a_value_error_with_a_stable_code_and_a_template():
+    from nj_ledger.errors import InvalidInput
+    from nj_ledger.seating import SeatingError
+
+    with pytest.raises(SeatingError) as refused:
+        plan(names(10), 2, sizes=(4, 4))
+    assert isinstance(refused.value, ValueError) and isinstance(refused.value, InvalidInput)
+    assert refused.value.code == "seating-sizes-do-not-seat"
+    said = refused.value.template.format(**refused.value.params)
+    assert said == "Tables of 4 + 4 do not seat the 10 players present."
+    with pytest.raises(SeatingError) as refused:
+        table_sizes(2)
+    assert (refused.value.code, refused.value.params) == ("seating-too-few-players", {"players": 2, "smallest": 3})
+    with pytest.raises(SeatingError) as refused:
+        plan(names(6), 2, played=[[names(3), ["P04", "P05", "P01"]]])
+    assert (refused.value.code, refused.value.params) == ("seating-seated-twice", {"round": 1, "name": "P01"})
+
+
 def test_an_evening_with_every_round_played_is_reported_as_it_stands():
     played = [[names(3), names(6)[3:]], [names(6)[1:4], [*names(1), *names(6)[4:]]]]
     result = plan(["Someone", "Else"], 2, played=played)
@@ -194,8 +235,8 @@ def evenings(draw):
     return players, rounds, table_sizes(players, preferred=preferred), seed
 
 
-@pytest.mark.scaled
-@settings(max_examples=15, deadline=None)
+@scaled
+@examples(15, 150)
 @given(evenings())
 def test_every_player_is_seated_once_every_round_at_tables_of_the_given_sizes(evening):
     players, rounds, sizes, seed = evening
@@ -205,8 +246,8 @@ def test_every_player_is_seated_once_every_round_at_tables_of_the_given_sizes(ev
     assert plan(everyone, rounds, sizes=sizes, seed=seed) == result
 
 
-@pytest.mark.scaled
-@settings(max_examples=15, deadline=None)
+@scaled
+@examples(15, 150)
 @given(evenings(), st.data())
 def test_arrivals_and_departures_leave_the_played_rounds_untouched(evening, data):
     players, rounds, sizes, seed = evening

@@ -7,14 +7,19 @@
 //
 // No tap is lost with the connection: each action is first written to the outbox (IndexedDB, outbox.js), then
 // sent, in order, and removed only when the server acknowledged it; what could not be sent is sent again when
-// the connection returns, when the page opens and every 15 seconds. A badge says how many wait. What waits is
-// not yet the game's state: the next turn is shown once the server has answered (the rules are the server's;
-// see docs/OFFLINE.md). A tap made on a state another phone has moved on (409) is sorted out in `reconcile`.
+// the connection returns, when the page opens and every 15 seconds. A badge says how many wait. While actions
+// wait, the page shows the state they give as the server will compute it: the core's own rules run in the page
+// (core.js: Pyodide in a worker, loaded when the connection drops or an action gets no answer), the log kept
+// replayed and each waiting action applied, and what may be tapped is what those rules accept; the server's
+// answers replace that state as they come. Until the core has loaded (or if it cannot), the taps are held while
+// an action waits (see docs/OFFLINE.md). A tap made on a state another phone has moved on (409) is sorted out in
+// `reconcile`.
 
 import {
   $, ApiError, allEvents, api, clearNotice, counted, el, isSigningIn, newKey, notify, recordActions, requireSession, start,
   t, tableSession,
 } from "./common.js";
+import { keepRuntime, loadCore } from "./core.js";
 import { follow } from "./follow.js";
 import { acknowledge, enqueue, keepGame, keptGame, remove, update, waiting } from "./outbox.js";
 import {
@@ -27,8 +32,17 @@ import {
 
 const page = {
   game: document.body.dataset.game,
-  state: null,
-  events: [],
+  known: null, // {state, events}: the game as the server last answered (or as this phone kept it)
+  state: null, // the state shown: the server's, or the state the waiting actions give (`local`)
+  events: [], // the log shown: the server's, then the records the waiting actions will make
+  core: null, // the core's rules in the page (core.js), once loaded
+  coreLoading: false,
+  computing: false, // the core is computing the state shown (taps held until it answers)
+  tapsKey: null, // what `taps` answers for: the projection, the cards tapped, the seat chosen
+  tapsAsked: null,
+  projected: 0, // how many projections the page has shown (a new one asks `taps` again)
+  local: false, // the state shown is the core's, after every waiting action
+  taps: null, // the core's answer of what may be tapped now
   seat: null, // who plays the cards being tapped (default: the seat to act)
   pending: [], // cards tapped, in order
   unticked: new Set(), // honours the player forgot to call
@@ -50,8 +64,11 @@ const page = {
 
 const RESEND_EVERY = 15_000;
 let atOnce = null; // {entry, refused}: the action just tapped, while it is sent at once
-/** Whether taps are held: something is on its way, or waits in the outbox (the next turn is not known yet). */
-const held = () => page.busy || page.outbox.length > 0;
+/**
+ * Whether taps are held: something is on its way, or waits in the outbox and the next turn is not known (the core
+ * has not loaded in the page, or an action waiting was refused or is in conflict).
+ */
+const held = () => page.busy || page.computing || !tapsReady() || (page.outbox.length > 0 && !page.local);
 
 const gameUrl = () => `/games/${encodeURIComponent(page.game)}`;
 const deal = () => page.state.deal;
@@ -115,8 +132,12 @@ function validFor(seat, cards, progress) {
   return true;
 }
 
-/** The seats the tapped cards may be recorded for, the seat to act first. */
+/** The seats the tapped cards may be recorded for, the seat to act first (the core's answer when it runs here). */
 function recordableSeats(progress) {
+  if (page.taps) {
+    const seats = page.taps.recordable;
+    return candidateSeats().filter((seat) => seats.includes(seat));
+  }
   return candidateSeats().filter((seat) => validFor(seat, page.pending, progress));
 }
 
@@ -129,6 +150,7 @@ function receivingSeat(progress) {
 
 function tappable(card, progress) {
   if (page.pending.includes(card)) return false;
+  if (page.taps) return (page.taps.cards[card] || []).length > 0;
   const cards = [...page.pending, card];
   return candidateSeats().some((seat) => validFor(seat, cards, progress));
 }
@@ -136,7 +158,8 @@ function tappable(card, progress) {
 /** A card only the seat that would complete the round may lay (a new run): drawn apart on the keypad. */
 function restartOnly(card, progress) {
   const d = deal();
-  return page.seat === null && page.pending.length === 0 && !validFor(d.turn, [card], progress);
+  if (page.seat !== null || page.pending.length > 0) return false;
+  return page.taps ? !(page.taps.cards[card] || []).includes(d.turn) : !validFor(d.turn, [card], progress);
 }
 
 function nextWanted() {
@@ -166,12 +189,115 @@ function keypad(enabled, onTap, kind = () => null) {
 // --- sending: the outbox ----------------------------------------------------------------------------------
 /** Add records to the log shown; answers false when they do not follow it (a gap: the log is read again). */
 function merge(records) {
-  const last = page.events.length ? page.events[page.events.length - 1].seq : 0;
+  const events = page.known.events;
+  const last = events.length ? events[events.length - 1].seq : 0;
   const fresh = records.filter((record) => record.seq > last);
   if (fresh.length && fresh[0].seq !== last + 1) return false;
-  page.events.push(...fresh);
+  events.push(...fresh);
   return true;
 }
+
+/** The page shows the game as the server answered (or as this phone kept it). */
+function showKnown() {
+  page.state = page.known.state;
+  page.events = page.known.events;
+  page.local = false;
+  page.taps = null;
+  page.tapsKey = null;
+  page.tapsAsked = null;
+}
+
+let projecting = 0; // the latest projection asked for: an older answer is dropped
+
+/**
+ * What the page shows: the game as the server answered, or, when actions wait and the core runs in the page,
+ * the state and records they give — the log replayed and each waiting action applied by the core's own rules,
+ * as the server will apply them. Called whenever the server's copy or the outbox changes. The core answers
+ * asynchronously (from its worker): until it has, the page keeps what it showed, its taps held.
+ */
+function project() {
+  const mine = ++projecting;
+  if (!page.core) {
+    page.computing = false;
+    showKnown();
+    if (page.outbox.length && (page.offline || !navigator.onLine)) wantCore();
+    return;
+  }
+  const batches = [];
+  for (const entry of page.outbox) {
+    if (entry.status !== "waiting") { // a refusal or a conflict: held until the scorer sorts it out
+      page.computing = false;
+      showKnown();
+      return;
+    }
+    batches.push(entry.actions);
+  }
+  page.computing = true;
+  const known = page.known;
+  page.core.project(known.events, batches).then((projected) => {
+    if (mine !== projecting) return;
+    page.computing = false;
+    page.projected += 1; // the core's worker now holds this state: what may be tapped is asked again
+    showKnown();
+    if (projected.applied === batches.length && batches.length) {
+      page.state = { ...known.state, ...projected.state };
+      page.events = [...known.events, ...projected.events];
+      page.local = true;
+    } // else the rules refuse a waiting action: the taps are held, the server will say why
+    render();
+  }, (failure) => {
+    if (mine !== projecting) return;
+    console.warn("the core could not replay this game in the page", failure);
+    page.core = null;
+    page.computing = false;
+    showKnown();
+    render();
+  });
+}
+
+/**
+ * Load the core's rules (once; again after a failure): when the connection drops, or an action waits with no
+ * answer. Until then the page draws what the server answered, as it always did.
+ */
+function wantCore() {
+  if (page.core || page.coreLoading) return;
+  page.coreLoading = true;
+  loadCore().then((core) => {
+    page.core = core;
+    document.body.dataset.core = `ready in ${Math.round(core.timing.total)} ms`;
+    project();
+    render();
+  }, (failure) => console.warn("the core's rules could not be loaded in this page", failure))
+    .finally(() => { page.coreLoading = false; });
+}
+
+const tapsKey = () => JSON.stringify([page.projected, page.pending, page.seat]);
+
+/**
+ * The core's answer of what may be tapped, for the state shown, the cards tapped so far and the seat chosen:
+ * asked when one of them changed; until it comes, the taps are held.
+ */
+function refreshTaps() {
+  if (!page.core || page.computing) return;
+  const key = tapsKey();
+  if (page.tapsKey === key || page.tapsAsked === key) return;
+  page.tapsAsked = key;
+  const mine = projecting;
+  page.core.taps(page.pending, page.seat).then((taps) => {
+    if (page.tapsAsked !== key || mine !== projecting) return;
+    page.taps = taps;
+    page.tapsKey = key;
+    render();
+  }, (failure) => { // the page goes back to what it did without the core
+    console.warn("the core could not answer what may be tapped", failure);
+    page.core = null;
+    project();
+    render();
+  });
+}
+
+/** Whether the core's answer of what may be tapped is the one of what is on screen (or there is no core). */
+const tapsReady = () => !page.core || (page.taps !== null && page.tapsKey === tapsKey());
 
 function resetTurn() {
   page.seat = null;
@@ -189,9 +315,9 @@ function resetTurn() {
 /** The game as the server has it now (its state and its whole log), kept on this phone for a later offline visit. */
 async function reload() {
   const [state, events] = await Promise.all([api(gameUrl()), allEvents(page.game)]);
-  page.state = state;
-  page.events = events;
+  page.known = { state, events };
   page.keptCopy = false;
+  project();
   await keepGame(page.game, state, events);
 }
 
@@ -218,7 +344,7 @@ let following = null; // a catch-up waiting for the page to be free (an action o
  * catches up at once, or as soon as what this phone is sending has been answered.
  */
 function streamed(event) {
-  if (!page.state || event.seq <= page.state.version) return;
+  if (!page.known || event.seq <= page.known.state.version) return;
   if (page.sending || page.busy || page.outbox.length) {
     if (!following) following = setTimeout(() => { following = null; streamed(event); }, 250);
     return;
@@ -228,19 +354,21 @@ function streamed(event) {
 
 /** A tapped action: kept in the outbox first (with its key and the version it was tapped on), then sent. */
 async function send(actions, { redo = false } = {}) {
-  const base = page.outbox.length ? null : page.state.version;
+  const base = page.outbox.length ? null : page.known.state.version;
   const entry = await enqueue({ game: page.game, actions, key: newKey(), base, redo });
   atOnce = { entry, refused: false }; // sent at once: a refusal goes back to the controls, the tap kept to correct
   page.outbox.push(entry);
+  project();
   render();
   await flush();
   const refused = atOnce.refused;
   atOnce = null;
   if (refused) return;
   resetTurn();
+  project();
   render();
-  const waits = $("#outbox"); // not sent: what waits, and why the cards are held, in view
-  if (waits) waits.scrollIntoView({ block: "center" });
+  const waits = $("#outbox"); // not sent and held: what waits, and why the cards are held, in view
+  if (waits && !page.core) waits.scrollIntoView({ block: "center" });
 }
 
 const noAnswer = (failure) => failure instanceof TypeError
@@ -278,11 +406,13 @@ async function acknowledged(entry, answer) {
   await acknowledge(entry.id, next, answer.state.version);
   page.outbox.shift();
   page.offline = false;
-  page.state = answer.state;
-  if (!merge(answer.events) || page.events.length === 0 || page.events[page.events.length - 1].seq !== page.state.version) {
+  page.known.state = answer.state;
+  const events = page.known.events;
+  if (!merge(answer.events) || events.length === 0 || events[events.length - 1].seq !== answer.state.version) {
     await reload(); // an answer kept from a first attempt, older than the game now: read it all again
   } else {
-    await keepGame(page.game, page.state, page.events);
+    project();
+    await keepGame(page.game, page.known.state, page.known.events);
   }
 }
 
@@ -291,7 +421,7 @@ async function sendFirst() {
   const entry = page.outbox[0];
   try {
     const answer = await recordActions(page.game, entry.actions, {
-      key: entry.key, version: entry.base ?? page.state.version,
+      key: entry.key, version: entry.base ?? page.known.state.version,
       onRetry: (attempt) => notify(t("retrying", { attempt }), "info"),
     });
     await acknowledged(entry, answer);
@@ -310,6 +440,7 @@ async function sendFirst() {
     if (atOnce && atOnce.entry === entry && failure.status === 422 && page.outbox.length === 1) {
       await remove(entry.id); // refused at once: nothing waits, the tap is still on screen to be corrected
       page.outbox.shift();
+      project();
       atOnce.refused = true;
       notify(failure.message);
       return false;
@@ -324,6 +455,7 @@ async function hold(entry, status, problem) {
   entry.status = status;
   entry.problem = problem;
   await update(entry);
+  project();
 }
 
 // --- two phones: a tap made on a state another phone has moved on ------------------------------------------------
@@ -359,9 +491,10 @@ async function reconcile(entry) {
     await remove(entry.id);
     page.outbox.shift();
     if (page.outbox[0] && (page.outbox[0].base === null || page.outbox[0].base === undefined)) {
-      page.outbox[0].base = page.state.version;
+      page.outbox[0].base = page.known.state.version;
       await update(page.outbox[0]);
     }
+    project();
     notify(t("outbox.already", { action: actionsText(entry.actions) }), "info");
     return true;
   }
@@ -369,7 +502,7 @@ async function reconcile(entry) {
     await hold(entry, "conflict", t("outbox.conflict_undo", { action: actionsText(entry.actions), other: theirs }));
     return false;
   }
-  entry.base = page.state.version;
+  entry.base = page.known.state.version;
   await update(entry);
   try {
     const answer = await recordActions(page.game, entry.actions, { key: entry.key, version: entry.base });
@@ -421,10 +554,11 @@ async function takeOut(entry) {
   page.outbox.splice(at, 1);
   const first = page.outbox[0];
   if (first && (first.base === null || first.base === undefined)) {
-    first.base = page.state.version;
+    first.base = page.known.state.version;
     await update(first);
   }
   if (!page.outbox.length) clearNotice();
+  project();
   render();
   flush();
 }
@@ -438,7 +572,11 @@ function outboxElement() {
         t("outbox.badge", { count: page.outbox.length })),
       " ", el("span", { class: "hint" }, t(page.offline ? "outbox.offline_short"
         : page.outbox[0].status !== "waiting" ? "outbox.stopped" : "outbox.held"))),
-    el("ol", { class: "outbox-list" }, page.outbox.map((entry) => el("li", {
+    page.local ? el("p", { class: "hint local-state", id: "local-state" }, t("outbox.local")) : null,
+    // while the page goes on from what waits, the list is folded (a whole deal would push the cards away)
+    el("details", { class: "outbox-waiting", open: !page.local },
+      el("summary", {}, t("outbox.list")),
+      el("ol", { class: "outbox-list" }, page.outbox.map((entry) => el("li", {
       class: `outbox-entry ${entry.status}`, dataset: { status: entry.status, key: entry.key },
     },
     el("span", { class: "what" }, actionsText(entry.actions)),
@@ -447,7 +585,7 @@ function outboxElement() {
       entry.status === "waiting" && !page.sending
         ? el("button", { type: "button", class: "quiet send-now", onclick: () => flush() }, t("outbox.send_now")) : null,
       page.sending && entry.status === "waiting" ? null
-        : el("button", { type: "button", class: "quiet take-out", onclick: () => takeOut(entry) }, t("outbox.remove")))))));
+        : el("button", { type: "button", class: "quiet take-out", onclick: () => takeOut(entry) }, t("outbox.remove"))))))));
 }
 
 // --- the controls of each moment -------------------------------------------------------------------------
@@ -629,8 +767,9 @@ function playingControls(progress) {
  * back to the default (any seat's cards, the seat to act first).
  */
 function chooseSeat(seat, progress) {
+  const starts = page.taps ? page.taps.starts.includes(seat) : validFor(seat, page.pending, progress);
   page.seat = page.seat === seat ? null : seat;
-  if (page.seat !== null && !validFor(seat, page.pending, progress)) page.pending = [];
+  if (page.seat !== null && !starts) page.pending = [];
   render();
 }
 
@@ -759,6 +898,8 @@ function render() {
   const state = page.state;
   const d = state.deal;
   const progress = d ? dealProgress(dealEvents()) : { seen: new Set(), lastPlayer: null };
+  refreshTaps();
+  if (page.core && tapsReady()) progress.seen = new Set(page.taps.seen); // the cards seen, as the core has them
   $("#status").replaceChildren(...statusLine());
   $("#settlement").replaceChildren(...settlement());
   const centre = [boardElement(state)];
@@ -770,7 +911,7 @@ function render() {
   const controls = [];
   const outbox = outboxElement();
   if (outbox) controls.push(outbox);
-  if (page.keptCopy) controls.push(el("p", { class: "kept-copy", id: "kept-copy" }, t("outbox.kept_copy")));
+  if (page.keptCopy && !page.local) controls.push(el("p", { class: "kept-copy", id: "kept-copy" }, t("outbox.kept_copy")));
   const last = lastAction();
   if (last) controls.push(last);
   if (state.status === "ready") controls.push(...readyControls());
@@ -791,9 +932,9 @@ async function open() {
     if (!noAnswer(failure)) throw failure;
     const kept = await keptGame(page.game);
     if (!kept) throw new ApiError(0, { detail: t("outbox.no_copy") });
-    page.state = kept.state;
-    page.events = kept.events;
+    page.known = { state: kept.state, events: kept.events };
     page.keptCopy = true;
+    project();
     page.offline = true;
   }
 }
@@ -802,6 +943,7 @@ async function main() {
   requireSession();
   await open();
   page.outbox = await waiting(page.game);
+  project();
   // the game's title when it has one (two games of the same players are told apart), else its players
   const names = page.state.title || page.state.players.map((p) => p.name).join(", ");
   $("#title").textContent = t("record.title", { players: names });
@@ -820,12 +962,15 @@ async function main() {
   }
   render();
   window.addEventListener("online", () => { page.offline = false; flush().then(() => { if (!page.outbox.length) catchUp(); }); });
-  window.addEventListener("offline", () => { page.offline = true; render(); });
+  window.addEventListener("offline", () => { page.offline = true; wantCore(); render(); });
   document.addEventListener("visibilitychange", () => { if (!document.hidden && !page.outbox.length) catchUp(); });
   setInterval(() => flush(), RESEND_EVERY);
   // what another phone records appears here as it is recorded
-  follow(`${gameUrl()}/stream`, { after: page.state.version, onEvent: streamed });
+  follow(`${gameUrl()}/stream`, { after: page.known.state.version, onEvent: streamed });
   if (page.offline && page.outbox.length) notify(t("outbox.offline"), "info");
+  // the core's rules, for the state the waiting actions give: kept by the service worker now, loaded when needed
+  if (page.keptCopy || page.offline) wantCore();
+  else keepRuntime();
   await flush();
 }
 
