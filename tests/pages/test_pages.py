@@ -21,6 +21,10 @@ def pages(table: Table) -> list[tuple[str, str]]:
         (f"/games/{game}/record", "record.js"), (f"/games/{game}/replay", "replay.js"),
         (f"/games/{game}/audit", "audit.js"), (f"/games/{game}/sheet", "sheet.js"),
         (f"/clubs/{table.club}/scoreboard", "scoreboard.js"),
+        (f"/clubs/{table.club}/evenings", "evenings.js"), (f"/clubs/{table.club}/evenings/E1", "evening.js"),
+        (f"/clubs/{table.club}/evenings/E1/screen", "screen.js"),
+        (f"/clubs/{table.club}/evenings/E1/results", "results.js"),
+        ("/tables", "table_page.js"), ("/tables/ABC234", "table_page.js"),
     ]
 
 
@@ -91,6 +95,10 @@ def test_every_message_a_script_asks_for_exists() -> None:
     ("transfer.", ["ante", "take", "payment", "grand_opera", "bete", "hoc", "adjust", "undo", "other"]),
     ("severity.", ["info", "warning", "error"]),
     ("profile.", ["classic", "cards", "skip", "hearts", "avantcoureur-1760"]),
+    ("cell.", ["planned", "missing", "unconfirmed", "counted", "voided", "awarded"]),
+    ("evening.status.", ["open", "closed"]),
+    ("evening.rule.", ["match_points", "net_chips"]),
+    ("mend.", ["adjustment", "void", "withdrawal", "award", "arrival", "departure"]),
     ("column.", ["rank", "name", "games", "wins", "deals_played", "deals_won", "net", "net_per_game",
                  "grand_operas", "honours_taken", "honour_chips", "betes_paid", "ruins", "rating"]),
 ])
