@@ -369,6 +369,7 @@ MESSAGES = {
     "evening.status.closed": _l("closed"),
     "evening.rule.match_points": _l("match points"),
     "evening.rule.net_chips": _l("net chips"),
+    "evening.count": _l("{mark}: {count}"),
     "evening.round_of": _l("round {round} of {rounds}"),
     "evening.players_tables": _l("{players} players, {tables} tables"),
     "evening.pairs": _l("a pair meets {worst} times at most (bound {bound})"),

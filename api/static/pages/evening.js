@@ -53,8 +53,12 @@ function renderSummary() {
   if (e.ends_at) bits.push(t("evening.ends_at", { at: new Date(`${e.ends_at}Z`).toLocaleString() }));
   const counts = e.counts;
   const alerts = [];
-  if (counts.missing) alerts.push(el("strong", { class: "alert" }, markText("missing"), ": ", counts.missing));
-  if (counts.unconfirmed) alerts.push(el("strong", { class: "alert" }, markText("unconfirmed"), ": ", counts.unconfirmed));
+  for (const mark of ["missing", "unconfirmed"]) {
+    if (counts[mark]) {
+      alerts.push(el("strong", { class: "alert", dataset: { count: mark } },
+        t("evening.count", { mark: markText(mark), count: counts[mark] })));
+    }
+  }
   $("#summary").replaceChildren(bits.join(" · "), ...(alerts.length ? [el("br"), ...alerts.flatMap((a, i) => (i ? [" · ", a] : [a]))] : []));
   const open = e.status === "open";
   const button = $("#start-round");
