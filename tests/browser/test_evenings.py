@@ -130,6 +130,14 @@ def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms
     page.locator("#end").click()
     record(page, "#end")
 
+    # Its replay, with the table's token still: the address keeps the table as the replay moves through the deal.
+    page.locator("#replay-link").click()
+    page.wait_for_url(re.compile(r"/replay#table=\w+&deal=1&seq=\d+$"))
+    page.locator("#last").click()
+    expect(page.locator("#position")).to_contain_text(re.compile(r"Step (\d+) of \1 · event"))
+    assert f"#table={link['code']}&" in page.url
+    page.go_back()
+
     # Back at the table: the result waits for a player's confirmation; Ben confirms on this phone.
     page.locator("#table-link").click()
     expect(page.locator("#current")).to_have_attribute("data-mark", "unconfirmed")

@@ -126,7 +126,10 @@ export function shareSession() {
 }
 
 /** `#share=…&` to start a fragment with when the page was opened with a share ("" otherwise). */
-export const shareFragment = () => (sharedSecret() ? `share=${sharedSecret()}&` : "");
+export const shareFragment = () => {
+  if (sharedSecret()) return `share=${sharedSecret()}&`;
+  return tableCode() ? `table=${tableCode()}&` : ""; // a table's phone keeps its table in the address
+};
 
 // --- a table of a club evening: its scorer link carries the table's token (#token=…), kept on this phone ----------
 const TABLE_KEY = "nj-ledger.table.";
