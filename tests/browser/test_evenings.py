@@ -224,9 +224,27 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     page.locator("#mend-submit").click()
     expect(page.locator("#mends li")).to_have_count(2)
     expect(page.locator("#mends li").first).to_contain_text(f"{games[1]['players'][0]}'s score adjusted by -10")
+    expect(cell(page, 1, 1)).to_have_attribute("data-mark", "unconfirmed")  # a mend confirms nothing
+    # A score awarded to a player of the voided table, and a late arrival: the rounds not played are planned again.
+    page.select_option("#mend-kind", "award")
+    page.select_option("#mend-player", games[2]["players"][0])
+    page.select_option("#mend-round", "1")
+    page.fill("#mend-score", "50")
+    page.fill("#mend-reason", "the game could not be finished")
+    page.locator("#mend-submit").click()
+    expect(page.locator("#mends li").first).to_contain_text(f"{games[2]['players'][0]} awarded 50 for round 1")
+    page.select_option("#mend-kind", "arrival")
+    page.fill("#mend-names", "Joueur 13")
+    page.fill("#mend-reason", "came after dinner")
+    page.locator("#mend-submit").click()
+    expect(page.locator("#mends li").first).to_contain_text("Arrived: Joueur 13.")
+    expect(page.locator("#mends li").first).to_contain_text("reason: came after dinner")
+    expect(page.locator("#grid-table tbody")).to_contain_text("Joueur 13")
+    expect(page.locator("#summary")).to_contain_text("13 players")
     audit = call(live_server, "GET", evening_path(live_server, evening, "decisions") + "?mends=true")
     assert [(d["type"], d["data"]["reason"]) for d in audit["decisions"]] == [
-        ("game_voided", "the table broke up"), ("score_adjusted", "slow play, warned twice")]
+        ("game_voided", "the table broke up"), ("score_adjusted", "slow play, warned twice"),
+        ("score_awarded", "the game could not be finished")]
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "evening-director-grid-phone", full_page=False)
     shot(page, "evening-director-page-phone")
