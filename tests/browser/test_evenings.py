@@ -259,7 +259,7 @@ def shown(score: float) -> str:
 
 def screen_rows(page: Page) -> list[tuple[str, str]]:
     return [(row.get_attribute("data-name") or "", row.locator(".score").inner_text())
-            for row in page.locator("#leaderboard tbody tr").all()]
+            for row in page.locator("#leaderboard .leaderboard tbody tr").all()]
 
 
 def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, live_server: LiveServer) -> None:
@@ -280,9 +280,9 @@ def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, l
 
     # A game ends: the screen redraws from the club's stream, no reload.
     play(live_server, first[0], 4, seed=21)
-    expect(page.locator("#leaderboard tbody tr").first.locator(".score")).to_have_text("100")
+    expect(page.locator("#leaderboard .leaderboard tbody tr").first.locator(".score")).to_have_text("100")
     play(live_server, first[1], 4, seed=22)
-    expect(page.locator('#leaderboard tbody tr .score:text-is("100")')).to_have_count(2)
+    expect(page.locator('#leaderboard .leaderboard tbody tr .score:text-is("100")')).to_have_count(2)
     after_one = call(live_server, "GET", evening_path(live_server, evening, "ranking"))
 
     # Frozen after round 1: round 2 is played, the screen still shows round 1 and says so.
@@ -304,7 +304,8 @@ def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, l
     expect(page.locator("#screen")).to_have_attribute("data-frozen", "false")
     expect(page.locator("#screen-state")).to_contain_text("Round 2")
     final = call(live_server, "GET", evening_path(live_server, evening, "ranking"))
-    expect(page.locator("#leaderboard tbody tr").first.locator(".score")).to_have_text(shown(final["rows"][0]["score"]))
+    leader = page.locator("#leaderboard .leaderboard tbody tr").first.locator(".score")
+    expect(leader).to_have_text(shown(final["rows"][0]["score"]))
     assert sorted(screen_rows(page)) == sorted((r["name"], shown(r["score"])) for r in final["rows"])
     shot(page, "evening-big-screen", full_page=False)
 
@@ -312,7 +313,7 @@ def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, l
     page.locator('.lang-switch button[data-lang="fr"]').click()
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator("#screen-state")).to_contain_text("Manche 2 · points de match")
-    expect(page.locator("#leaderboard thead")).to_contain_text("Rang")
+    expect(page.locator("#leaderboard .leaderboard thead").first).to_contain_text("Rang")
     call(live_server, "POST", evening_path(live_server, evening, "decisions"),
          {"type": "freeze", "through_round": 1}, status=201)
     expect(page.locator("#screen-state")).to_contain_text("Figé après la manche 1")
@@ -367,7 +368,9 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
         tokens.append(phone.evaluate("(code) => localStorage.getItem(`nj-ledger.table.${code}`)", code))
     for number in range(1, 4):
         expect(page.locator("#start-round")).to_have_text(f"Start round {number}")
-        page.locator("#start-round").click()
+        with page.expect_response(lambda r: r.url.endswith("/rounds") and r.request.method == "POST") as started:
+            page.locator("#start-round").click()
+        assert started.value.status == 201, started.value.text()
         expect(cell(page, number, 1)).to_have_attribute("data-mark", "missing")
         for table, (_context, phone, _) in enumerate(phones, start=1):
             phone.reload()
@@ -419,6 +422,20 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
     expect(results.locator("#csv")).to_be_hidden()
     shot(results, "evening-results-print")
     assert results_errors.errors == [] and errors.errors == []
+    # The big screen of the evening closed: its final results, twenty players in two columns on a projector.
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB", service_workers="block")
+    projector = screen.new_page()
+    projector_errors = PageErrors(projector)
+    sign_in(projector, live_server)
+    projector.goto(f"{live_server.url}/clubs/{live_server.club}/evenings/{evening}/screen")
+    expect(projector.locator("#screen-state")).to_have_text("Final results")
+    expect(projector.locator("#leaderboard .leaderboard")).to_have_count(2)
+    expect(projector.locator("#leaderboard .leaderboard tbody tr")).to_have_count(20)
+    last = projector.locator("#leaderboard .leaderboard").nth(1).locator("tbody tr").last.bounding_box()
+    assert last is not None and last["y"] + last["height"] <= 1080  # every player on the screen, none scrolled off
+    shot(projector, "evening-big-screen-twenty", full_page=False)
+    assert projector_errors.errors == []
+    screen.close()
     for context, _, phone_errors in phones:
         assert phone_errors.errors == []
         context.close()

@@ -23,8 +23,12 @@ const path = (...rest) => eveningPath(page.club, page.id, ...rest);
 const pagePath = (...rest) => [`/clubs/${encodeURIComponent(page.club)}/evenings/${encodeURIComponent(page.id)}`,
   ...rest].join("/");
 
+let loads = 0;
+/** Read the evening, its grid and its log; an answer overtaken by a later read is dropped (never drawn over it). */
 async function load() {
+  const ticket = ++loads;
   const [evening, grid, decisions] = await Promise.all([api(path()), api(path("grid")), api(path("decisions"))]);
+  if (ticket !== loads) return;
   page.evening = evening;
   page.grid = grid;
   page.decisions = decisions.decisions;

@@ -14,9 +14,14 @@ const evening = document.body.dataset.evening;
 const path = (...rest) => eveningPath(club, evening, ...rest);
 const POLL_EVERY = 10_000;
 const SETTLE = 300;
+const PER_COLUMN = 12;
 
+let draws = 0;
+/** Read the leaderboard and draw it; an answer overtaken by a later read is dropped (never drawn over it). */
 async function draw() {
+  const ticket = ++draws;
   const board = await api(path("leaderboard"));
+  if (ticket !== draws) return;
   const screen = $("#screen");
   screen.dataset.frozen = String(board.frozen);
   screen.dataset.version = String(board.version);
@@ -28,15 +33,19 @@ async function draw() {
   else state = t("screen.after_round", { round: board.current_round, rule: t(`evening.rule.${board.rule}`) });
   $("#screen-state").textContent = state;
   $("#screen-state").classList.toggle("frozen", board.frozen);
-  const rows = board.rows.map((row) => el("tr", { class: row.withdrawn ? "withdrawn" : "", dataset: { name: row.name } },
+  const rows = board.rows.map((row) => el("tr", { class: row.withdrawn ? "withdrawn" : row.rank <= 3 ? "podium" : "", dataset: { name: row.name } },
     el("td", { class: "rank" }, row.rank ?? "–"),
     el("td", { class: "name" }, row.name, row.withdrawn ? el("span", { class: "hint" }, ` (${t("screen.withdrawn")})`) : null),
     el("td", { class: "num score" }, scoreText(row.score)),
     el("td", { class: "num games" }, row.games)));
-  $("#board").replaceChildren(el("table", { id: "leaderboard", class: "leaderboard" },
+  // Read across the room: more players than fit one column go on in a second (a third past 36), side by side.
+  const columns = Math.min(3, Math.ceil(rows.length / PER_COLUMN)) || 1;
+  const height = Math.ceil(rows.length / columns);
+  const tables = [...Array(columns)].map((_, c) => el("table", { class: "leaderboard" },
     el("thead", {}, el("tr", {}, el("th", { class: "rank" }, t("screen.rank")), el("th", {}, t("player")),
       el("th", { class: "num" }, t("screen.score")), el("th", { class: "num" }, t("screen.games")))),
-    el("tbody", {}, rows)));
+    el("tbody", {}, rows.slice(c * height, (c + 1) * height))));
+  $("#board").replaceChildren(el("div", { id: "leaderboard", class: `leaderboards columns-${columns}` }, tables));
 }
 
 let timer = null;

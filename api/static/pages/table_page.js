@@ -20,11 +20,16 @@ function takeToken() {
   if (token || !location.hash) history.replaceState(null, "", `${location.pathname}#table=${page.code}`);
 }
 
+let loads = 0;
+/** Read the table and its current game; an answer overtaken by a later read is dropped. */
 async function load() {
+  const ticket = ++loads;
   const view = await api(`/tables/${page.code}`, { session: page.session });
-  page.view = view;
-  page.game = view.current && view.current.game
+  const game = view.current && view.current.game
     ? await api(`/games/${encodeURIComponent(view.current.game)}`, { session: page.session }) : null;
+  if (ticket !== loads) return;
+  page.view = view;
+  page.game = game;
   render();
 }
 
