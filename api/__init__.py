@@ -17,7 +17,22 @@ from flask_smorest.utils import prepare_response
 
 from nj_ledger.store import Store
 
-from . import auth, clubs, docs, exchange, games, health, i18n, pages, receipts, replay, scoreboards, shares, streams
+from . import (
+    auth,
+    clubs,
+    docs,
+    evenings,
+    exchange,
+    games,
+    health,
+    i18n,
+    pages,
+    receipts,
+    replay,
+    scoreboards,
+    shares,
+    streams,
+)
 from .auth import guard
 from .config import Config, from_environment
 from .context import EXTENSION
@@ -62,10 +77,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     api = LedgerApi(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer", "description": (
-        "A club token (role scorer or viewer), or the secret of a share link (POST /clubs/{club}/shares), which "
-        "reads its one game or its club's scoreboard and nothing else.")})
+        "A club token (role scorer or viewer), the secret of a share link (POST /clubs/{club}/shares), which "
+        "reads its one game or its club's scoreboard and nothing else, or a table token of an evening (POST "
+        "/clubs/{club}/evenings), which reaches its table's games only.")})
     for blueprint in (health.blp, clubs.blp, shares.blp, games.blp, replay.blp, exchange.blp, scoreboards.blp,
-                      receipts.blp, streams.blp):
+                      receipts.blp, streams.blp, evenings.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
     app.register_blueprint(pages.blp)

@@ -13,9 +13,15 @@ still let through, the 429s would only tell a guesser which guess was right).
 A request with no token is not counted. Behind a reverse proxy, say how many
 proxies to trust (``NJ_LEDGER_PROXIES``), or every client counts as the proxy.
 
+A table token (:mod:`api.evenings`, role ``table``) reaches one table of one evening: the games of that table
+(their state, events, stream and replays, and its table actions), the table's own view by its code, and its
+confirmations; every other route answers it 404, and once the evening is closed it writes nothing (403
+``evening-closed``).
+
 A share's secret (:mod:`api.shares`) is sent as a bearer token too, and reads one
 resource only: a game share its game's state, events, stream, replays, audit and export,
-a scoreboard share its club's scoreboard. Any other route answers a share as it
+a scoreboard share its club's scoreboard, an evening share that evening, its rounds, ranking and leaderboard (the
+published results). Any other route answers a share as it
 answers a token that has no access there: 403 for a write, 404 for a read.
 """
 
@@ -34,7 +40,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from nj_ledger.store import ShareInfo, TokenInfo
+from nj_ledger.store import ShareInfo, TableInfo, TokenInfo
 
 from .context import store
 from .problems import NO_ROUTE, Problem
@@ -51,7 +57,13 @@ SHARED_ROUTES = {
     "game": frozenset({"games.Game", "games.Events", "replay.Replay", "replay.Audit", "exchange.Export",
                        "streams.GameStream"}),
     "scoreboard": frozenset({"scoreboards.Scoreboard"}),
+    "evening": frozenset({"evenings.Evening", "evenings.Rounds", "evenings.Ranking", "evenings.Leaderboard",
+                          "streams.EveningStream"}),
 }
+# What a table token reaches: its table's games (by the game in the path) and its table's routes (by the code).
+TABLE_GAME_ROUTES = frozenset({"games.Game", "games.Actions", "games.Events", "replay.Replay",
+                               "streams.GameStream"})
+TABLE_CODE_ROUTES = frozenset({"evenings.Table", "evenings.TableConfirmations"})
 FAILURES = "nj_ledger.failed_authentications"
 ADMIN_TOKEN_LENGTH = 32  # characters at least
 ADMIN_TOKEN_BITS = 128  # at least, counted as length x log2(distinct characters)
@@ -211,19 +223,48 @@ def guard() -> None:
         own_club(token, club)
     if isinstance(token, ShareInfo):
         within_share(token)
+    if isinstance(token, TableInfo):
+        within_table(token)
+
+
+def within_table(table: TableInfo) -> None:
+    """404 unless this route is one of the table's: a game of its table, or its own code's view; 403 for a write
+    once its evening is closed. Every other route is closed to a table token, the routes added later too."""
+    arguments = request.view_args or {}
+    game, code = arguments.get("game"), arguments.get("code")
+    scope = store().table_scope(table.club_id, table.evening_id, table.table)
+    reached = ((request.endpoint in TABLE_GAME_ROUTES and isinstance(game, str) and game in scope.games)
+               or (request.endpoint in TABLE_CODE_ROUTES and isinstance(code, str)
+                   and hmac.compare_digest(code.strip().upper().encode(), scope.code.encode())))
+    if not reached:
+        if isinstance(game, str):
+            raise Problem(404, "not-found", "There is no game {game!r} in this club.", params={"game": game})
+        if isinstance(code, str):
+            raise Problem(404, "not-found", "There is no table {code!r}.", params={"code": code})
+        club = arguments.get("club")
+        if isinstance(club, str):
+            raise Problem(404, "not-found", "There is no club {club!r}.", params={"club": club})
+        raise Problem(404, "not-found", NO_ROUTE)
+    if scope.closed and request.method not in READ_METHODS:
+        raise Problem(403, "evening-closed", "The evening is closed: its tables' tokens may read, no longer write.")
 
 
 def within_share(share: ShareInfo) -> None:
-    """404 unless this route reads the share's resource: its game's (and that game), or its club's scoreboard.
+    """404 unless this route reads the share's resource: its game's (and that game), its evening's (and that
+    evening), or its club's scoreboard.
 
     Every other route is closed to a share, the routes added later too: a share
     reaches what :data:`SHARED_ROUTES` names, never more.
     """
     arguments = request.view_args or {}
     game = arguments.get("game")
+    evening = arguments.get("evening")
     if request.endpoint in SHARED_ROUTES.get(share.resource, ()) and (
-            share.resource != "game" or (isinstance(game, str) and share.game_id is not None
-                                         and hmac.compare_digest(game.encode(), share.game_id.encode()))):
+            share.resource == "scoreboard"
+            or (share.resource == "game" and isinstance(game, str) and share.game_id is not None
+                and hmac.compare_digest(game.encode(), share.game_id.encode()))
+            or (share.resource == "evening" and isinstance(evening, str) and share.evening_id is not None
+                and hmac.compare_digest(evening.encode(), share.evening_id.encode()))):
         return
     if isinstance(game, str):
         raise Problem(404, "not-found", "There is no game {game!r} in this club.", params={"game": game})

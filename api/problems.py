@@ -53,6 +53,7 @@ TITLES = {
     "too-many-requests": N_("Too many wrong tokens"),
     "log-damaged": N_("The game's log was changed outside the ledger"),
     "last-scorer-token": N_("The club's last scorer token"),
+    "evening-closed": N_("The evening is closed"),
     "signing-key": N_("The server cannot sign receipts"),
     "setting": N_("The server cannot sign receipts"),
     "too-many-receipts": N_("Too many receipts"),

@@ -33,6 +33,7 @@ from nj_ledger.store.projections import (
     player_stats,
     scoreboard,
     seasons,
+    set_ladder,
 )
 
 from .auth import own_club, reader, writer
@@ -141,6 +142,18 @@ class SeasonSchema(Schema):
     name = fields.String(required=True, validate=[validate.Length(min=1, max=40), NOT_BLANK])
     from_ = fields.Date(data_key="from", required=True)
     to = fields.Date(required=True)
+    qualifying_evenings = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 1000), metadata={
+        "description": "The evening ladder: evenings a player needs to be ranked (0: none)."})
+    best_evenings = fields.Integer(load_default=None, allow_none=True, strict=True,
+                                   validate=validate.Range(1, 1000), metadata={
+        "description": "The evening ladder: how many of a player's best evenings count (null: every one)."})
+
+
+class LadderSettingsSchema(Schema):
+    qualifying_evenings = fields.Integer(strict=True, validate=validate.Range(0, 1000), metadata={
+        "description": "Evenings a player needs to be ranked in the ladder."})
+    best_evenings = fields.Integer(allow_none=True, strict=True, validate=validate.Range(1, 1000), metadata={
+        "description": "How many of a player's best evenings count; null: every one."})
 
 
 class SeasonListSchema(Schema):
@@ -312,7 +325,8 @@ class PlayerStats(MethodView):
 
 
 def _season(season: SeasonInfo) -> dict[str, Any]:
-    return {"name": season.name, "from_": season.starts_on, "to": season.ends_on}
+    return {"name": season.name, "from_": season.starts_on, "to": season.ends_on,
+            "qualifying_evenings": season.qualifying_evenings, "best_evenings": season.best_evenings}
 
 
 @blp.route("/clubs/<club>/seasons")
@@ -327,13 +341,31 @@ class Seasons(MethodView):
     @blp.response(201, SeasonSchema)
     @blp.alt_response(409, schema=None, description="The club has a season of that name (season-exists).")
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int]:
-        """Name a date range of the club (scorer token); its name is then usable as `season=`."""
+        """Name a date range of the club (scorer token); its name is then usable as `season=`. Its evening ladder
+        (`GET …/seasons/{season}/ladder`) ranks players with `qualifying_evenings` evenings at least, by the sum of
+        their best `best_evenings` evenings (null: every one)."""
         own_club(writer(), club)
         if payload["from_"] > payload["to"]:
             raise Problem(422, "invalid-period", "from ({start}) is after to ({end}).",
                           params={"start": payload["from_"], "end": payload["to"]})
-        season = create_season(store(), club, payload["name"], payload["from_"], payload["to"])  # 409 season-exists
+        season = create_season(store(), club, payload["name"], payload["from_"], payload["to"],  # 409 season-exists
+                               qualifying_evenings=payload["qualifying_evenings"],
+                               best_evenings=payload["best_evenings"])
         return _season(season), 201
+
+
+@blp.route("/clubs/<club>/seasons/<season>")
+class Season(MethodView):
+    @blp.arguments(LadderSettingsSchema())
+    @blp.response(200, SeasonSchema)
+    def patch(self, payload: dict[str, Any], club: str, season: str) -> dict[str, Any]:
+        """Change a season's evening ladder (scorer token): `qualifying_evenings`, `best_evenings` (null: every
+        evening counts). What is not sent stays; its name and days do not change."""
+        own_club(writer(), club)
+        changed = set_ladder(store(), club, season, qualifying_evenings=payload.get("qualifying_evenings"),
+                             best_evenings=payload.get("best_evenings"),
+                             keep_all="best_evenings" in payload and payload["best_evenings"] is None)
+        return _season(changed)
 
 
 def game_audit(game_id: str, played_on: date, status: str, version: int, report: dict[str, Any]) -> dict[str, Any]:

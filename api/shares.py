@@ -35,27 +35,32 @@ blp = Blueprint("shares", __name__, url_prefix="/api/v1",
                 description="Read-only links to one game or to the club's scoreboard.")
 
 NO_STORE = {"Cache-Control": "no-store"}  # answers that carry a share's secret
-ONE_RESOURCE = N_("Name one thing to share: a game (game: its id) or the scoreboard (scoreboard: true).")
+ONE_RESOURCE = N_("Name one thing to share: a game (game: its id), the scoreboard (scoreboard: true) or an evening's "
+                  "results (evening: its id).")
 SHARE_FRAGMENT = "share"  # the page reads the secret from #share=…
+EVENING_RESULTS = "/clubs/{club}/evenings/{evening}/results"  # the published results page of an evening
 
 
 class NewShareSchema(Schema):
     game = fields.String(validate=validate.Length(min=1, max=64),
                          metadata={"description": "The game to share (its replay, audit, events and export)."})
     scoreboard = fields.Boolean(metadata={"description": "true: share the club's scoreboard (any period, CSV too)."})
+    evening = fields.String(validate=validate.Length(min=1, max=64), metadata={
+        "description": "The evening whose results to share (the evening, its rounds, ranking and leaderboard)."})
     label = fields.String(load_default="", validate=validate.Length(max=120),
                           metadata={"description": "Who the link is for, as the club lists it."})
 
     @validates_schema
     def one_resource(self, data: dict[str, Any], **_: Any) -> None:
-        if ("game" in data) == bool(data.get("scoreboard")):
+        if ("game" in data) + bool(data.get("scoreboard")) + ("evening" in data) != 1:
             raise ValidationError(ONE_RESOURCE)
 
 
 class ShareListedSchema(Schema):
     id = fields.Integer()
-    resource = fields.String(metadata={"description": "game or scoreboard."})
+    resource = fields.String(metadata={"description": "game, scoreboard or evening."})
     game = fields.String(allow_none=True, metadata={"description": "The shared game; null for the scoreboard."})
+    evening = fields.String(allow_none=True, metadata={"description": "The shared evening; null for the others."})
     label = fields.String()
     created_at = fields.String()
     last_used_at = fields.String(allow_none=True, metadata={"description": "To the minute; null if never opened."})
@@ -64,20 +69,25 @@ class ShareListedSchema(Schema):
 
 class ShareSchema(Schema):
     id = fields.Integer()
-    resource = fields.String(metadata={"description": "game or scoreboard."})
+    resource = fields.String(metadata={"description": "game, scoreboard or evening."})
     game = fields.String(allow_none=True)
+    evening = fields.String(allow_none=True)
     label = fields.String()
     created_at = fields.String()
     secret = fields.String(metadata={"description": "The share's secret, a bearer token for what it shares; shown "
                                                     "once, keep it."})
     url = fields.String(metadata={"description": "The page that opens the share on this server, the secret in the "
-                                                 "fragment: /games/{game}/replay#share=… or "
-                                                 "/clubs/{club}/scoreboard#share=…"})
+                                                 "fragment: /games/{game}/replay#share=…, "
+                                                 "/clubs/{club}/scoreboard#share=… or "
+                                                 "/clubs/{club}/evenings/{evening}/results#share=…"})
 
 
 class ShareQuerySchema(PageQuerySchema):
     game = fields.String(validate=validate.Length(min=1, max=64), metadata={"description": "Shares of this game."})
-    resource = fields.String(validate=validate.OneOf(RESOURCES), metadata={"description": "game or scoreboard."})
+    evening = fields.String(validate=validate.Length(min=1, max=64),
+                            metadata={"description": "Shares of this evening."})
+    resource = fields.String(validate=validate.OneOf(RESOURCES),
+                             metadata={"description": "game, scoreboard or evening."})
     in_use = fields.Boolean(metadata={"description": "true: the links that work; false: the revoked ones."})
 
 
@@ -90,21 +100,24 @@ def _when(moment: datetime | None) -> str | None:
 
 
 def _listed(share: ShareRecord) -> dict[str, Any]:
-    return {"id": share.id, "resource": share.resource, "game": share.game_id, "label": share.label,
-            "created_at": iso(share.created_at), "last_used_at": _when(share.last_used_at),
+    return {"id": share.id, "resource": share.resource, "game": share.game_id, "evening": share.evening_id,
+            "label": share.label, "created_at": iso(share.created_at), "last_used_at": _when(share.last_used_at),
             "revoked_at": _when(share.revoked_at)}
 
 
 def share_url(share: NewShare) -> str:
     """The page that opens ``share``, its secret in the fragment (never in the path or the query)."""
-    page = (url_for("pages.replay", game=share.game_id) if share.game_id is not None
-            else url_for("pages.scoreboard", club=share.club_id))
+    if share.evening_id is not None:
+        page = EVENING_RESULTS.format(club=share.club_id, evening=share.evening_id)
+    else:
+        page = (url_for("pages.replay", game=share.game_id) if share.game_id is not None
+                else url_for("pages.scoreboard", club=share.club_id))
     return f"{page}#{SHARE_FRAGMENT}={share.secret}"
 
 
 def _made(share: NewShare) -> dict[str, Any]:
-    return {"id": share.id, "resource": share.resource, "game": share.game_id, "label": share.label,
-            "created_at": iso(share.created_at), "secret": share.secret, "url": share_url(share)}
+    return {"id": share.id, "resource": share.resource, "game": share.game_id, "evening": share.evening_id,
+            "label": share.label, "created_at": iso(share.created_at), "secret": share.secret, "url": share_url(share)}
 
 
 @blp.route("/clubs/<club>/shares")
@@ -116,7 +129,8 @@ class Shares(MethodView):
         when made, last opened (to the minute) and revoked. Never a secret."""
         own_club(reader(), club)
         found = store().shares(club, game_id=query.get("game"), resource=query.get("resource"),
-                               in_use=query.get("in_use"), limit=query["limit"] + 1, offset=query["offset"])
+                               in_use=query.get("in_use"), limit=query["limit"] + 1, offset=query["offset"],
+                               evening_id=query.get("evening"))
         more = len(found) > query["limit"]
         return {
             "shares": [_listed(share) for share in found[: query["limit"]]],
@@ -126,17 +140,18 @@ class Shares(MethodView):
     @blp.arguments(NewShareSchema())
     @blp.response(201, ShareSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Share one game or the club's scoreboard, read only, with anyone (a scorer token).
+        """Share one game, the club's scoreboard or an evening's results, read only, with anyone (a scorer token).
 
         `{"game": id}` shares the game's state, events, replays, audit and export;
-        `{"scoreboard": true}` the club's scoreboard over any period, and its CSV.
+        `{"scoreboard": true}` the club's scoreboard over any period, and its CSV;
+        `{"evening": id}` the evening, its rounds, ranking and leaderboard (and their CSV).
         The answer holds the share's secret (shown once) and `url`, the page that
         opens it without signing in, the secret in the URL's fragment so that it
         never reaches a server's log. The secret is a bearer token that reaches
         that resource only: every other route answers it 404 (403 for a write).
-        A game of another club is 404."""
+        A game or an evening of another club is 404."""
         own_club(writer(), club)
-        share = store().create_share(club, payload.get("game"), payload["label"])
+        share = store().create_share(club, payload.get("game"), payload["label"], evening_id=payload.get("evening"))
         return _made(share), 201, NO_STORE
 
 

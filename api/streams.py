@@ -49,6 +49,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from nj_ledger.store import Store
+from nj_ledger.store.followers import EVENING_PREFIX
 from nj_ledger.store.writes import club_key
 
 from .auth import own_club, reader
@@ -74,10 +75,12 @@ _DIGITS = re.compile(r"[0-9]{1,18}")
 
 # What each event of a stream is (the OpenAPI way to describe text/event-stream: one event's fields).
 SSE_EVENT = {"type": "object", "required": ["id", "data"], "properties": {
-    "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The position: a game's seq, or the club feed's."},
+    "id": {"type": "string", "pattern": "^[0-9]+$",
+           "description": "The position: a game's seq, the club feed's, or an evening's decision's seq."},
     "event": {"type": "string", "enum": ["message"]},
     "data": {"type": "string", "description": "The item, JSON (a game's event as `…/events` shows it; a club "
-                                              "feed's `{position, game, seq, deal, type, recorded_at}`)."},
+                                              "feed's `{position, game, seq, deal, type, recorded_at}`; an "
+                                              "evening's decision as `…/decisions` shows it)."},
     "retry": {"type": "integer"}}}
 
 
@@ -206,6 +209,14 @@ class ClubFollow(Follow):
         return self.store.club_feed(self.club_id, after, PAGE)
 
 
+class EveningFollow(Follow):
+    """A follower of an evening's log: positions are the decisions' seqs, items the decisions as
+    ``…/decisions`` shows them."""
+
+    def fetch(self, after: int) -> list[dict[str, Any]]:
+        return self.store.evening_entries(self.club_id, self.key[len(EVENING_PREFIX):], after, PAGE)
+
+
 class _LoopFollowers:
     """The streams of one event loop, by what they follow: the store's watcher wakes each group with one
     call into the loop, not one per stream."""
@@ -323,6 +334,32 @@ class ClubStream(MethodView):
         own_club(token, club)
         after = start_position(query)
         return streamed(ClubFollow(store(), token.club_id, club_key(token.club_id), after, *_timing()))
+
+
+@blp.route("/clubs/<club>/evenings/<evening>/stream")
+class EveningStream(MethodView):
+    @blp.arguments(StreamQuerySchema(), location="query")
+    @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
+                          "description": "The id (seq) of the last decision received: the stream goes on after "
+                                         "it."}],
+             responses={"200": {"description": (
+                 "Server-Sent Events, one per decision of the evening's log: `id` its seq, `data` the decision as "
+                 "`GET /clubs/{club}/evenings/{evening}/decisions` shows it (`{seq, type, data, by, recorded_at, "
+                 "hash}`). A comment `: heartbeat` every STREAM_HEARTBEAT seconds while nothing happens."),
+                 "content": {EVENT_STREAM: {"schema": SSE_EVENT, "example": (
+                     'id: 5\ndata: {"by": {"role": "scorer"}, "data": {"through_round": 3}, "seq": 5, '
+                     '"type": "leaderboard_frozen"}\n\n')}}}})
+    def get(self, query: dict[str, Any], club: str, evening: str) -> Response:
+        """Follow an evening's decisions (Server-Sent Events): rounds started, results confirmed, mends, the
+        leaderboard frozen or revealed, the evening closed — after `Last-Event-ID` (or `after`), then each new one.
+        With the club's stream (deals and games ended), what a big screen needs to redraw; an evening's share may
+        follow it."""
+        token = reader()
+        own_club(token, club)
+        after = start_position(query)
+        the_store = store()
+        the_store.evening_entries(token.club_id, evening, 0, 1)  # another club's evening, or none: 404 now
+        return streamed(EveningFollow(the_store, token.club_id, EVENING_PREFIX + evening, after, *_timing()))
 
 
 def _timing() -> tuple[float, float]:

@@ -28,10 +28,10 @@ from .errors import (
     StoreError,
     VersionConflict,
 )
-from .games import GamesMixin
+from .evenings import TABLE_ROLE, EveningInfo, EveningRead, EveningsMixin, NewTableLink, TableInfo, TableScope
 from .keys import KeyInfo, SigningKeyError
 from .recorder import Recorder, recorder_for
-from .shares import RESOURCES, SHARE_ROLE, SharesMixin
+from .shares import RESOURCES, SHARE_ROLE
 from .values import (
     Appended,
     ClubInfo,
@@ -49,8 +49,8 @@ from .values import (
 )
 
 
-class Store(SharesMixin, GamesMixin):
-    """Clubs, tokens, shares, players and games' event logs in one database.
+class Store(EveningsMixin):
+    """Clubs, tokens, shares, players, games' event logs and club evenings in one database.
 
     ``Store(url)`` connects lazily; the schema comes from the migrations
     (``nj-ledger db upgrade``, :func:`nj_ledger.store.migrate.upgrade`, or
@@ -65,9 +65,43 @@ class Store(SharesMixin, GamesMixin):
 
 
 __all__ = [
-    "RESOURCES", "ROLES", "SHARE_ROLE", "Appended", "ClubInfo", "GameInfo", "IdempotencyMismatch",
-    "IdempotentRequest", "KeyInfo", "LastScorerToken", "LogDamaged", "NewShare", "NewToken", "NotFound",
-    "PlayerExists", "PlayerInfo", "Record", "Recorder", "ShareInfo", "ShareRecord", "SigningKeyError", "Store",
-    "StoreBusy", "StoreError", "StoredResponse", "TokenInfo", "TokenRecord",
-    "VersionConflict", "default_database_url", "iso", "make_engine", "recorder_for", "utcnow",
+    "RESOURCES",
+    "ROLES",
+    "SHARE_ROLE",
+    "TABLE_ROLE",
+    "Appended",
+    "ClubInfo",
+    "EveningInfo",
+    "EveningRead",
+    "GameInfo",
+    "IdempotencyMismatch",
+    "IdempotentRequest",
+    "KeyInfo",
+    "LastScorerToken",
+    "LogDamaged",
+    "NewShare",
+    "NewTableLink",
+    "NewToken",
+    "NotFound",
+    "PlayerExists",
+    "PlayerInfo",
+    "Record",
+    "Recorder",
+    "ShareInfo",
+    "ShareRecord",
+    "SigningKeyError",
+    "Store",
+    "StoreBusy",
+    "StoreError",
+    "StoredResponse",
+    "TableInfo",
+    "TableScope",
+    "TokenInfo",
+    "TokenRecord",
+    "VersionConflict",
+    "default_database_url",
+    "iso",
+    "make_engine",
+    "recorder_for",
+    "utcnow",
 ]

@@ -46,6 +46,16 @@ class VersionConflict(StoreError):
                          expected=expected, current=current)
 
 
+class EveningMoved(StoreError):
+    """The evening moved on (another decision was recorded) since the version the caller expected."""
+
+    code = "version-conflict"
+
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__("The evening is at version {current}, not {expected}: reload it and decide again.",
+                         expected=expected, current=current)
+
+
 class IdempotencyMismatch(StoreError):
     """An ``Idempotency-Key`` reused for a different request."""
 

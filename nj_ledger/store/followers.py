@@ -1,9 +1,9 @@
 """Waking the followers of a game when its log grows, whichever process or host appended.
 
 The log is the truth: a wake-up says only "read the log again". What is
-followed is a game (its key is its id) or a club's feed (``club:<id>``). One thread per
-store (so one per server process) watches the database for every follower of
-the process:
+followed is a game (its key is its id), a club's feed (``club:<id>``) or an
+evening's log (``evening:<id>``). One thread per store (so one per server
+process) watches the database for every follower of the process:
 
 - on PostgreSQL it ``LISTEN``s on one connection of its own: every append
   notifies in its own transaction (:meth:`Recorder.announce`), and PostgreSQL
@@ -28,12 +28,13 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 
-from .models import ClubFeedRecord, Game
+from .models import ClubFeedRecord, Evening, Game
 
 if TYPE_CHECKING:
     from .base import StoreBase
 
 CLUB_PREFIX = "club:"  # the key of a club's feed among the followed (a game's key is its id)
+EVENING_PREFIX = "evening:"  # the key of an evening's log of decisions
 POLL_INTERVAL = 0.05  # seconds between two reads of the followed games' versions (SQLite)
 RECONNECT_DELAY = 1.0  # seconds before listening again after the connection was lost (PostgreSQL)
 LISTEN_TIMEOUT = 1.0  # seconds the listener waits for a notification before looking whether to stop
@@ -142,10 +143,11 @@ class Followers:
                 self.wake(moved)
 
     def store_versions(self, keys: list[str]) -> dict[str, int]:
-        """The versions of these games and the last positions of these clubs' feeds (keys ``club:<id>``), as
-        the database holds them now."""
-        games = [key for key in keys if not key.startswith(CLUB_PREFIX)]
+        """The versions of these games, the last positions of these clubs' feeds (keys ``club:<id>``) and the
+        versions of these evenings' logs (keys ``evening:<id>``), as the database holds them now."""
+        games = [key for key in keys if not key.startswith((CLUB_PREFIX, EVENING_PREFIX))]
         clubs = [key[len(CLUB_PREFIX):] for key in keys if key.startswith(CLUB_PREFIX)]
+        evenings = [key[len(EVENING_PREFIX):] for key in keys if key.startswith(EVENING_PREFIX)]
         versions: dict[str, int] = {}
         with self.store.reading() as session:
             if games:
@@ -156,4 +158,7 @@ class Followers:
                     select(ClubFeedRecord.club_id, func.max(ClubFeedRecord.position))
                     .where(ClubFeedRecord.club_id.in_(clubs)).group_by(ClubFeedRecord.club_id))
                 versions.update({CLUB_PREFIX + row[0]: int(row[1]) for row in feeds})
+            if evenings:
+                rows = session.execute(select(Evening.id, Evening.version).where(Evening.id.in_(evenings)))
+                versions.update({EVENING_PREFIX + row.id: row.version for row in rows})
         return versions

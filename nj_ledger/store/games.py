@@ -98,21 +98,29 @@ class GamesMixin(ClubsMixin, KeysMixin):
 
         def attempt() -> Appended:
             with self.writing_connection() as connection:  # plain statements: the ORM's unit of work costs more
-                now = utcnow()
-                records = chain_records(GENESIS, 0, [started, *events], now)
-                played_on = date.fromisoformat(meta["date"]) if meta.get("date") else now.date()
-                game = GameInfo(
-                    id=new_id(), club_id=club_id, created_at=now, updated_at=now, played_on=played_on,
-                    version=state.version, status=state.status, profile=state.rules.profile,
-                    players=list(state.players), starting_chips=state.starting_chips,
-                    deals_played=state.deals_played, meta=meta,
-                )
-                [seats] = insert_games(connection, [NewGame(game, records[-1]["hash"], source_digest)], now)
-                receipt = insert_records(connection, game.id, records, signer, now, (club_id, played_on, seats))
-            self.cache.put(game.id, state)
-            return Appended(game, state, records, receipt)
+                created = self._write_game(connection, club_id, started, events, state, meta, signer, source_digest)
+            self.cache.put(created.game.id, state)
+            return created
 
         return self.retrying(attempt)
+
+    def _write_game(self, connection: Connection, club_id: str, started: Event, events: Sequence[Event],
+                    state: GameState, meta: Mapping[str, Any], signer: Signer,
+                    source_digest: str | None = None) -> Appended:
+        """Write a new game (its row, seats, members, records and first receipt) in the caller's transaction: the
+        one way a game is created, alone or with an evening's round."""
+        now = utcnow()
+        records = chain_records(GENESIS, 0, [started, *events], now)
+        played_on = date.fromisoformat(meta["date"]) if meta.get("date") else now.date()
+        game = GameInfo(
+            id=new_id(), club_id=club_id, created_at=now, updated_at=now, played_on=played_on,
+            version=state.version, status=state.status, profile=state.rules.profile,
+            players=list(state.players), starting_chips=state.starting_chips,
+            deals_played=state.deals_played, meta=dict(meta),
+        )
+        [seats] = insert_games(connection, [NewGame(game, records[-1]["hash"], source_digest)], now)
+        receipt = insert_records(connection, game.id, records, signer, now, (club_id, played_on, seats))
+        return Appended(game, state, records, receipt)
 
     def append(
         self,

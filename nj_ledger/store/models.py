@@ -73,21 +73,25 @@ class Token(Base):
 
 
 class Share(Base):
-    """A read-only link to one game or to the club's scoreboard; only the SHA-256 digest of its secret is kept.
+    """A read-only link to one game, to the club's scoreboard or to an evening's results; only the SHA-256 digest
+    of its secret is kept.
 
-    ``game_id`` names the shared game; a share without one shares the club's scoreboard.
+    ``game_id`` names the shared game, ``evening_id`` the shared evening; a share without either shares the club's
+    scoreboard.
     """
 
     __tablename__ = "shares"
     __table_args__ = (
-        CheckConstraint("resource IN ('game', 'scoreboard')", name="resource"),
+        CheckConstraint("resource IN ('game', 'scoreboard', 'evening')", name="resource"),
         CheckConstraint("(resource = 'game') = (game_id IS NOT NULL)", name="game"),
+        CheckConstraint("(resource = 'evening') = (evening_id IS NOT NULL)", name="evening"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)
     resource: Mapped[str] = mapped_column(String(16))
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), index=True)
+    evening_id: Mapped[str | None] = mapped_column(ForeignKey("evenings.id"), index=True)
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     label: Mapped[str] = mapped_column(String(120), default="")
     created_at: Mapped[datetime]
@@ -210,4 +214,67 @@ class IdempotencyRecord(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))
     status: Mapped[int] = mapped_column(Integer)
     body: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+
+class Evening(Base):
+    """A club evening: several tables, rounds of games. A summary kept beside its log (``evening_log``), like a
+    game's row beside its events: version, head hash and status move with every decision."""
+
+    __tablename__ = "evenings"
+    __table_args__ = (
+        Index(None, "club_id", "played_on", "created_at"),
+        CheckConstraint("status IN ('open', 'closed')", name="status"),
+    )
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"))
+    name: Mapped[str] = mapped_column(String(120))
+    played_on: Mapped[date] = mapped_column(Date)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    version: Mapped[int] = mapped_column(Integer)  # seq of the last decision
+    head_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))
+
+
+class EveningEntry(Base):
+    """One decision of an evening's director (or a table's confirmation), appended and never updated or deleted;
+    hash-chained like a game's events."""
+
+    __tablename__ = "evening_log"
+    __table_args__ = (CheckConstraint("seq >= 1", name="seq_positive"),)
+
+    evening_id: Mapped[str] = mapped_column(ForeignKey("evenings.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(32))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON())
+    by: Mapped[dict[str, Any]] = mapped_column(JSON())  # who made the decision: a token's id, role and label
+    recorded_at: Mapped[str] = mapped_column(String(32))
+    hash: Mapped[str] = mapped_column(String(64))
+
+
+class EveningTable(Base):
+    """A table of an evening: its number and the short code its page is opened by (not a secret)."""
+
+    __tablename__ = "evening_tables"
+
+    evening_id: Mapped[str] = mapped_column(ForeignKey("evenings.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    created_at: Mapped[datetime]
+
+
+class TableToken(Base):
+    """A secret that reaches one table's games of one evening only; the SHA-256 digest of it is kept. A table may
+    have several (a link printed again); all stop writing when the evening closes."""
+
+    __tablename__ = "table_tokens"
+    __table_args__ = (Index(None, "evening_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"))
+    evening_id: Mapped[str] = mapped_column(ForeignKey("evenings.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime]

@@ -20,22 +20,23 @@ from sqlalchemy.exc import DBAPIError
 from .base import utcnow
 from .clubs import LAST_USED_GRAIN, ClubsMixin, token_digest
 from .errors import NotFound
-from .models import Club, Game, Share
+from .models import Club, Evening, Game, Share
 from .values import NewShare, ShareInfo, ShareRecord, TokenInfo
 
-RESOURCES = ("game", "scoreboard")
+RESOURCES = ("game", "scoreboard", "evening")
 SHARE_ROLE = "share"
 _SHARES = cast(Table, Share.__table__)
-_FIND_SHARE = ("SELECT id, club_id, resource, game_id, label, digest FROM shares "
+_FIND_SHARE = ("SELECT id, club_id, resource, game_id, label, digest, evening_id FROM shares "
                "WHERE digest = {mark} AND revoked_at IS NULL")
 _MARK_SHARE_USED = (update(_SHARES).where(_SHARES.c.id == bindparam("share_id"))
                     .values(last_used_at=bindparam("now")))
 
 
 class SharesMixin(ClubsMixin):
-    def create_share(self, club_id: str, game_id: str | None = None, label: str = "") -> NewShare:
-        """A share of game ``game_id`` of the club, or (``None``) of the club's scoreboard; its secret is in the
-        answer only.
+    def create_share(self, club_id: str, game_id: str | None = None, label: str = "", *,
+                     evening_id: str | None = None) -> NewShare:
+        """A share of game ``game_id`` of the club, or of evening ``evening_id`` (its results), or (neither) of the
+        club's scoreboard; its secret is in the answer only.
 
         >>> from nj_ledger import new_game
         >>> from nj_ledger.store import Store
@@ -54,12 +55,17 @@ class SharesMixin(ClubsMixin):
                 game = session.get(Game, game_id)
                 if game is None or game.club_id != club_id:
                     raise NotFound("There is no game {game!r} in this club.", game=game_id)
+            if evening_id is not None:
+                evening = session.get(Evening, evening_id)
+                if evening is None or evening.club_id != club_id:
+                    raise NotFound("There is no evening {evening!r} in this club.", evening=evening_id)
             secret = secrets.token_urlsafe(32)
-            row = Share(club_id=club_id, resource="scoreboard" if game_id is None else "game", game_id=game_id,
+            resource = "game" if game_id is not None else "evening" if evening_id is not None else "scoreboard"
+            row = Share(club_id=club_id, resource=resource, game_id=game_id, evening_id=evening_id,
                         digest=token_digest(secret), label=label, created_at=utcnow())
             session.add(row)
             session.flush()
-            return NewShare(row.id, club_id, row.resource, game_id, label, secret, row.created_at)
+            return NewShare(row.id, club_id, row.resource, game_id, label, secret, row.created_at, evening_id)
 
     def authenticate(self, secret: str) -> TokenInfo | None:
         """A club token's club and role, else a share's (role ``share``: :class:`ShareInfo`), or None.
@@ -73,14 +79,14 @@ class SharesMixin(ClubsMixin):
         rows = self.recorder.lookup(self.engine, _FIND_SHARE, (digest,))
         if not rows or not hmac.compare_digest(rows[0][5], digest):
             return None
-        share_id, club_id, resource, game_id, label, _ = rows[0]
+        share_id, club_id, resource, game_id, label, _, evening_id = rows[0]
         now = time.monotonic()
         key = f"share:{share_id}"
         marked = self.tokens_marked.get(key)
         if marked is None or now - marked >= LAST_USED_GRAIN.total_seconds():
             self.tokens_marked.put(key, now)
             self._mark_share_used(share_id, utcnow())
-        return ShareInfo(share_id, club_id, SHARE_ROLE, label, resource, game_id)
+        return ShareInfo(share_id, club_id, SHARE_ROLE, label, resource, game_id, evening_id)
 
     def _mark_share_used(self, share_id: int, now: datetime) -> None:
         try:
@@ -91,12 +97,15 @@ class SharesMixin(ClubsMixin):
             pass
 
     def shares(self, club_id: str, *, game_id: str | None = None, resource: str | None = None,
-               in_use: bool | None = None, limit: int = 100, offset: int = 0) -> list[ShareRecord]:
+               in_use: bool | None = None, limit: int = 100, offset: int = 0,
+               evening_id: str | None = None) -> list[ShareRecord]:
         """A club's shares, oldest first (of one game, of one kind, only those in use: as asked), never their
         secrets."""
         query = select(Share).where(Share.club_id == club_id)
         if game_id is not None:
             query = query.where(Share.game_id == game_id)
+        if evening_id is not None:
+            query = query.where(Share.evening_id == evening_id)
         if resource is not None:
             query = query.where(Share.resource == resource)
         if in_use is not None:

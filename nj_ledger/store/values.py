@@ -39,11 +39,12 @@ class TokenInfo:
 
 @dataclass(frozen=True)
 class ShareInfo(TokenInfo):
-    """Who a share's secret speaks for: one game of a club (``resource`` ``"game"``), or the club's scoreboard,
-    read only (its role, ``"share"``, never writes)."""
+    """Who a share's secret speaks for: one game of a club (``resource`` ``"game"``), one evening's results
+    (``"evening"``), or the club's scoreboard, read only (its role, ``"share"``, never writes)."""
 
     resource: str
     game_id: str | None
+    evening_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,12 @@ class ShareRecord:
     created_at: datetime
     last_used_at: datetime | None
     revoked_at: datetime | None
+    evening_id: str | None = None
 
     @classmethod
     def of(cls, row: Share) -> ShareRecord:
-        return cls(row.id, row.resource, row.game_id, row.label, row.created_at, row.last_used_at, row.revoked_at)
+        return cls(row.id, row.resource, row.game_id, row.label, row.created_at, row.last_used_at, row.revoked_at,
+                   row.evening_id)
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ class NewShare:
     label: str
     secret: str
     created_at: datetime
+    evening_id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,15 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/clubs/{club}/tokens/{token}", "/api/v1/clubs/{club}/tokens/{token}/rotate",
         "/api/v1/clubs/{club}/shares", "/api/v1/clubs/{club}/shares/{share}",
         "/api/v1/games/{game}/stream", "/api/v1/clubs/{club}/stream",
+        "/api/v1/clubs/{club}/evenings", "/api/v1/clubs/{club}/evenings/{evening}",
+        "/api/v1/clubs/{club}/evenings/{evening}/grid", "/api/v1/clubs/{club}/evenings/{evening}/ranking",
+        "/api/v1/clubs/{club}/evenings/{evening}/leaderboard", "/api/v1/clubs/{club}/evenings/{evening}/rounds",
+        "/api/v1/clubs/{club}/evenings/{evening}/decisions",
+        "/api/v1/clubs/{club}/evenings/{evening}/confirmations", "/api/v1/clubs/{club}/evenings/{evening}/close",
+        "/api/v1/clubs/{club}/evenings/{evening}/tables/{table}/links", "/api/v1/tables/{code}",
+        "/api/v1/tables/{code}/confirmations", "/api/v1/clubs/{club}/seasons/{season}/ladder",
+        "/api/v1/clubs/{club}/players/{player}/evenings", "/api/v1/clubs/{club}/evenings/{evening}/stream",
+        "/api/v1/clubs/{club}/seasons/{season}",
     }
     bearer = spec["components"]["securitySchemes"]["bearerAuth"]
     assert (bearer["type"], bearer["scheme"]) == ("http", "bearer") and "share" in bearer["description"]

@@ -84,7 +84,8 @@ class Route:
 
 def routes(app: Flask, club: str, game: str) -> Iterator[Route]:
     """Every closed route under ``/api/v1``, its path filled in for ``club`` and ``game``."""
-    values = {"club": club, "game": game, "number": "1", "player": PLAYERS[0], "token": "1", "share": "1"}
+    values = {"club": club, "game": game, "number": "1", "player": PLAYERS[0], "token": "1", "share": "1",
+              "table": "1"}
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/") or rule.endpoint in OPEN:
             continue
@@ -105,7 +106,7 @@ def send(client: Any, route: Route, headers: dict[str, str]) -> Any:
 def test_a_scorer_shares_a_game_and_the_link_holds_the_secret_in_its_fragment(calls, club) -> None:
     game = calls.game(club)["id"]
     made = share(calls, club, {"game": game, "label": "pour la famille"})
-    assert set(made) == {"id", "resource", "game", "label", "created_at", "secret", "url"}
+    assert set(made) == {"id", "resource", "game", "evening", "label", "created_at", "secret", "url"}
     assert (made["resource"], made["game"], made["label"]) == ("game", game, "pour la famille")
     page, _, fragment = made["url"].partition("#")
     assert page == f"/games/{game}/replay" and fragment == f"share={made['secret']}"
@@ -130,7 +131,7 @@ def test_the_club_lists_its_shares_without_their_secrets(client, calls, shared: 
     assert listed.status_code == 200
     assert [(s["resource"], s["game"]) for s in listed.json["shares"]] == [("game", shared.game),
                                                                            ("scoreboard", None)]
-    assert all(set(s) == {"id", "resource", "game", "label", "created_at", "last_used_at", "revoked_at"}
+    assert all(set(s) == {"id", "resource", "game", "evening", "label", "created_at", "last_used_at", "revoked_at"}
                for s in listed.json["shares"])
     text = listed.get_data(as_text=True)
     assert shared.secret not in text and shared.board not in text

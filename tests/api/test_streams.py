@@ -276,3 +276,43 @@ def test_a_stream_ends_after_its_lifetime_and_the_client_resumes_where_it_was(st
     ids = [int(line[4:]) for line in body.split(b"\n") if line.startswith(b"id: ")]
     assert ids == [event["seq"] for event in log]
     assert body.count(b": heartbeat") <= 3
+
+
+def test_the_evening_stream_tells_of_its_decisions_as_they_are_made(stream_calls: Calls) -> None:
+    club = stream_calls.club()
+    client = stream_calls.client
+    made = client.post(f"/api/v1/clubs/{club.id}/evenings", json={
+        "name": "Jeudi", "players": ["Ana", "Ben", "Chloé"], "rounds": 1, "starting_chips": 60,
+        "seating": [[["Ana", "Ben", "Chloé"]]]}, headers=club.auth)
+    assert made.status_code == 201, made.get_json()
+    path = f"/api/v1/clubs/{club.id}/evenings/{made.json['id']}/stream"
+    viewer = stream_calls.token(club, "viewer")
+    answer = client.get(path, headers=viewer.auth, buffered=False)
+    assert answer.status_code == 200 and answer.mimetype == "text/event-stream"
+    reader = Reader(answer)
+    try:
+        first = client.get(path.replace("/stream", "/decisions"), headers=club.auth).json["decisions"][0]
+        del first["mend"]
+        assert reader.event() == (1, first)  # as the decisions route shows it
+    finally:
+        reader.close()
+    reader = Reader(client.get(path, headers={**viewer.auth, "Last-Event-ID": "1"}, buffered=False))
+    try:
+        assert client.post(path.replace("/stream", "/rounds"), json={}, headers=club.auth).status_code == 201
+        position, item = reader.event()
+        assert (position, item["seq"], item["type"]) == (2, 2, "round_started")
+        assert client.post(path.replace("/stream", "/decisions"), json={"type": "freeze", "through_round": 1},
+                           headers=club.auth).status_code == 201
+        assert reader.event()[1]["type"] == "leaderboard_frozen"
+    finally:
+        reader.close()
+    neighbour = stream_calls.club("Les Voisins")
+    assert client.get(path, headers=neighbour.auth).status_code == 404
+    assert client.get(f"/api/v1/clubs/{club.id}/evenings/nope/stream", headers=club.auth).status_code == 404
+    shared = client.post(f"/api/v1/clubs/{club.id}/shares", json={"evening": made.json["id"]},
+                         headers=club.auth).json["secret"]
+    reader = Reader(client.get(path, headers={"Authorization": f"Bearer {shared}"}, buffered=False))
+    try:
+        assert [reader.event()[0] for _ in range(3)] == [1, 2, 3]
+    finally:
+        reader.close()

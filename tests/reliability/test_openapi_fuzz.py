@@ -43,6 +43,8 @@ class Seed:
     club: str
     game: str
     auth: dict[str, str]
+    evening: str
+    code: str
 
 
 def seed(app: Flask) -> Seed:
@@ -52,7 +54,14 @@ def seed(app: Flask) -> Seed:
     assert calls.act(club, game, {"type": "deal"}).status_code == 201
     ended = calls.game(club)["id"]
     assert calls.act(club, ended, {"type": "end"}).status_code == 201
-    return Seed(club.id, game, club.auth)
+    players = ["Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny"]
+    evening = calls.client.post(f"/api/v1/clubs/{club.id}/evenings", json={
+        "name": "Jeudi", "players": players, "rounds": 2, "starting_chips": 60, "confirmation": True},
+        headers=club.auth)
+    assert evening.status_code == 201, evening.get_json()
+    assert calls.client.post(f"/api/v1/clubs/{club.id}/evenings/{evening.json['id']}/rounds", json={},
+                             headers=club.auth).status_code == 201
+    return Seed(club.id, game, club.auth, evening.json["id"], evening.json["tables"][0]["code"])
 
 
 def calls(strategy: Any, checks: list[Any], max_examples: int) -> Any:
@@ -76,7 +85,9 @@ def fuzz(app: Flask, max_examples: int) -> list[str]:
     assert len(operations) >= 13
     for operation in operations:
         names = {parameter.name for parameter in operation.path_parameters}
-        fixed = {name: value for name, value in (("club", place.club), ("game", place.game)) if name in names}
+        fixed = {name: value for name, value in (("club", place.club), ("game", place.game),
+                                                 ("evening", place.evening), ("code", place.code), ("table", 1))
+                 if name in names}
         headers: dict[str, Any] = dict(place.auth)
         if operation.label == "POST /api/v1/clubs":
             headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}

@@ -44,7 +44,8 @@ DOCUMENT = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben"],
             "starting_chips": 40, "actions": []}
 # Valid bodies for the POST routes whose path names no club (ownership is decided after the body is read).
 GAME_WRITES = {"/api/v1/games/<game>/actions": {"actions": [{"type": "end"}]},
-               "/api/v1/games/<game>/audit": {"receipts": []}}
+               "/api/v1/games/<game>/audit": {"receipts": []},
+               "/api/v1/tables/<code>/confirmations": {"game": "x", "player": "Ana"}}
 
 
 @dataclass
@@ -68,6 +69,8 @@ class Place:
     viewer: Club
     neighbour: Club
     game: str
+    evening: str = ""
+    code: str = ""
 
 
 @pytest.fixture
@@ -75,13 +78,22 @@ def place(calls: Calls) -> Place:
     club = calls.club()
     game = calls.game(club)["id"]
     assert calls.act(club, game, {"type": "deal"}).status_code == 201
-    return Place(club, calls.token(club, "viewer"), calls.club("Les Voisins"), game)
+    evening = calls.client.post(f"/api/v1/clubs/{club.id}/evenings", headers=club.auth, json={
+        "name": "Jeudi", "players": ["Ana", "Ben", "Chloé"], "rounds": 1, "starting_chips": 60,
+        "seating": [[["Ana", "Ben", "Chloé"]]]})
+    assert evening.status_code == 201, evening.get_json()
+    season = calls.client.post(f"/api/v1/clubs/{club.id}/seasons", headers=club.auth,
+                               json={"name": "x", "from": "2026-01-01", "to": "2026-12-31"})
+    assert season.status_code == 201, season.get_json()
+    return Place(club, calls.token(club, "viewer"), calls.club("Les Voisins"), game, evening.json["id"],
+                 evening.json["tables"][0]["code"])
 
 
 def api_routes(app: Flask, place: Place) -> Iterator[Route]:
     """Every method of every rule under ``/api/v1``, with its path filled in for ``place``."""
     values = {"club": place.club.id, "game": place.game, "number": "1", "player": PLAYERS[0], "name": "x",
-              "token": "1", "share": "1"}
+              "token": "1", "share": "1", "table": "1", "evening": place.evening, "code": place.code,
+              "season": "x"}
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/"):
             continue

@@ -15,7 +15,7 @@ from nj_ledger.store.migrate import current_revision, head_revision, is_current,
 from nj_ledger.store.models import Base
 
 TABLES = {"clubs", "tokens", "players", "games", "game_players", "events", "idempotency_keys", "checkpoints",
-          "signing_keys", "shares", "club_feed",
+          "signing_keys", "shares", "club_feed", "evenings", "evening_log", "evening_tables", "table_tokens",
           "game_results", "seat_results", "score_rollups", "seasons", "alembic_version"}
 
 
@@ -57,3 +57,16 @@ def test_the_database_refuses_to_update_or_delete_an_event(store: Store, club) -
         with pytest.raises(DBAPIError, match="append-only"), store.writing() as session:
             session.execute(text(statement), {"game": game.id})
     assert [r["seq"] for r in store.records(club.id, game.id)] == [1]
+
+
+def test_the_database_refuses_to_update_or_delete_an_evening_decision(store: Store, club) -> None:
+    from nj_ledger.evenings import decide_creation
+
+    created = decide_creation(name="Jeudi", played_on="2026-11-26", players=["Ana", "Ben", "Chloé"], rounds=1,
+                              rules="classic", starting_chips=60, seating=[[["Ana", "Ben", "Chloé"]]])
+    read, _ = store.create_evening(club.id, created, {"role": "scorer"})
+    for statement in ("UPDATE evening_log SET type = 'x' WHERE evening_id = :evening",
+                      "DELETE FROM evening_log WHERE evening_id = :evening"):
+        with pytest.raises(DBAPIError, match="append-only"), store.writing() as session:
+            session.execute(text(statement), {"evening": read.info.id})
+    assert [item["seq"] for item in store.evening(club.id, read.info.id).entries] == [1]

@@ -80,7 +80,8 @@ def test_the_shares_migration_goes_up_and_down(empty_url: str) -> None:
         upgrade(empty_url)
         assert current_revision(empty_url) == head_revision()
         assert {c["name"] for c in inspect(engine).get_columns("shares")} == {
-            "id", "club_id", "resource", "game_id", "digest", "label", "created_at", "last_used_at", "revoked_at"}
+            "id", "club_id", "resource", "game_id", "digest", "label", "created_at", "last_used_at", "revoked_at",
+            "evening_id"}
         command.downgrade(alembic_config(empty_url), "0004")
     finally:
         engine.dispose()

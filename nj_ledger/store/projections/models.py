@@ -132,6 +132,10 @@ class Season(Base):
     starts_on: Mapped[date] = mapped_column(Date)
     ends_on: Mapped[date] = mapped_column(Date)
     created_at: Mapped[datetime]
+    # The evening ladder: evenings a player needs to be ranked, and how many of their best evenings count (null:
+    # every one).
+    qualifying_evenings: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    best_evenings: Mapped[int | None] = mapped_column(Integer)
 
 
 SUMMED = (

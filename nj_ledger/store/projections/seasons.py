@@ -39,14 +39,19 @@ class SeasonInfo:
     starts_on: date
     ends_on: date
     created_at: datetime
+    qualifying_evenings: int = 0  # evenings a player needs to be ranked in the season's ladder
+    best_evenings: int | None = None  # a player's best evenings the ladder keeps (None: every one)
 
     @classmethod
     def of(cls, row: Season) -> SeasonInfo:
-        return cls(row.id, row.name, row.starts_on, row.ends_on, row.created_at)
+        return cls(row.id, row.name, row.starts_on, row.ends_on, row.created_at, row.qualifying_evenings or 0,
+                   row.best_evenings)
 
 
-def create_season(store: StoreBase, club_id: str, name: str, starts_on: date, ends_on: date) -> SeasonInfo:
-    """A new season (names are unique in a club regardless of case; ``starts_on <= ends_on``)."""
+def create_season(store: StoreBase, club_id: str, name: str, starts_on: date, ends_on: date, *,
+                  qualifying_evenings: int = 0, best_evenings: int | None = None) -> SeasonInfo:
+    """A new season (names are unique in a club regardless of case; ``starts_on <= ends_on``), with its evening
+    ladder's settings: the evenings a player needs to be ranked, and how many of their best evenings count."""
     if starts_on > ends_on:
         raise ValueError("a season ends on or after the day it starts")
     with store.writing() as session:
@@ -56,12 +61,31 @@ def create_season(store: StoreBase, club_id: str, name: str, starts_on: date, en
                                                    Season.name_key == name_key(name))).first() is not None:
             raise SeasonExists(name.strip())
         row = Season(club_id=club_id, name=name.strip(), name_key=name_key(name), starts_on=starts_on,
-                     ends_on=ends_on, created_at=utcnow())
+                     ends_on=ends_on, created_at=utcnow(),
+                     qualifying_evenings=qualifying_evenings, best_evenings=best_evenings)
         session.add(row)
         try:
             session.flush()
         except IntegrityError:  # created at the same moment by another request
             raise SeasonExists(name.strip()) from None
+        return SeasonInfo.of(row)
+
+
+def set_ladder(store: StoreBase, club_id: str, name: str, *, qualifying_evenings: int | None = None,
+               best_evenings: int | None = None, keep_all: bool = False) -> SeasonInfo:
+    """Change a season's evening ladder: the evenings a player needs, how many of their best count (``keep_all``:
+    every one). What is not given stays."""
+    with store.writing() as session:
+        row = session.scalars(select(Season).where(Season.club_id == club_id,
+                                                   Season.name_key == name_key(name))).first()
+        if row is None:
+            raise NotFound("The club has no season called {name!r}.", name=name)
+        if qualifying_evenings is not None:
+            row.qualifying_evenings = qualifying_evenings
+        if keep_all:
+            row.best_evenings = None
+        elif best_evenings is not None:
+            row.best_evenings = best_evenings
         return SeasonInfo.of(row)
 
 

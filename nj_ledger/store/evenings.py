@@ -1,0 +1,401 @@
+"""Club evenings: the director's decisions in an append-only, hash-chained log, the tables' codes and tokens,
+and the outcomes of the evening's games that its views fold (:mod:`nj_ledger.evenings`).
+
+A decision is made like a table action: the evening's row is locked, the log
+folded, the core decides (a refusal stores nothing), the entry chained and
+appended, the row's version bumped on condition. Starting a round creates its
+games in the same transaction, through the one way a game is created
+(:meth:`GamesMixin._write_game`).
+
+A table token (role ``table``) is a secret that reaches one table of one
+evening: what it may do is the API's to enforce (:mod:`api.auth`), from
+:meth:`EveningsMixin.table_scope`.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, cast
+
+from sqlalchemy import Connection, Table, func, insert, select, update
+
+from ..chain import GENESIS
+from ..decide import new_game
+from ..evenings import (
+    CLOSED,
+    ROUND,
+    EveningState,
+    GameOutcome,
+    decide_round,
+    entry_hash,
+    fold_evening,
+    round_tables,
+)
+from ..state import GameState
+from .base import LostRace, new_id, utcnow
+from .clubs import token_digest
+from .errors import EveningMoved, NotFound
+from .followers import EVENING_PREFIX
+from .games import GamesMixin
+from .models import Club, Evening, EveningEntry, EveningTable, Game, TableToken
+from .shares import SharesMixin
+from .values import GameInfo, TokenInfo
+
+TABLE_ROLE = "table"
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, no 1/I: read aloud and typed on a phone
+CODE_LENGTH = 6
+_FIND_TABLE_TOKEN = ("SELECT t.id, t.club_id, t.evening_id, t.number, t.digest FROM table_tokens t "
+                     "WHERE t.digest = {mark}")
+
+_EVENINGS = cast(Table, Evening.__table__)
+_LOG = cast(Table, EveningEntry.__table__)
+_TABLES = cast(Table, EveningTable.__table__)
+_GAMES = cast(Table, Game.__table__)
+_TOKENS = cast(Table, TableToken.__table__)
+
+Decision = Callable[[EveningState, Mapping[str, GameOutcome]], tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class EveningInfo:
+    id: str
+    club_id: str
+    name: str
+    played_on: date
+    created_at: datetime
+    updated_at: datetime
+    version: int
+    status: str
+
+    @classmethod
+    def of(cls, row: Evening) -> EveningInfo:
+        return cls(row.id, row.club_id, row.name, row.played_on, row.created_at, row.updated_at, row.version,
+                   row.status)
+
+
+@dataclass(frozen=True)
+class TableInfo(TokenInfo):
+    """Who a table token speaks for: one table of one evening (role ``table``), which scores and confirms its own
+    games and reaches nothing else."""
+
+    evening_id: str
+    table: int
+
+    @property
+    def can_write(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class TableScope:
+    """What a table token reaches: its table's code, its games, and whether the evening is closed."""
+
+    code: str
+    games: frozenset[str]
+    closed: bool
+
+
+@dataclass(frozen=True)
+class NewTableLink:
+    """A table's token just made: the only moment its secret is known."""
+
+    evening_id: str
+    table: int
+    code: str
+    secret: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class EveningRead:
+    """An evening as its log and its games tell it."""
+
+    info: EveningInfo
+    entries: list[dict[str, Any]]
+    state: EveningState
+    outcomes: dict[str, GameOutcome]
+    codes: dict[int, str]  # table number -> code
+
+
+def outcome_of(state: GameState) -> GameOutcome:
+    return GameOutcome(state.version, state.status, tuple(state.players), tuple(state.balances),
+                       state.starting_chips, state.deals_played)
+
+
+def _missing_evening(evening_id: str) -> NotFound:
+    return NotFound("There is no evening {evening!r} in this club.", evening=evening_id)
+
+
+class EveningsMixin(SharesMixin, GamesMixin):
+    # --- reading ---------------------------------------------------------------------------------------------
+    def _entries(self, connection: Connection, evening_id: str) -> list[dict[str, Any]]:
+        rows = connection.execute(
+            select(_LOG.c.seq, _LOG.c.type, _LOG.c.data, _LOG.c.by, _LOG.c.recorded_at, _LOG.c.hash)
+            .where(_LOG.c.evening_id == evening_id).order_by(_LOG.c.seq))
+        return [{"seq": r.seq, "type": r.type, "data": dict(r.data), "by": dict(r.by), "recorded_at": r.recorded_at,
+                 "hash": r.hash} for r in rows]
+
+    def _read_evening(self, connection: Connection, club_id: str, evening_id: str, lock: bool = False) -> EveningRead:
+        query = select(*_EVENINGS.c).where(_EVENINGS.c.id == evening_id, _EVENINGS.c.club_id == club_id)
+        if lock:
+            query = query.with_for_update()
+        row = connection.execute(query).first()
+        if row is None:
+            raise _missing_evening(evening_id)
+        info = EveningInfo.of(cast(Evening, row))  # the row has the model's columns
+        entries = self._entries(connection, evening_id)
+        state = fold_evening(entries)
+        codes = {int(number): str(code) for number, code in connection.execute(
+            select(_TABLES.c.number, _TABLES.c.code).where(_TABLES.c.evening_id == evening_id))}
+        return EveningRead(info, entries, state, self._game_outcomes(connection, state), codes)
+
+    def _game_outcomes(self, connection: Connection, state: EveningState) -> dict[str, GameOutcome]:
+        ids = list(state.games())
+        if not ids:
+            return {}
+        rows = connection.execute(select(*_GAMES.c).where(_GAMES.c.id.in_(ids))).all()
+        infos = [GameInfo.of(cast(Game, row)) for row in rows]
+        return {info.id: outcome_of(self._state_on(connection, info)) for info in infos}
+
+    def evening(self, club_id: str, evening_id: str) -> EveningRead:
+        """An evening: its summary, its log, the state folded from it and its games' outcomes."""
+        with self.reading() as session:
+            return self._read_evening(session.connection(), club_id, evening_id)
+
+    def evening_entries(self, club_id: str, evening_id: str, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+        """An evening's decisions with seq > ``after``, at most ``limit`` of them (its stream reads these)."""
+        with self.reading() as session:
+            connection = session.connection()
+            found = connection.execute(select(_EVENINGS.c.id).where(
+                _EVENINGS.c.id == evening_id, _EVENINGS.c.club_id == club_id)).first()
+            if found is None:
+                raise _missing_evening(evening_id)
+            rows = connection.execute(
+                select(_LOG.c.seq, _LOG.c.type, _LOG.c.data, _LOG.c.by, _LOG.c.recorded_at, _LOG.c.hash)
+                .where(_LOG.c.evening_id == evening_id, _LOG.c.seq > after).order_by(_LOG.c.seq).limit(limit))
+            return [{"seq": r.seq, "type": r.type, "data": dict(r.data), "by": dict(r.by),
+                     "recorded_at": r.recorded_at, "hash": r.hash} for r in rows]
+
+    def list_evenings(self, club_id: str, *, status: str | None = None, played_from: date | None = None,
+                      played_to: date | None = None, limit: int = 50, offset: int = 0) -> list[EveningInfo]:
+        """A club's evenings, newest first (by the day played, then by when each was made)."""
+        query = select(Evening).where(Evening.club_id == club_id)
+        if status:
+            query = query.where(Evening.status == status)
+        if played_from:
+            query = query.where(Evening.played_on >= played_from)
+        if played_to:
+            query = query.where(Evening.played_on <= played_to)
+        query = query.order_by(Evening.played_on.desc(), Evening.created_at.desc(), Evening.id)
+        with self.reading() as session:
+            return [EveningInfo.of(row) for row in session.scalars(query.limit(limit).offset(offset))]
+
+    def evenings_between(self, club_id: str, played_from: date | None, played_to: date | None, *,
+                         closed_only: bool = False) -> list[EveningRead]:
+        """The club's evenings played in a period (the closed ones only: what a season's ladder counts), oldest
+        first, each as :meth:`evening` reads it."""
+        query = select(Evening.id).where(Evening.club_id == club_id)
+        if closed_only:
+            query = query.where(Evening.status == "closed")
+        if played_from:
+            query = query.where(Evening.played_on >= played_from)
+        if played_to:
+            query = query.where(Evening.played_on <= played_to)
+        with self.reading() as session:
+            connection = session.connection()
+            ids = list(connection.execute(query.order_by(Evening.played_on, Evening.created_at)).scalars())
+            return [self._read_evening(connection, club_id, evening_id) for evening_id in ids]
+
+    # --- writing ---------------------------------------------------------------------------------------------
+    def _append(self, connection: Connection, info: EveningInfo, previous: str, kind: str, data: dict[str, Any],
+                by: Mapping[str, Any], status: str | None = None) -> None:
+        now = utcnow()
+        item = {"seq": info.version + 1, "type": kind, "data": data, "by": dict(by), "recorded_at": _stamp(now)}
+        item["hash"] = entry_hash(previous, item)
+        bumped = connection.execute(
+            update(_EVENINGS).where(_EVENINGS.c.id == info.id, _EVENINGS.c.version == info.version)
+            .values(version=item["seq"], head_hash=item["hash"], updated_at=now, status=status or info.status))
+        if bumped.rowcount != 1:
+            raise LostRace
+        connection.execute(insert(_LOG), [{"evening_id": info.id, **item}])
+        self.recorder.announce(connection, EVENING_PREFIX + info.id, info.version + 1)  # heard at the commit
+
+    def _add_tables(self, connection: Connection, evening_id: str, count: int) -> None:
+        """The evening's tables 1…count, each with a code of its own, those missing added."""
+        have = set(connection.execute(select(EveningTable.number).where(EveningTable.evening_id == evening_id))
+                   .scalars())
+        for number in range(1, count + 1):
+            if number in have:
+                continue
+            while True:
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                if connection.execute(select(EveningTable.code).where(EveningTable.code == code)).first() is None:
+                    break
+            connection.execute(insert(_TABLES), [{"evening_id": evening_id, "number": number, "code": code,
+                                                       "created_at": utcnow()}])
+
+    def _new_link(self, connection: Connection, club_id: str, evening_id: str, number: int) -> NewTableLink:
+        secret = secrets.token_urlsafe(32)
+        now = utcnow()
+        connection.execute(insert(_TOKENS), [{"club_id": club_id, "evening_id": evening_id, "number": number,
+                                              "digest": token_digest(secret), "created_at": now}])
+        code = connection.execute(select(EveningTable.code).where(
+            EveningTable.evening_id == evening_id, EveningTable.number == number)).scalar_one()
+        return NewTableLink(evening_id, number, code, secret, now)
+
+    def create_evening(self, club_id: str, created: tuple[str, dict[str, Any]],
+                       by: Mapping[str, Any]) -> tuple[EveningRead, list[NewTableLink]]:
+        """A new evening from its ``evening_created`` decision, its tables' codes, and a token for each table
+        (their secrets in the answer only)."""
+        kind, data = created
+
+        def attempt() -> tuple[EveningRead, list[NewTableLink]]:
+            with self.writing_connection() as connection:
+                if connection.execute(select(Club.id).where(Club.id == club_id)).first() is None:
+                    raise NotFound("There is no club {club!r}.", club=club_id)
+                now = utcnow()
+                info = EveningInfo(new_id(), club_id, data["name"], date.fromisoformat(data["date"]), now, now, 0,
+                                   "open")
+                connection.execute(insert(_EVENINGS), [{
+                    "id": info.id, "club_id": club_id, "name": info.name, "played_on": info.played_on,
+                    "created_at": now, "updated_at": now, "version": 0, "head_hash": GENESIS, "status": "open"}])
+                self._append(connection, info, GENESIS, kind, data, by)
+                state = fold_evening(self._entries(connection, info.id))
+                self._add_tables(connection, info.id, state.table_count())
+                links = [self._new_link(connection, club_id, info.id, number)
+                         for number in range(1, state.table_count() + 1)]
+                return self._read_evening(connection, club_id, info.id), links
+
+        return self.retrying(attempt)
+
+    def decide(self, club_id: str, evening_id: str, decision: Decision, by: Mapping[str, Any], *,
+               expected_version: int | None = None) -> EveningRead:
+        """Record one decision: ``decision`` is the core's, given the evening as it stands and its games'
+        outcomes; a refusal stores nothing. ``expected_version`` (from ``If-Match``) refuses it with
+        :class:`EveningMoved` when another decision was recorded meanwhile."""
+
+        def attempt() -> EveningRead:
+            with self.writing_connection() as connection:
+                read = self._read_evening(connection, club_id, evening_id, lock=True)
+                _expect(read, expected_version)
+                kind, data = decision(read.state, read.outcomes)
+                self._append(connection, read.info, read.entries[-1]["hash"], kind, data, by,
+                             status="closed" if kind == CLOSED else None)
+                after = self._read_evening(connection, club_id, evening_id)
+                self._add_tables(connection, evening_id, after.state.table_count())
+                return self._read_evening(connection, club_id, evening_id)
+
+        return self.retrying(attempt)
+
+    def start_round(self, club_id: str, evening_id: str, by: Mapping[str, Any], *,
+                    tables: Sequence[Sequence[str]] | None = None, force: bool = False,
+                    now: datetime | None = None, expected_version: int | None = None) -> EveningRead:
+        """Start the evening's next round: a game for each table (the plan's tables, or the director's), made the
+        one way games are made, and the ``round_started`` decision naming them, in one transaction."""
+        signer = self.signer()
+
+        def attempt() -> EveningRead:
+            with self.writing_connection() as connection:
+                read = self._read_evening(connection, club_id, evening_id, lock=True)
+                _expect(read, expected_version)
+                state = read.state
+                seating = round_tables(state, tables, now=now, force=force, results=read.outcomes)
+                number = state.current_round + 1
+                games: list[str] = []
+                for index, players in enumerate(seating, 1):
+                    started = new_game(list(players), state.rules, state.starting_chips)
+                    game_state = self._fold_started(started)
+                    meta = {"title": f"{state.name} · round {number}, table {index}", "date": state.played_on,
+                            "table": f"{index}"}
+                    games.append(self._write_game(connection, club_id, started, [], game_state, meta, signer).game.id)
+                kind, data = decide_round(state, games, now=now, tables=[list(t) for t in seating], force=True)
+                if kind != ROUND:
+                    raise ValueError(kind)
+                self._append(connection, read.info, read.entries[-1]["hash"], kind, data, by)
+                self._add_tables(connection, evening_id, len(seating))
+                return self._read_evening(connection, club_id, evening_id)
+
+        return self.retrying(attempt)
+
+    @staticmethod
+    def _fold_started(started: Any) -> GameState:
+        from ..reducer import replay
+
+        return replay([started])
+
+    def table_link(self, club_id: str, evening_id: str, table: int) -> NewTableLink:
+        """Another token for a table of an open evening (a link printed again); the earlier ones keep working."""
+
+        def attempt() -> NewTableLink:
+            with self.writing_connection() as connection:
+                read = self._read_evening(connection, club_id, evening_id, lock=True)
+                if table not in read.codes:
+                    raise NotFound("The evening has no table {table}.", table=table)
+                if read.state.closed:
+                    from ..errors import RuleViolation
+
+                    raise RuleViolation("evening-closed", "The evening is closed: nothing more can be recorded "
+                                        "in it.")
+                return self._new_link(connection, club_id, evening_id, table)
+
+        return self.retrying(attempt)
+
+    # --- table tokens ----------------------------------------------------------------------------------------
+    def authenticate(self, secret: str) -> TokenInfo | None:
+        """A club token's, a share's, else a table token's (:class:`TableInfo`), or None."""
+        found = super().authenticate(secret)
+        if found is not None:
+            return found
+        digest = token_digest(secret)
+        rows = self.recorder.lookup(self.engine, _FIND_TABLE_TOKEN, (digest,))
+        if not rows or not hmac.compare_digest(rows[0][4], digest):
+            return None
+        token_id, club_id, evening_id, number, _ = rows[0]
+        return TableInfo(token_id, club_id, TABLE_ROLE, f"table {number}", evening_id, number)
+
+    def table_scope(self, club_id: str, evening_id: str, table: int) -> TableScope:
+        """What a table token reaches: its code, the games of its table in every round started, the evening's
+        status."""
+        with self.reading() as session:
+            connection = session.connection()
+            status = connection.execute(select(Evening.status).where(
+                Evening.id == evening_id, Evening.club_id == club_id)).scalar_one_or_none()
+            if status is None:
+                raise _missing_evening(evening_id)
+            code = connection.execute(select(EveningTable.code).where(
+                EveningTable.evening_id == evening_id, EveningTable.number == table)).scalar_one()
+            rounds = connection.execute(select(EveningEntry.data).where(
+                EveningEntry.evening_id == evening_id, EveningEntry.type == ROUND)).scalars()
+            games = frozenset(t["game"] for data in rounds for t in data["tables"] if t["table"] == table)
+            return TableScope(code, games, status == "closed")
+
+    def table_by_code(self, club_id: str, code: str) -> tuple[str, int]:
+        """The evening and the table number a code names, in this club."""
+        with self.reading() as session:
+            found = session.execute(select(EveningTable.evening_id, EveningTable.number)
+                                    .join(Evening, Evening.id == EveningTable.evening_id)
+                                    .where(EveningTable.code == code.strip().upper(), Evening.club_id == club_id)
+                                    ).first()
+            if found is None:
+                raise NotFound("There is no table {code!r}.", code=code)
+            return str(found[0]), int(found[1])
+
+    def evening_counts(self, club_id: str) -> int:
+        with self.reading() as session:
+            return int(session.scalar(select(func.count()).select_from(Evening).where(Evening.club_id == club_id))
+                       or 0)
+
+
+def _expect(read: EveningRead, expected_version: int | None) -> None:
+    if expected_version is not None and read.info.version != expected_version:
+        raise EveningMoved(expected_version, read.info.version)
+
+
+def _stamp(moment: datetime) -> str:
+    from .base import iso
+
+    return iso(moment)
