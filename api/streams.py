@@ -11,7 +11,8 @@ header (a first connection of ``EventSource``) says ``?after=<seq>``; the header
 wins when both are there. With neither, the stream starts at the log's start.
 
 ``GET /api/v1/clubs/{club}/stream`` tells of the club's games: each game
-created (``game_started``), deal ended and game ended, at its position in the
+created (``game_started``), deal ended and game ended, and each end an undo
+withdrew (``deal_undone``, ``game_reopened``), at its position in the
 club's feed (``club_feed``, written in the same transaction as the events,
 gap-free and in commit order: see ``nj_ledger.store.writes.insert_feed``); the SSE
 ``id`` is that position and ``Last-Event-ID`` resumes after it, the same way.
@@ -493,15 +494,19 @@ class ClubStream(MethodView):
              responses={"200": {"description": (
                  "Server-Sent Events, one per item of the club's feed: `id` the item's position in the feed "
                  "(1, 2, 3… in the order they were recorded), `data` `{position, game, seq, deal, type, "
-                 "recorded_at}` where `type` is `game_started` (a game created or imported), `deal_ended` or "
-                 "`game_ended` and `seq` the event's seq in its game. A comment `: heartbeat` every "
-                 "STREAM_HEARTBEAT seconds while nothing happens."),
+                 "recorded_at}` where `type` is `game_started` (a game created or imported), `deal_ended`, "
+                 "`game_ended`, `deal_undone` (an undo withdrew the deal's settlement: the deal is being played "
+                 "again) or `game_reopened` (that settlement had ended the game: it is no longer ended; told "
+                 "right after its `deal_undone`, at the same seq), and `seq` the event's seq in its game (the "
+                 "undo's, for the last two). A comment `: heartbeat` every STREAM_HEARTBEAT seconds while "
+                 "nothing happens."),
                  "content": {EVENT_STREAM: {"schema": SSE_EVENT, "example": (
                      'id: 7\ndata: {"deal": 3, "game": "aB7DUYcmEB4B", "position": 7, "recorded_at": '
                      '"2026-11-24T05:16:41.059597Z", "seq": 58, "type": "deal_ended"}\n\n')}}}})
     def get(self, query: dict[str, Any], club: str) -> Response:
-        """Follow the club's games (Server-Sent Events): every game created, deal ended and game ended after
-        `Last-Event-ID` (or `after`), then each new one as it is recorded, by any server process."""
+        """Follow the club's games (Server-Sent Events): every game created, deal ended and game ended, and every
+        deal's or game's end an undo withdrew, after `Last-Event-ID` (or `after`), then each new one as it is
+        recorded, by any server process."""
         token = reader()
         own_club(token, club)
         after = start_position(query)
