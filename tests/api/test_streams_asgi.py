@@ -130,3 +130,51 @@ def test_a_head_of_a_stream_gets_its_head_only(streaming_app: Flask) -> None:
     connection = asyncio.run(head())
     assert connection.sent[0]["status"] == 200 and connection.body == b""
     assert store.followers.count() == before
+
+
+class SlowConnection(Connection):
+    """A client that stops reading after the stream's opening: each later send waits until it reads again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reading = asyncio.Event()
+        self.reading.set()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if message.get("body", b"").startswith(b"id: "):
+            await self.reading.wait()
+        self.sent.append(message)
+
+
+def test_a_slow_follower_neither_holds_up_the_others_nor_loses_an_event(streaming_app: Flask) -> None:
+    calls = Calls(streaming_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    application = asgi_app(streaming_app, threads=2)
+    bet = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1, "reason": "a bet"}
+
+    async def follow() -> tuple[Connection, SlowConnection]:
+        fast, slow = Connection(), SlowConnection()
+        slow.reading.clear()  # it reads the head, then nothing until told
+        after = (b"last-event-id", b"1")
+        running = [asyncio.ensure_future(application(scope(f"/api/v1/games/{game}/stream", club, after),
+                                                     connection.receive, connection.send))
+                   for connection in (fast, slow)]
+        loop = asyncio.get_running_loop()
+        for _ in range(3):  # appended while the slow one reads nothing
+            assert (await loop.run_in_executor(None, lambda: calls.act(club, game, bet))).status_code == 201
+        last = calls.events(club, game)[-1]["seq"]
+        await fast.until(b"id: %d\n" % last)  # the fast one has them all, the slow one none yet
+        assert b"id: " not in slow.body
+        slow.reading.set()
+        await slow.until(b"id: %d\n" % last)
+        for connection in (fast, slow):
+            connection.leaving.set()
+        await asyncio.wait_for(asyncio.gather(*running), 5)
+        return fast, slow
+
+    fast, slow = asyncio.run(follow())
+    log = calls.events(club, game)
+    for connection in (fast, slow):  # each event once, in order
+        events = [block for block in connection.body.split(b"\n\n") if block.startswith(b"id: ")]
+        assert [json.loads(block.split(b"data: ", 1)[1]) for block in events] == log[1:]
