@@ -26,6 +26,11 @@ app's. When the app accepts it, it answers with an empty body and a private
 header naming the stream it hands over (:data:`api.streams.HANDOFF_HEADER`);
 this layer removes the header, sends the answer's head, and carries the stream
 on until the client leaves (``http.disconnect``) or the connection fails.
+
+Writers first. Every request other than a stream's is counted while it is in
+flight (:data:`api.streams.writers`): the streams' fan-out in this process waits
+until they are answered (25 ms at most), so that an append is answered before
+the process writes it to its followers.
 """
 
 from __future__ import annotations

@@ -451,8 +451,12 @@ class WritersInFlight:
             return
         waiting = asyncio.get_running_loop().create_future()
         self._waiting.append(waiting)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(waiting, longest)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiting, longest)
+        finally:
+            if waiting in self._waiting:  # timed out: busy all along
+                self._waiting.remove(waiting)
 
 
 writers = WritersInFlight()

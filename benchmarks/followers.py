@@ -109,7 +109,8 @@ def _measure(servers: list[Server], followers: int, appends: int) -> list[dict[s
         row(f"stream delivery, {label}, p99", "ms", percentile(latencies, 99) * 1000, at_most=100),
         row(f"appends p99 beside {label}", "ms", p99_followed, at_most=round(p99_unfollowed + 2, 3),
             note=(f"{p99_unfollowed:.2f} ms for a game nobody follows, appended in blocks in turn with it; "
-                  f"{p99_alone:.2f} ms before the followers connected")),
+                  f"{p99_alone:.2f} ms before the followers connected; p50 {percentile(timed, 50) * 1000:.2f} ms, "
+                  f"{percentile(unfollowed, 50) * 1000:.2f} ms and {percentile(alone, 50) * 1000:.2f} ms")),
         row(f"server memory per follower ({label})", "KiB", growth / followers / 1024 if growth > 0 else None,
             note=None if growth > 0 else "the servers' memory did not grow: too few followers to tell"),
     ]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api import create_app
+from api import create_app, streams
 from api.asgi import asgi_app
 from nj_ledger.store import Store
 from support.http import ADMIN_TOKEN, Calls, Club
@@ -178,3 +178,33 @@ def test_a_slow_follower_neither_holds_up_the_others_nor_loses_an_event(streamin
     for connection in (fast, slow):  # each event once, in order
         events = [block for block in connection.body.split(b"\n\n") if block.startswith(b"id: ")]
         assert [json.loads(block.split(b"data: ", 1)[1]) for block in events] == log[1:]
+
+
+def test_the_followers_are_sent_an_append_once_the_writers_in_flight_are_answered(
+        streaming_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streams, "WRITERS_FIRST", 30.0)  # long enough to tell, on a busy machine
+    calls = Calls(streaming_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    application = asgi_app(streaming_app, threads=2)
+    bet = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1, "reason": "a bet"}
+
+    async def follow() -> None:
+        connection = Connection()
+        running = asyncio.ensure_future(application(
+            scope(f"/api/v1/games/{game}/stream", club, (b"last-event-id", b"1")), connection.receive,
+            connection.send))
+        await connection.until(b"retry: ")
+        streams.writers.enter()  # a writer's request in flight in this process
+        try:
+            loop = asyncio.get_running_loop()
+            assert (await loop.run_in_executor(None, lambda: calls.act(club, game, bet))).status_code == 201
+            await asyncio.sleep(0.5)
+            assert b"id: " not in connection.body
+        finally:
+            streams.writers.leave()
+        await connection.until(b"id: %d\n" % calls.events(club, game)[-1]["seq"])
+        connection.leaving.set()
+        await asyncio.wait_for(running, 5)
+
+    asyncio.run(follow())
