@@ -78,6 +78,7 @@ WRITERS_FIRST = 0.025
 # Seconds a channel waits after a notification before it reads: the appending process (this one or another)
 # answers its writer before the followers' work starts, and appends that close together are read at once
 SETTLE = 0.005
+BATCH = 64  # followers written to between two looks at the requests that came meanwhile
 _log = logging.getLogger(__name__)
 
 
@@ -373,10 +374,12 @@ class _Channel:
                 count, last, chunk = await self.loop.run_in_executor(
                     self.reads, _read_and_frame, group[0].follow, position)
                 full = full or count >= PAGE
-                if chunk:
-                    for member in group:
-                        member.follow.after = last
-                        member.give(chunk)
+                for number, member in enumerate(group if chunk else (), 1):
+                    member.follow.after = last
+                    member.give(chunk)
+                    if number % BATCH == 0:  # a writer's request that came meanwhile goes first
+                        await asyncio.sleep(0)
+                        await writers.answered(WRITERS_FIRST)
         now = time.monotonic()
         for member in self.members:
             if member.ended:
