@@ -336,6 +336,14 @@ class _Channel:
         self.task.cancel()
 
     async def _run(self) -> None:
+        try:
+            await self._serve()
+        except Exception:  # noqa: BLE001 - a fault of the channel: its streams end, their clients come back
+            _log.exception("a stream channel failed; its followers will reconnect")
+            for member in list(self.members):
+                member.give(None)
+
+    async def _serve(self) -> None:
         while self.members:
             try:
                 await asyncio.wait_for(self.woken.wait(), self._until_next_tick())
@@ -411,7 +419,9 @@ class _Channels:
         follow = member.follow
         name = (id(follow.store), type(follow), follow.club_id, follow.key)
         channel = self.channels.get(name)
-        if channel is None:
+        if channel is None or channel.task.done():  # none yet, or one that failed and is emptying
+            if channel is not None:
+                channel.unfollow()
             channel = self.channels[name] = _Channel(self, name, follow.store, follow.key, reads)
         channel.add(member)
         return lambda: channel.remove(member)
