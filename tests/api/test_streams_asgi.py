@@ -208,3 +208,48 @@ def test_the_followers_are_sent_an_append_once_the_writers_in_flight_are_answere
         await asyncio.wait_for(running, 5)
 
     asyncio.run(follow())
+
+
+def test_a_read_that_fails_ends_the_stream_and_the_client_comes_back_where_it_was(
+        streaming_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = Calls(streaming_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    application = asgi_app(streaming_app, threads=2)
+    bet = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1, "reason": "a bet"}
+    fetch = streams.GameFollow.fetch
+    failing = {"yes": False}
+
+    def flaky(follow: streams.GameFollow, after: int) -> list[dict[str, Any]]:
+        if failing["yes"]:
+            raise OSError("the database went away")
+        return fetch(follow, after)
+
+    monkeypatch.setattr(streams.GameFollow, "fetch", flaky)
+
+    async def follow(last: bytes) -> tuple[Connection, asyncio.Future[None]]:
+        connection = Connection()
+        running = asyncio.ensure_future(application(
+            scope(f"/api/v1/games/{game}/stream", club, (b"last-event-id", last)), connection.receive,
+            connection.send))
+        await connection.until(b"retry: ")
+        return connection, running
+
+    async def scenario() -> tuple[Connection, Connection]:
+        first, running = await follow(b"1")
+        failing["yes"] = True
+        loop = asyncio.get_running_loop()
+        assert (await loop.run_in_executor(None, lambda: calls.act(club, game, bet))).status_code == 201
+        await asyncio.wait_for(running, 10)  # the stream ended: its client reconnects
+        failing["yes"] = False
+        again, running = await follow(b"1")
+        await again.until(b"id: %d\n" % calls.events(club, game)[-1]["seq"])
+        again.leaving.set()
+        await asyncio.wait_for(running, 5)
+        return first, again
+
+    first, again = asyncio.run(scenario())
+    assert first.sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+    assert b"id: " not in first.body
+    events = [block for block in again.body.split(b"\n\n") if block.startswith(b"id: ")]
+    assert [json.loads(block.split(b"data: ", 1)[1]) for block in events] == calls.events(club, game)[1:]
