@@ -26,6 +26,11 @@ app's. When the app accepts it, it answers with an empty body and a private
 header naming the stream it hands over (:data:`api.streams.HANDOFF_HEADER`);
 this layer removes the header, sends the answer's head, and carries the stream
 on until the client leaves (``http.disconnect``) or the connection fails.
+
+Writers first. Every request other than a stream's is counted while it is in
+flight (:data:`api.streams.writers`): the streams' fan-out in this process waits
+until they are answered (25 ms at most), so that an append is answered before
+the process writes it to its followers.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from typing import Any
 
 from flask import Flask
 
-from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed
+from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed, writers
 
 READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
 _HANDOFF = HANDOFF_HEADER.lower().encode()
@@ -62,20 +67,24 @@ def asgi_app(app: Flask, threads: int) -> Any:
             return
         if scope["type"] != "http":  # a WebSocket: none here
             return
-        body, length = await _body(scope, receive, limit)
-        environ = _environ(scope, body, length)
-        loop = asyncio.get_running_loop()
-        status, headers, chunks = await loop.run_in_executor(calls, _call, app, environ)
-        follow = None
-        for name, value in headers:
-            if name.lower() == _HANDOFF:
-                follow = take_handed(value.decode())
-        if follow is not None:  # the hand-over's header and the empty body's length leave with it
-            headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        if follow is None or scope["method"] == "HEAD":  # a HEAD gets the stream's head only
-            await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": False})
-            return
+        writers.enter()  # the streams' work waits until this request is answered (api.streams.writers)
+        try:
+            body, length = await _body(scope, receive, limit)
+            environ = _environ(scope, body, length)
+            loop = asyncio.get_running_loop()
+            status, headers, chunks = await loop.run_in_executor(calls, _call, app, environ)
+            follow = None
+            for name, value in headers:
+                if name.lower() == _HANDOFF:
+                    follow = take_handed(value.decode())
+            if follow is not None:  # the hand-over's header and the empty body's length leave with it
+                headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            if follow is None or scope["method"] == "HEAD":  # a HEAD gets the stream's head only
+                await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": False})
+                return
+        finally:
+            writers.leave()
         await _stream(follow, receive, send, reads)
 
     return application

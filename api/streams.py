@@ -11,7 +11,8 @@ header (a first connection of ``EventSource``) says ``?after=<seq>``; the header
 wins when both are there. With neither, the stream starts at the log's start.
 
 ``GET /api/v1/clubs/{club}/stream`` tells of the club's games: each game
-created (``game_started``), deal ended and game ended, at its position in the
+created (``game_started``), deal ended and game ended, and each end an undo
+withdrew (``deal_undone``, ``game_reopened``), at its position in the
 club's feed (``club_feed``, written in the same transaction as the events,
 gap-free and in commit order: see ``nj_ledger.store.writes.insert_feed``); the SSE
 ``id`` is that position and ``Last-Event-ID`` resumes after it, the same way.
@@ -33,6 +34,8 @@ client) the stream is a generator that holds its thread while it lasts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import re
 import secrets
 import threading
@@ -71,6 +74,13 @@ HANDOFF_HEADER = "X-NJ-Ledger-Stream"
 _handed: dict[str, Follow] = {}  # streams handed over, by the header's key, until the server takes them
 _handed_lock = threading.Lock()
 _DIGITS = re.compile(r"[0-9]{1,18}")
+# Seconds the streams' work waits for the requests in flight in the process to be answered, at most
+WRITERS_FIRST = 0.025
+# Seconds a channel waits after a notification before it reads: the appending process (this one or another)
+# answers its writer before the followers' work starts, and appends that close together are read at once
+SETTLE = 0.005
+BATCH = 64  # followers written to between two looks at the requests that came meanwhile
+_log = logging.getLogger(__name__)
 
 
 # What each event of a stream is (the OpenAPI way to describe text/event-stream: one event's fields).
@@ -167,29 +177,21 @@ class Follow:
             unfollow()
 
     async def run(self, send: Callable[[bytes], Awaitable[None]], reads: Executor) -> None:
-        """The stream on an event loop: no thread is held while it waits, reads run on ``reads``' threads.
+        """The stream on an event loop: no thread is held while it waits, and it neither reads nor sends by
+        itself.
 
-        Followers of one game at the same position share each read (:func:`_shared_read`)."""
-        woken = asyncio.Event()
-        unfollow = _LoopFollowers.of(asyncio.get_running_loop()).follow(self.store, self.key, woken)
+        The follower joins its game's (or feed's) channel on this loop (:class:`_Channel`), which reads the
+        log once per position for every follower there, frames each event once and writes the same bytes to
+        each follower's connection; this coroutine only waits for the stream to be over."""
+        loop = asyncio.get_running_loop()
+        await send(self.opening())
+        member = _Member(self, send, loop)
+        leave = _Channels.of(loop).join(member, reads)
         try:
-            await send(self.opening())
-            while True:
-                woken.clear()
-                last, chunk = await _shared_read(self, reads)
-                wait = self.wait_for()
-                if chunk:
-                    self.after = last
-                    await send(chunk)
-                    continue
-                if not wait:
-                    return
-                try:
-                    await asyncio.wait_for(woken.wait(), wait)
-                except TimeoutError:
-                    await send(HEARTBEAT)
+            await member.over
         finally:
-            unfollow()
+            leave()
+            member.stop()
 
 
 class GameFollow(Follow):
@@ -217,72 +219,271 @@ class EveningFollow(Follow):
         return self.store.evening_entries(self.club_id, self.key[len(EVENING_PREFIX):], after, PAGE)
 
 
-class _LoopFollowers:
-    """The streams of one event loop, by what they follow: the store's watcher wakes each group with one
-    call into the loop, not one per stream."""
+class _Member:
+    """One follower on its channel, and its connection: the channel writes to it directly (a send the server
+    takes at once, as it does unless the client is far behind, costs no turn of the event loop); a send the
+    client is slow to take goes on in a task of its own, and what comes meanwhile waits behind it."""
 
-    _by_loop: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopFollowers]] = (
+    __slots__ = ("backlog", "ended", "follow", "loop", "over", "quiet_since", "send", "sending")
+
+    def __init__(self, follow: Follow, send: Callable[[bytes], Awaitable[None]],
+                 loop: asyncio.AbstractEventLoop) -> None:
+        self.follow, self.send, self.loop = follow, send, loop
+        self.over: asyncio.Future[None] = loop.create_future()  # the stream is over: ended, or its connection failed
+        self.sending: asyncio.Task[None] | None = None  # a send the client has not taken yet
+        self.backlog: list[bytes] = []  # what came while it was taking it
+        self.quiet_since = time.monotonic()  # when it was last sent something (for its heartbeats)
+        self.ended = False
+
+    def give(self, chunk: bytes | None) -> None:
+        """Send ``chunk`` after what was sent before (None: end the stream once that is sent)."""
+        if self.over.done():
+            return
+        if chunk is None:
+            self.ended = True
+            if self.sending is None:
+                self.over.set_result(None)
+            return
+        self.quiet_since = time.monotonic()
+        if self.sending is not None:
+            self.backlog.append(chunk)
+            return
+        try:
+            rest = _started(self.send(chunk))
+        except Exception as error:  # noqa: BLE001 - the connection failed: this stream is over
+            self.over.set_exception(error)
+            return
+        if rest is not None:
+            self.sending = self.loop.create_task(self._finish(rest))
+
+    async def _finish(self, rest: Awaitable[None]) -> None:
+        try:
+            await rest
+            while self.backlog:
+                chunk = b"".join(self.backlog)
+                self.backlog.clear()
+                await self.send(chunk)
+        except Exception as error:  # noqa: BLE001 - the connection failed: this stream is over
+            if not self.over.done():
+                self.over.set_exception(error)
+            return
+        self.sending = None
+        if self.ended and not self.over.done():
+            self.over.set_result(None)
+
+    def stop(self) -> None:
+        if self.sending is not None:
+            self.sending.cancel()
+
+
+class _Rest:
+    """What is left of an awaitable started by :func:`_started`, to await."""
+
+    def __init__(self, steps: Any, first: Any) -> None:
+        self.steps, self.first = steps, first
+
+    def __await__(self) -> Any:
+        try:
+            yield self.first
+        except BaseException:
+            self.steps.close()
+            raise
+        return (yield from self.steps)
+
+
+def _started(awaitable: Awaitable[None]) -> _Rest | None:
+    """Run ``awaitable`` until it first waits: None if it finished there, else what is left of it."""
+    steps = awaitable.__await__()
+    try:
+        first = steps.send(None)
+    except StopIteration:
+        return None
+    return _Rest(steps, first)
+
+
+class _Channel:
+    """The followers of one game (or one club's feed) on one event loop.
+
+    One coroutine does the work for all of them: woken by the process's watcher (one call into the loop
+    per notification, however many follow), it waits until the writers' requests in flight in this process
+    are answered (:data:`writers`), reads the log once per position the followers are at (usually one:
+    they all sent the same events), frames each event once, and hands the same bytes to every follower at
+    that position. It also reads the log at each heartbeat (a lost wake-up costs a heartbeat at most), sends
+    the heartbeats, and ends the streams past their lifetime."""
+
+    def __init__(self, channels: _Channels, name: tuple[Any, ...], store: Store, key: str, reads: Executor) -> None:
+        self.channels, self.name, self.reads = channels, name, reads
+        self.loop = channels.loop
+        self.members: set[_Member] = set()
+        self.woken = asyncio.Event()
+        self.told = False  # a wake-up is on its way into the loop already (several notifications: one call)
+        self.notified = False  # woken by an append (not by a follower joining): let its writer answer first
+        self.unfollow = store.followers.follow(key, self._wake_from_watcher)
+        self.task = self.loop.create_task(self._run())
+
+    def _wake_from_watcher(self) -> None:  # on the watcher's thread
+        if not self.told:
+            self.told = True
+            self.loop.call_soon_threadsafe(self._woken)
+
+    def _woken(self) -> None:
+        self.told = False
+        self.notified = True
+        self.woken.set()
+
+    def add(self, member: _Member) -> None:
+        self.members.add(member)
+        self.woken.set()  # its first read: the log after its position
+
+    def remove(self, member: _Member) -> None:
+        self.members.discard(member)
+        if not self.members:
+            self.close()
+
+    def close(self) -> None:
+        if self.channels.channels.get(self.name) is self:
+            del self.channels.channels[self.name]
+        self.unfollow()
+        self.task.cancel()
+
+    async def _run(self) -> None:
+        try:
+            await self._serve()
+        except Exception:  # noqa: BLE001 - a fault of the channel: its streams end, their clients come back
+            _log.exception("a stream channel failed; its followers will reconnect")
+            for member in list(self.members):
+                member.give(None)
+
+    async def _serve(self) -> None:
+        while self.members:
+            try:
+                await asyncio.wait_for(self.woken.wait(), self._until_next_tick())
+            except TimeoutError:
+                pass  # a heartbeat, or a stream's end: read the log anyway
+            if self.notified:  # the writer's answer leaves first, from whichever process; appends close
+                self.notified = False  # together are read together
+                await asyncio.sleep(SETTLE)
+            self.woken.clear()
+            await writers.answered(WRITERS_FIRST)
+            try:
+                await self._round()
+            except Exception:  # noqa: BLE001 - the database failed: the streams end, their clients come back
+                _log.warning("a stream could not read the log; its followers will reconnect", exc_info=True)
+                for member in list(self.members):
+                    member.give(None)
+
+    def _until_next_tick(self) -> float:
+        """Seconds until a follower needs a heartbeat or its stream ends."""
+        now = time.monotonic()
+        ticks = [min(member.quiet_since + member.follow.heartbeat, member.follow.ends)
+                 for member in self.members if not member.ended]
+        return max(0.0, min(ticks) - now) if ticks else 3600.0
+
+    async def _round(self) -> None:
+        """Read the log after each position a follower is at, and hand each its events; then heartbeats and
+        ends."""
+        full = True
+        while full:  # a page was full: read on after it
+            full = False
+            groups: dict[int, list[_Member]] = {}
+            for member in self.members:
+                if not member.ended:
+                    groups.setdefault(member.follow.after, []).append(member)
+            for position, group in groups.items():
+                count, last, chunk = await self.loop.run_in_executor(
+                    self.reads, _read_and_frame, group[0].follow, position)
+                full = full or count >= PAGE
+                for number, member in enumerate(group if chunk else (), 1):
+                    member.follow.after = last
+                    member.give(chunk)
+                    if number % BATCH == 0:  # a writer's request that came meanwhile goes first
+                        await asyncio.sleep(0)
+                        await writers.answered(WRITERS_FIRST)
+        now = time.monotonic()
+        for member in self.members:
+            if member.ended:
+                continue
+            if member.follow.ends <= now:
+                member.give(None)  # after what it was handed: the client reconnects where it was
+            elif now - member.quiet_since >= member.follow.heartbeat:
+                member.give(HEARTBEAT)
+
+
+class _Channels:
+    """The channels of one event loop, by what they follow."""
+
+    _by_loop: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Channels]] = (
         weakref.WeakKeyDictionary())
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.groups: dict[tuple[int, str], set[asyncio.Event]] = {}
-        self.unfollows: dict[tuple[int, str], Callable[[], None]] = {}
+        self.channels: dict[tuple[Any, ...], _Channel] = {}
 
     @classmethod
-    def of(cls, loop: asyncio.AbstractEventLoop) -> _LoopFollowers:
+    def of(cls, loop: asyncio.AbstractEventLoop) -> _Channels:
         if loop not in cls._by_loop:
             cls._by_loop[loop] = cls(loop)
         return cls._by_loop[loop]
 
-    def follow(self, store: Store, key: str, woken: asyncio.Event) -> Callable[[], None]:
-        group_key = (id(store), key)
-        group = self.groups.get(group_key)
-        if group is None:
-            group = self.groups[group_key] = set()
-
-            def wake() -> None:
-                self.loop.call_soon_threadsafe(self._wake, group_key)
-
-            self.unfollows[group_key] = store.followers.follow(key, wake)
-        group.add(woken)
-
-        def unfollow() -> None:
-            group.discard(woken)
-            if not group and self.groups.get(group_key) is group:
-                del self.groups[group_key]
-                self.unfollows.pop(group_key)()
-
-        return unfollow
-
-    def _wake(self, group_key: tuple[int, str]) -> None:
-        for woken in self.groups.get(group_key, ()):
-            woken.set()
+    def join(self, member: _Member, reads: Executor) -> Callable[[], None]:
+        """Put ``member`` on its channel (made if it is the first); the function returned takes it off."""
+        follow = member.follow
+        name = (id(follow.store), type(follow), follow.club_id, follow.key)
+        channel = self.channels.get(name)
+        if channel is None or channel.task.done():  # none yet, or one that failed and is emptying
+            if channel is not None:
+                channel.unfollow()
+            channel = self.channels[name] = _Channel(self, name, follow.store, follow.key, reads)
+        channel.add(member)
+        return lambda: channel.remove(member)
 
 
-def _read_and_frame(follow: Follow, after: int) -> tuple[int, bytes]:
+def _read_and_frame(follow: Follow, after: int) -> tuple[int, int, bytes]:
+    """How many items there are after ``after`` (at most :data:`PAGE`), the position of the last, and
+    them as SSE."""
     items = follow.fetch(after)
     if not items:
-        return after, b""
+        return 0, after, b""
     field = follow.position_field
-    return items[-1][field], b"".join(frame(item[field], item) for item in items)
+    return len(items), items[-1][field], b"".join(frame(item[field], item) for item in items)
 
 
-_reading: dict[tuple[int, str, str, int], asyncio.Future[tuple[int, bytes]]] = {}
+class WritersInFlight:
+    """The requests other than streams that this process is serving: the streams' work waits until they are
+    answered (at most ``WRITERS_FIRST`` seconds), so that a scorer's append is answered before the
+    process spends its turn at the interpreter lock and its event loop writing the append to its followers.
+    Counted on the event loop (:mod:`api.asgi`)."""
+
+    def __init__(self) -> None:
+        self.busy = 0
+        self._waiting: list[asyncio.Future[None]] = []
+
+    def enter(self) -> None:
+        self.busy += 1
+
+    def leave(self) -> None:
+        self.busy -= 1
+        if not self.busy:
+            for waiting in self._waiting:
+                if not waiting.done():
+                    waiting.set_result(None)
+            self._waiting.clear()
+
+    async def answered(self, longest: float) -> None:
+        """Return once no request is in flight, or after ``longest`` seconds."""
+        if not self.busy:
+            return
+        waiting = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiting)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiting, longest)
+        finally:
+            if waiting in self._waiting:  # timed out: busy all along
+                self._waiting.remove(waiting)
 
 
-async def _shared_read(follow: Follow, reads: Executor) -> tuple[int, bytes]:
-    """The items after ``follow``'s position as SSE, and the position of the last: one read of the database
-    for every follower of this loop at that position of that game or feed, framed once (a thousand followers
-    woken by one append make one query, not a thousand)."""
-    key = (id(follow.store), follow.club_id, follow.key, follow.after)
-    pending = _reading.get(key)
-    if pending is None:
-        loop = asyncio.get_running_loop()
-        pending = loop.run_in_executor(reads, _read_and_frame, follow, follow.after)
-        _reading[key] = pending
-        pending.add_done_callback(lambda _: _reading.pop(key, None))
-    return await asyncio.shield(pending)
+writers = WritersInFlight()
 
 
 def take_handed(key: str) -> Follow | None:
@@ -321,15 +522,19 @@ class ClubStream(MethodView):
              responses={"200": {"description": (
                  "Server-Sent Events, one per item of the club's feed: `id` the item's position in the feed "
                  "(1, 2, 3… in the order they were recorded), `data` `{position, game, seq, deal, type, "
-                 "recorded_at}` where `type` is `game_started` (a game created or imported), `deal_ended` or "
-                 "`game_ended` and `seq` the event's seq in its game. A comment `: heartbeat` every "
-                 "STREAM_HEARTBEAT seconds while nothing happens."),
+                 "recorded_at}` where `type` is `game_started` (a game created or imported), `deal_ended`, "
+                 "`game_ended`, `deal_undone` (an undo withdrew the deal's settlement: the deal is being played "
+                 "again) or `game_reopened` (that settlement had ended the game: it is no longer ended; told "
+                 "right after its `deal_undone`, at the same seq), and `seq` the event's seq in its game (the "
+                 "undo's, for the last two). A comment `: heartbeat` every STREAM_HEARTBEAT seconds while "
+                 "nothing happens."),
                  "content": {EVENT_STREAM: {"schema": SSE_EVENT, "example": (
                      'id: 7\ndata: {"deal": 3, "game": "aB7DUYcmEB4B", "position": 7, "recorded_at": '
                      '"2026-11-24T05:16:41.059597Z", "seq": 58, "type": "deal_ended"}\n\n')}}}})
     def get(self, query: dict[str, Any], club: str) -> Response:
-        """Follow the club's games (Server-Sent Events): every game created, deal ended and game ended after
-        `Last-Event-ID` (or `after`), then each new one as it is recorded, by any server process."""
+        """Follow the club's games (Server-Sent Events): every game created, deal ended and game ended, and every
+        deal's or game's end an undo withdrew, after `Last-Event-ID` (or `after`), then each new one as it is
+        recorded, by any server process."""
         token = reader()
         own_club(token, club)
         after = start_position(query)

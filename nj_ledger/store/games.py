@@ -159,12 +159,13 @@ class GamesMixin(ClubsMixin, KeysMixin):
                     raise VersionConflict(expected_version, game.version)
                 self._check_head(connection, game)
                 info = GameInfo.of(cast(Game, game))  # the row has the model's columns
-                state, events = execute(self._state_on(connection, info), actions)
+                before = self._state_on(connection, info)
+                state, events = execute(before, actions)
                 now = utcnow()
                 records = chain_records(game.head_hash, game.version, events, now)
                 receipt = None
                 if records:
-                    info, receipt = self._advance(connection, game, state, records, signer, now)
+                    info, receipt = self._advance(connection, game, before, state, records, signer, now)
                 if idempotency is not None and respond is not None:
                     status, body = respond(info, state, records, receipt)
                     connection.execute(_KEEP_RESPONSE, {
@@ -206,15 +207,15 @@ class GamesMixin(ClubsMixin, KeysMixin):
 
         self.retrying(attempt)
 
-    def _advance(self, connection: Connection, game: Any, state: GameState, records: list[Record], signer: Signer,
-                 now: datetime) -> tuple[GameInfo, dict[str, Any] | None]:
+    def _advance(self, connection: Connection, game: Any, before: GameState, state: GameState,
+                 records: list[Record], signer: Signer, now: datetime) -> tuple[GameInfo, dict[str, Any] | None]:
         values = {"version": state.version, "head_hash": records[-1]["hash"], "status": state.status,
                   "deals_played": state.deals_played, "updated_at": now}
         bumped = connection.execute(_BUMP_GAME, {"game_id": game.id, "read": game.version, **values})
         if bumped.rowcount != 1:
             raise LostRace
         try:
-            receipt = insert_records(connection, game.id, records, signer, now)
+            receipt = insert_records(connection, game.id, records, signer, now, before=before)
         except IntegrityError:
             # The game's row is locked (and SQLite has one writer): no other append can have written these
             # seqs. A row already there was put past the version outside the ledger; retrying cannot help.

@@ -204,6 +204,7 @@ class _Writer:
         self.pending: list[Record] = list(first)
         self.head = first[-1]["hash"]
         self.receipt: dict[str, Any] | None = None  # the last chunk's: in the end, the game's head
+        self.before: GameState | None = None  # the state before the pending records (None: they start the log)
 
     def execute(self, state: GameState, actions: list[Any], done: int) -> GameState:
         try:
@@ -213,6 +214,8 @@ class _Writer:
             raise
         records = chain_records(self.head, state.version, events, self.now)
         if records:
+            if not self.pending:
+                self.before = state  # execute left it as it was: the state before these records
             self.head = records[-1]["hash"]
             self.pending.extend(records)
             if len(self.pending) >= CHUNK_EVENTS:
@@ -222,5 +225,5 @@ class _Writer:
     def flush(self) -> None:
         if self.pending:
             self.receipt = insert_records(self.connection, self.game_id, self.pending, self.signer, self.now,
-                                          self.place)
+                                          self.place, self.before)
             self.pending = []

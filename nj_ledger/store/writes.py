@@ -18,10 +18,13 @@ from sqlalchemy import Connection, Table, bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from ..receipts import Signer
+from ..reducer import fold
+from ..state import GameState
 from .checkpoints import sign_checkpoints
 from .clubs import name_key
 from .errors import NotFound
 from .followers import CLUB_PREFIX
+from .log import event_of
 from .models import Club, ClubFeedRecord, Game, GamePlayer, Player
 from .projections import project_records
 from .projections.projector import Place, touches_results
@@ -92,16 +95,18 @@ def insert_games(connection: Connection, games: Sequence[NewGame], moment: datet
 
 
 def insert_records(target: Session | Connection, game_id: str, records: Sequence[Record], signer: Signer,
-                   moment: datetime, place: Place | None = None) -> dict[str, Any] | None:
+                   moment: datetime, place: Place | None = None, before: GameState | None = None,
+                   ) -> dict[str, Any] | None:
     """Insert a game's new records, with their signed checkpoints and scoreboard rows, in the caller's
-    transaction (``place``: the game's club, day and seats, when the caller has just written them); the
-    receipt of the last record."""
+    transaction (``place``: the game's club, day and seats, when the caller has just written them;
+    ``before``: the game's state before ``records``, None when they start the log); the receipt of the last
+    record."""
     connection = target.connection() if isinstance(target, Session) else target
     recorder_for(connection).insert_events(connection, game_id, records)
     receipt = sign_checkpoints(connection, signer, game_id, records, moment)  # in the same transaction
     if records:
         recorder_for(connection).announce(connection, game_id, records[-1]["seq"])  # heard at the commit
-        insert_feed(connection, game_id, records, place[0] if place else None)
+        insert_feed(connection, game_id, records, place[0] if place else None, undone_ends(before, records))
     if isinstance(target, Session):
         project_records(target, game_id, records, place)  # the scoreboard's tables, in the same transaction
     elif touches_results(records):  # ends the game, or an undo may withdraw its end
@@ -110,7 +115,9 @@ def insert_records(target: Session | Connection, game_id: str, records: Sequence
     return receipt
 
 
-FEED_TYPES = frozenset({"game_started", "deal_ended", "game_ended"})  # what a club's feed tells of its games
+FEED_TYPES = frozenset({"game_started", "deal_ended", "game_ended"})  # the log's events a club's feed tells of
+# What the feed tells of an undo that withdrew a deal's settlement, and of one that withdrew the game's end with it
+DEAL_UNDONE, GAME_REOPENED = "deal_undone", "game_reopened"
 _FEED_POSITION = select(func.coalesce(func.max(ClubFeedRecord.position), 0)).where(
     ClubFeedRecord.club_id == bindparam("club_id"))
 
@@ -124,16 +131,63 @@ def club_key(club_id: str) -> str:
     return CLUB_PREFIX + club_id
 
 
-def insert_feed(connection: Connection, game_id: str, records: Sequence[Record], club_id: str | None) -> None:
-    """Add the records that tell of a game created, a deal ended or a game ended to the club's feed, at the
-    next positions, in the caller's transaction.
+def undone_ends(before: GameState | None, records: Sequence[Record]) -> list[tuple[Record, str]]:
+    """The ends the undos among ``records`` withdrew: for each undo that withdrew a deal's settlement
+    ``(undo, "deal_undone")``, then ``(undo, "game_reopened")`` when that settlement had ended the game.
+
+    The ``undo`` event says only its reason (what it withdrew follows from the
+    log), so the records are folded on ``before``, the game's state before them
+    (None: they start the log), and each undo is judged on the state it met.
+    Records without an undo cost nothing.
+    """
+    if not any(record["type"] == "undo" for record in records):
+        return []
+    if before is None:
+        if records[0]["seq"] != 1:
+            raise ValueError(f"the state before seq {records[0]['seq']} is needed to tell what its undos withdrew")
+        if not _undo_after_settlement(records):  # a whole log (an import): folded only if it may have one
+            return []
+    state = before.copy() if before is not None else None
+    told: list[tuple[Record, str]] = []
+    for record in records:
+        undoing = record["type"] == "undo" and state is not None
+        undoable = state.undoable() if undoing and state is not None else None
+        was_ended = state is not None and state.status == "ended"
+        state = fold(state, event_of(record))
+        if undoable is not None and undoable["withdraws_settlement"]:
+            told.append((record, DEAL_UNDONE))
+            if was_ended and state.status != "ended":
+                told.append((record, GAME_REOPENED))
+    return told
+
+
+def _undo_after_settlement(records: Sequence[Record]) -> bool:
+    """An undo follows a deal's settlement in the same deal, somewhere in this log."""
+    settled = False
+    for record in records:
+        kind = record["type"]
+        if kind == "deal":
+            settled = False
+        elif kind == "deal_ended":
+            settled = True
+        elif kind == "undo" and settled:
+            return True
+    return False
+
+
+def insert_feed(connection: Connection, game_id: str, records: Sequence[Record], club_id: str | None,
+                undone: Sequence[tuple[Record, str]] = ()) -> None:
+    """Add the records that tell of a game created, a deal ended or a game ended, and the ends withdrawn by
+    an undo (``undone``, from :func:`undone_ends`), to the club's feed, at the next positions, in the caller's
+    transaction, in the log's order.
 
     The club's row is locked first (PostgreSQL; SQLite's writers are one at a
     time already), so that two transactions never take the same position and a
     position becomes visible only after every position before it: a follower
     that read up to position p has missed nothing, and never will.
     """
-    told = [record for record in records if record["type"] in FEED_TYPES]
+    told = sorted([*((record, record["type"]) for record in records if record["type"] in FEED_TYPES), *undone],
+                  key=lambda item: item[0]["seq"])  # stable: a deal undone before the game reopened
     if not told:
         return
     if club_id is None:
@@ -143,6 +197,6 @@ def insert_feed(connection: Connection, game_id: str, records: Sequence[Record],
     last = int(connection.execute(_FEED_POSITION, {"club_id": club_id}).scalar_one())
     connection.execute(insert(ClubFeedRecord), [
         {"club_id": club_id, "position": last + number, "game_id": game_id, "seq": record["seq"],
-         "deal": record["deal"], "type": record["type"], "recorded_at": record["recorded_at"]}
-        for number, record in enumerate(told, 1)])
+         "deal": record["deal"], "type": kind, "recorded_at": record["recorded_at"]}
+        for number, (record, kind) in enumerate(told, 1)])
     recorder.announce(connection, club_key(club_id), last + len(told))

@@ -316,3 +316,33 @@ def test_the_evening_stream_tells_of_its_decisions_as_they_are_made(stream_calls
         assert [reader.event()[0] for _ in range(3)] == [1, 2, 3]
     finally:
         reader.close()
+
+
+SMALL = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
+OPENING = [{"type": "deal", "hands": [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]},
+           {"type": "play", "seat": 0, "cards": ["AC", "2C"]}, {"type": "play", "seat": 1, "cards": ["3D"]},
+           {"type": "play", "seat": 2, "cards": ["4D"]}]
+WINNING_PLAY = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []}
+
+
+def test_the_club_stream_tells_of_a_deal_undone_and_a_game_reopened(stream_calls: Calls) -> None:
+    club = stream_calls.club()
+    game = stream_calls.game(club, rules=SMALL, starting_chips=20)["id"]  # the first deal ends it by shortfall
+    assert stream_calls.act(club, game, *OPENING).status_code == 201
+    assert stream_calls.act(club, game, WINNING_PLAY).status_code == 201
+    reader = open_club_stream(stream_calls, club, query="?after=1")  # after the game started
+    try:
+        assert [reader.event()[1]["type"] for _ in range(2)] == ["deal_ended", "game_ended"]
+        undone = stream_calls.act(club, game, {"type": "undo", "reason": "seat 1 had not played"})
+        assert undone.status_code == 201 and undone.json["state"]["status"] == "playing"
+        undo_at = next(event["seq"] for event in stream_calls.events(club, game) if event["type"] == "undo")
+        got = [reader.event() for _ in range(2)]
+        assert [(position, item["type"], item["seq"], item["deal"], item["game"]) for position, item in got] == [
+            (4, "deal_undone", undo_at, 1, game), (5, "game_reopened", undo_at, 1, game)]
+        assert stream_calls.act(club, game, undone.json["state"]["redo"]).status_code == 201  # ended again
+        assert [reader.event()[1]["type"] for _ in range(2)] == ["deal_ended", "game_ended"]
+    finally:
+        reader.close()
+    route = stream_calls.client.get("/api/v1/openapi.json").json["paths"]["/api/v1/clubs/{club}/stream"]["get"]
+    assert "`deal_undone`" in route["responses"]["200"]["description"]
+    assert "`game_reopened`" in route["responses"]["200"]["description"]

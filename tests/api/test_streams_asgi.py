@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api import create_app
+from api import create_app, streams
 from api.asgi import asgi_app
 from nj_ledger.store import Store
 from support.http import ADMIN_TOKEN, Calls, Club
@@ -130,3 +130,126 @@ def test_a_head_of_a_stream_gets_its_head_only(streaming_app: Flask) -> None:
     connection = asyncio.run(head())
     assert connection.sent[0]["status"] == 200 and connection.body == b""
     assert store.followers.count() == before
+
+
+class SlowConnection(Connection):
+    """A client that stops reading after the stream's opening: each later send waits until it reads again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reading = asyncio.Event()
+        self.reading.set()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if message.get("body", b"").startswith(b"id: "):
+            await self.reading.wait()
+        self.sent.append(message)
+
+
+def test_a_slow_follower_neither_holds_up_the_others_nor_loses_an_event(streaming_app: Flask) -> None:
+    calls = Calls(streaming_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    application = asgi_app(streaming_app, threads=2)
+    bet = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1, "reason": "a bet"}
+
+    async def follow() -> tuple[Connection, SlowConnection]:
+        fast, slow = Connection(), SlowConnection()
+        slow.reading.clear()  # it reads the head, then nothing until told
+        after = (b"last-event-id", b"1")
+        running = [asyncio.ensure_future(application(scope(f"/api/v1/games/{game}/stream", club, after),
+                                                     connection.receive, connection.send))
+                   for connection in (fast, slow)]
+        loop = asyncio.get_running_loop()
+        for _ in range(3):  # appended while the slow one reads nothing
+            assert (await loop.run_in_executor(None, lambda: calls.act(club, game, bet))).status_code == 201
+        last = calls.events(club, game)[-1]["seq"]
+        await fast.until(b"id: %d\n" % last)  # the fast one has them all, the slow one none yet
+        assert b"id: " not in slow.body
+        slow.reading.set()
+        await slow.until(b"id: %d\n" % last)
+        for connection in (fast, slow):
+            connection.leaving.set()
+        await asyncio.wait_for(asyncio.gather(*running), 5)
+        return fast, slow
+
+    fast, slow = asyncio.run(follow())
+    log = calls.events(club, game)
+    for connection in (fast, slow):  # each event once, in order
+        events = [block for block in connection.body.split(b"\n\n") if block.startswith(b"id: ")]
+        assert [json.loads(block.split(b"data: ", 1)[1]) for block in events] == log[1:]
+
+
+def test_the_followers_are_sent_an_append_once_the_writers_in_flight_are_answered(
+        streaming_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streams, "WRITERS_FIRST", 30.0)  # long enough to tell, on a busy machine
+    calls = Calls(streaming_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    application = asgi_app(streaming_app, threads=2)
+    bet = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1, "reason": "a bet"}
+
+    async def follow() -> None:
+        connection = Connection()
+        running = asyncio.ensure_future(application(
+            scope(f"/api/v1/games/{game}/stream", club, (b"last-event-id", b"1")), connection.receive,
+            connection.send))
+        await connection.until(b"retry: ")
+        streams.writers.enter()  # a writer's request in flight in this process
+        try:
+            loop = asyncio.get_running_loop()
+            assert (await loop.run_in_executor(None, lambda: calls.act(club, game, bet))).status_code == 201
+            await asyncio.sleep(0.5)
+            assert b"id: " not in connection.body
+        finally:
+            streams.writers.leave()
+        await connection.until(b"id: %d\n" % calls.events(club, game)[-1]["seq"])
+        connection.leaving.set()
+        await asyncio.wait_for(running, 5)
+
+    asyncio.run(follow())
+
+
+def test_a_read_that_fails_ends_the_stream_and_the_client_comes_back_where_it_was(
+        streaming_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = Calls(streaming_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    application = asgi_app(streaming_app, threads=2)
+    bet = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1, "reason": "a bet"}
+    fetch = streams.GameFollow.fetch
+    failing = {"yes": False}
+
+    def flaky(follow: streams.GameFollow, after: int) -> list[dict[str, Any]]:
+        if failing["yes"]:
+            raise OSError("the database went away")
+        return fetch(follow, after)
+
+    monkeypatch.setattr(streams.GameFollow, "fetch", flaky)
+
+    async def follow(last: bytes) -> tuple[Connection, asyncio.Future[None]]:
+        connection = Connection()
+        running = asyncio.ensure_future(application(
+            scope(f"/api/v1/games/{game}/stream", club, (b"last-event-id", last)), connection.receive,
+            connection.send))
+        await connection.until(b"retry: ")
+        return connection, running
+
+    async def scenario() -> tuple[Connection, Connection]:
+        first, running = await follow(b"1")
+        failing["yes"] = True
+        loop = asyncio.get_running_loop()
+        assert (await loop.run_in_executor(None, lambda: calls.act(club, game, bet))).status_code == 201
+        await asyncio.wait_for(running, 10)  # the stream ended: its client reconnects
+        failing["yes"] = False
+        again, running = await follow(b"1")
+        await again.until(b"id: %d\n" % calls.events(club, game)[-1]["seq"])
+        again.leaving.set()
+        await asyncio.wait_for(running, 5)
+        return first, again
+
+    first, again = asyncio.run(scenario())
+    assert first.sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+    assert b"id: " not in first.body
+    events = [block for block in again.body.split(b"\n\n") if block.startswith(b"id: ")]
+    assert [json.loads(block.split(b"data: ", 1)[1]) for block in events] == calls.events(club, game)[1:]

@@ -124,6 +124,42 @@ def test_the_home_pages_live_games_update_by_themselves(browser: Browser, live_s
     assert errors.errors == []
 
 
+SMALL = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
+HANDS = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
+ABOUT_TO_END = [{"type": "deal", "hands": HANDS},
+                {"type": "play", "seat": 0, "cards": ["AC", "2C"]}, {"type": "play", "seat": 1, "cards": ["3D"]},
+                {"type": "play", "seat": 2, "cards": ["4D"]}]
+WINNING_PLAY = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []}
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+def test_a_game_an_undo_reopens_comes_back_among_the_live_games(browser: Browser, live_server: LiveServer,
+                                                                 locale: str) -> None:
+    store, club = live_server.store, live_server.club
+    game = store.create_game(club, new_game(NAMES, SMALL, 20), ABOUT_TO_END).game.id
+    store.append(club, game, [WINNING_PLAY])  # the deal ends, and the game by shortfall
+    screen = new_context(browser, locale=locale, phone=True).new_page()
+    errors = PageErrors(screen)
+    sign_in(screen, live_server)
+    screen.goto(f"{live_server.url}/")
+    expect(screen.locator(f'#games li.game.ended[data-game="{game}"]')).to_be_visible()
+    expect(screen.locator(f'#live li[data-game="{game}"]')).to_have_count(0)
+    screen.wait_for_timeout(600)  # the club's stream open, its past read
+    navigations: list[str] = []
+    screen.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == screen.main_frame else None)
+    store.append(club, game, [{"type": "undo", "reason": "seat 1 had not played"}])  # on another phone
+    expect(screen.locator(f'#live li[data-game="{game}"]')).to_be_visible(timeout=1500)
+    expect(screen.locator(f'#games li.game.playing[data-game="{game}"]')).to_be_visible(timeout=1500)
+    screen.locator("#live").scroll_into_view_if_needed()
+    screenshot(screen, f"home-reopened-{locale[:2]}")
+    store.append(club, game, [WINNING_PLAY])  # ended again: it leaves the live games
+    expect(screen.locator(f'#live li[data-game="{game}"]')).to_have_count(0, timeout=1500)
+    expect(screen.locator(f'#games li.game.ended[data-game="{game}"]')).to_be_visible(timeout=1500)
+    assert navigations == []
+    screen.context.close()
+    assert errors.errors == []
+
+
 def test_the_scorer_follows_across_streams_that_end(browser: Browser, live_server: LiveServer) -> None:
     """A stream ends after its lifetime: the page opens it again after the last id it got, and misses nothing."""
     config = live_server.server.app.config

@@ -1,13 +1,17 @@
 """A club's feed (the club stream's positions): gap-free, one item per told event, even when many writers
-in the club end deals and create games at once; and the followers' watcher wakes a follower of the feed."""
+in the club end deals and create games at once; an undo that withdraws a deal's settlement, or the game's end,
+told as such; and the followers' watcher wakes a follower of the feed."""
 
 from __future__ import annotations
 
+import io
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from nj_ledger import new_game
 from nj_ledger.store import ClubInfo, Store
+from nj_ledger.store.streaming import import_file
 from nj_ledger.store.writes import FEED_TYPES, club_key
 
 WRITERS = 6
@@ -51,3 +55,71 @@ def test_a_follower_of_the_feed_is_woken_by_a_game_created(store: Store, club: C
         assert woken.wait(10)
     finally:
         unfollow()
+
+
+SMALL = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
+HANDS = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
+OPENING = [{"type": "deal", "hands": HANDS}, {"type": "play", "seat": 0, "cards": ["AC", "2C"]},
+           {"type": "play", "seat": 1, "cards": ["3D"]}, {"type": "play", "seat": 2, "cards": ["4D"]}]
+WINNING_PLAY = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []}
+
+
+def told(store: Store, club: ClubInfo, game: str, after: int = 0) -> list[tuple[int, int, str]]:
+    """What the club's feed tells of ``game`` after position ``after``: (seq, deal, type)."""
+    return [(item["seq"], item["deal"], item["type"]) for item in store.club_feed(club.id, after)
+            if item["game"] == game]
+
+
+def seq_of_last(store: Store, club: ClubInfo, game: str, kind: str) -> int:
+    return max(record["seq"] for record in store.records(club.id, game) if record["type"] == kind)
+
+
+def test_an_undo_past_a_deals_settlement_is_told_as_the_deal_undone(store: Store, club: ClubInfo) -> None:
+    game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 100), OPENING).game.id
+    store.append(club.id, game, [{"type": "undo", "reason": "not past the settlement"}])  # withdraws a play only
+    assert told(store, club, game) == [(1, 0, "game_started")]
+    store.append(club.id, game, [OPENING[-1], WINNING_PLAY])
+    ended_at = seq_of_last(store, club, game, "deal_ended")
+    assert told(store, club, game)[1:] == [(ended_at, 1, "deal_ended")]  # the game goes on: 100 chips
+    position = store.club_feed(club.id)[-1]["position"]
+
+    undone = store.append(club.id, game, [{"type": "undo", "reason": "seat 1 had not played"}])
+    assert undone.state.status == "playing" and undone.state.deals_played == 0
+    undo_at = seq_of_last(store, club, game, "undo")
+    assert told(store, club, game, position) == [(undo_at, 1, "deal_undone")]
+    store.append(club.id, game, [undone.state.redo_action()])  # the deal ends again: told again
+    assert told(store, club, game, position)[1:] == [(seq_of_last(store, club, game, "deal_ended"), 1, "deal_ended")]
+    feed = store.club_feed(club.id)
+    assert [item["position"] for item in feed] == list(range(1, len(feed) + 1))
+
+
+def test_an_undo_that_withdraws_the_games_end_is_told_as_the_game_reopened(store: Store, club: ClubInfo) -> None:
+    game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 20), OPENING).game.id
+    store.append(club.id, game, [WINNING_PLAY])  # ends the deal, and the game by shortfall
+    assert [kind for _, _, kind in told(store, club, game)] == ["game_started", "deal_ended", "game_ended"]
+    position = store.club_feed(club.id)[-1]["position"]
+    store.append(club.id, game, [{"type": "undo"}])
+    undo_at = seq_of_last(store, club, game, "undo")
+    assert told(store, club, game, position) == [(undo_at, 1, "deal_undone"), (undo_at, 1, "game_reopened")]
+    assert store.game(club.id, game).status == "playing"
+
+
+def test_an_undo_and_its_redo_in_one_batch_are_told_in_the_logs_order(store: Store, club: ClubInfo) -> None:
+    game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 20), OPENING).game.id
+    store.append(club.id, game, [WINNING_PLAY])
+    position = store.club_feed(club.id)[-1]["position"]
+    store.append(club.id, game, [{"type": "undo"}, WINNING_PLAY])
+    assert [kind for _, _, kind in told(store, club, game, position)] == [
+        "deal_undone", "game_reopened", "deal_ended", "game_ended"]
+
+
+def test_a_created_or_imported_log_with_an_undone_end_tells_it_too(store: Store, club: ClubInfo) -> None:
+    actions = [*OPENING, WINNING_PLAY, {"type": "undo"}, WINNING_PLAY]
+    expected = ["game_started", "deal_ended", "game_ended", "deal_undone", "game_reopened", "deal_ended",
+                "game_ended"]
+    created = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 20), actions).game.id
+    assert [kind for _, _, kind in told(store, club, created)] == expected
+    document = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben", "Chloé"], "rules": SMALL,
+                "starting_chips": 20, "actions": actions}
+    imported = import_file(store, club.id, io.BytesIO(json.dumps(document).encode())).game.id
+    assert told(store, club, imported) == told(store, club, created)

@@ -1,7 +1,9 @@
 // The club's home: live games (to score or watch), then every game newest first (by the day played), a page at a
 // time, found by title, player, status and day; links to everything else. The filters are kept in the address,
 // so a reload or a shared link shows the same list. The live games update by themselves: the club's stream
-// (follow.js) tells of games started, deals ended and games ended, and the list is read again.
+// (follow.js) tells of games started, deals ended and games ended, and of deals and games an undo brought back
+// (deal_undone, game_reopened), and the live list is read again; the rows of those games in the list below are
+// redrawn with what it read (their status, their deals played).
 
 import { $, api, el, requireSession, start, t } from "./common.js";
 import { setupImport } from "./exchange.js";
@@ -79,21 +81,36 @@ function search(club) {
   return showPage(`/clubs/${club}/games?${query}`, false);
 }
 
-/** The newest few live games: every game, live ones too, is in the list below. */
+/** The newest few live games: every game, live ones too, is in the list below. The games read, newest first. */
 async function showLive(club) {
   const live = await api(`/clubs/${club}/games?limit=50`);
   $("#live").replaceChildren(list(live.games.filter((g) => g.status !== "ended").slice(0, LIVE), t("home.no_live")));
+  return live.games;
+}
+
+/** Redraw the rows of the list below whose game is among `games` as read now (a game ended, or reopened by an
+ * undo, shows its new status), leaving the rest of the list, and the pages loaded, as they are. */
+function refreshShown(games) {
+  const fresh = new Map(games.map((game) => [game.id, game]));
+  shown = shown.map((game) => {
+    const now = fresh.get(game.id);
+    if (!now || (now.status === game.status && now.deals_played === game.deals_played)) return game;
+    const row = [...document.querySelectorAll("#games li.game")].find((li) => li.dataset.game === game.id);
+    if (row) row.replaceWith(gameRow(now));
+    return now;
+  });
 }
 
 const SETTLE = 250; // events that come together (the feed read from its start when the page opens) read the list once
 
-/** Follow the club's stream: each game started, deal ended or game ended reads the live games again. */
+/** Follow the club's stream: each game started, deal ended, game ended, deal undone or game reopened reads the
+ * live games again, and redraws the rows below of the games it read. */
 function followLive(club) {
   let timer = null;
   follow(`/clubs/${club}/stream`, {
     onEvent: () => {
       if (timer) return;
-      timer = setTimeout(() => { timer = null; showLive(club).catch(() => {}); }, SETTLE);
+      timer = setTimeout(() => { timer = null; showLive(club).then(refreshShown).catch(() => {}); }, SETTLE);
     },
   });
 }
