@@ -449,6 +449,7 @@ MESSAGES = {
     "results.average": _l("Average"),
     "results.adjustments": _l("Adjustments"),
     "table.back": _l("Table"),
+    "table.back_after_end": _l("Back to the table"),
     "table.title": _l("Table {table} · {name}"),
     "table.code": _l("Code {code}"),
     "table.round": _l("Round {round}"),

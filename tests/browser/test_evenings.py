@@ -139,7 +139,7 @@ def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms
     page.go_back()
 
     # Back at the table: the result waits for a player's confirmation; Ben confirms on this phone.
-    page.locator("#table-link").click()
+    page.locator("#back-to-table").click()
     expect(page.locator("#current")).to_have_attribute("data-mark", "unconfirmed")
     expect(page.locator("#current .cell-mark")).to_have_text("? unconfirmed")
     expect(page.locator("#confirm")).to_be_disabled()

@@ -918,6 +918,11 @@ function render() {
   else if (state.status === "playing") controls.push(...playingControls(progress));
   else if (state.status === "revealing") controls.push(...revealControls(progress));
   else controls.push(...mendRow());
+  const table = tableSession();
+  if (table && state.status === "ended") { // a club evening's game: back to its table, where the result is confirmed
+    controls.unshift(el("a", { id: "back-to-table", class: "button primary big-button", href: `/tables/${table.table}` },
+      t("table.back_after_end")));
+  }
   $("#controls").replaceChildren(...controls);
   // Whatever is scrolled into view (a key, a focused field) stops above the bar fixed under the card grid.
   const bar = $("#record-bar");
