@@ -177,7 +177,8 @@ def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms
 def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_mends(
         browser: Browser, live_server: LiveServer) -> None:
     players = [f"Joueur {n:02d}" for n in range(1, 13)]
-    made = open_evening(live_server, name="Grille du jeudi", players=players, rounds=3, confirmation=True)
+    made = open_evening(live_server, name="Grille du jeudi", players=players, rounds=3, confirmation=True,
+                        ends_at="2099-12-31T22:30:00+00:00")
     evening = made["id"]
     context = new_context(browser, phone=True)
     page = context.new_page()
@@ -185,6 +186,7 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     sign_in(page, live_server)
     page.goto(f"{live_server.url}/clubs/{live_server.club}/evenings/{evening}")
     expect(page.locator("#start-round")).to_have_text("Start round 1")
+    expect(page.locator("#summary")).to_contain_text(re.compile(r"no round after \w+ 3[01], 2099"))
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "planned")
     page.locator("#start-round").click()
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "missing")

@@ -54,7 +54,11 @@ function renderSummary() {
   if (e.worst_pair !== null && e.worst_pair !== undefined) {
     bits.push(t("evening.pairs", { worst: e.worst_pair, bound: e.bound }));
   }
-  if (e.ends_at) bits.push(t("evening.ends_at", { at: new Date(`${e.ends_at}Z`).toLocaleString() }));
+  if (e.ends_at) {
+    const utc = /([zZ]|[+-]\d\d:?\d\d)$/.test(e.ends_at) ? e.ends_at : `${e.ends_at}Z`; // no offset: UTC
+    bits.push(t("evening.ends_at", { at: new Date(utc).toLocaleString(document.documentElement.lang || "en",
+      { dateStyle: "medium", timeStyle: "short" }) }));
+  }
   const counts = e.counts;
   const alerts = [];
   for (const mark of ["missing", "unconfirmed"]) {
