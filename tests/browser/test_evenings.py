@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -30,16 +29,6 @@ from .test_scorer import (
     record,
     tap,
 )
-
-SHOTS = Path("/work/shots-evening-pages")
-
-
-def shot(page: Page, name: str, *, full_page: bool = True) -> None:
-    """A screenshot in the test artifacts, and a copy kept with the evening pages' screenshots."""
-    path = screenshot(page, name, full_page=full_page)
-    if SHOTS.parent.is_dir():
-        SHOTS.mkdir(exist_ok=True)
-        shutil.copy(path, SHOTS / path.name)
 
 
 def call(server: LiveServer, method: str, path: str, body: Any = None, token: str | None = None,
@@ -100,7 +89,7 @@ def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms
     expect(page.locator("#current .cell-mark")).to_have_text("⚠ missing")
     assert "token=" not in page.url and page.url.endswith(f"#table={link['code']}")
     expect(page.locator(".site-header .links")).to_be_hidden()  # a table's phone goes nowhere else
-    shot(page, "evening-table-phone", full_page=False)
+    screenshot(page, "evening-table-phone", full_page=False)
 
     # Its scorer: the table's token records the game's actions; a whole deal tapped, then the game ended.
     page.locator("#score").click()
@@ -144,7 +133,7 @@ def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms
     expect(page.locator("#current .cell-mark")).to_have_text("? unconfirmed")
     expect(page.locator("#confirm")).to_be_disabled()
     page.get_by_label("Ben").check()
-    shot(page, "evening-table-confirm-phone")
+    screenshot(page, "evening-table-confirm-phone")
     with page.expect_response(lambda r: r.url.endswith("/confirmations")) as answer:
         page.locator("#confirm").click()
     assert answer.value.status == 201
@@ -206,7 +195,7 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     expect(page.locator("#summary")).to_contain_text("? unconfirmed: 1")
     expect(page.locator("#start-round")).to_have_text("Start round 2 anyway")
     page.locator("#grid-section").scroll_into_view_if_needed()
-    shot(page, "evening-director-grid-marks-phone", full_page=False)
+    screenshot(page, "evening-director-grid-marks-phone", full_page=False)
 
     # A mend: table 2's game voided, with its reason; then an adjustment. Each is listed with its reason.
     page.select_option("#mend-kind", "void")
@@ -248,8 +237,8 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
         ("game_voided", "the table broke up"), ("score_adjusted", "slow play, warned twice"),
         ("score_awarded", "the game could not be finished")]
     page.evaluate("window.scrollTo(0, 0)")
-    shot(page, "evening-director-grid-phone", full_page=False)
-    shot(page, "evening-director-page-phone")
+    screenshot(page, "evening-director-grid-phone", full_page=False)
+    screenshot(page, "evening-director-page-phone")
     assert errors.errors == []
     context.close()
 
@@ -299,7 +288,7 @@ def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, l
     page.wait_for_timeout(800)
     frozen_rows = screen_rows(page)
     assert sorted(frozen_rows) == sorted((r["name"], shown(r["score"])) for r in after_one["rows"])
-    shot(page, "evening-big-screen-frozen", full_page=False)
+    screenshot(page, "evening-big-screen-frozen", full_page=False)
 
     # Revealed: every round counts.
     call(live_server, "POST", evening_path(live_server, evening, "decisions"), {"type": "reveal"}, status=201)
@@ -309,7 +298,7 @@ def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, l
     leader = page.locator("#leaderboard .leaderboard tbody tr").first.locator(".score")
     expect(leader).to_have_text(shown(final["rows"][0]["score"]))
     assert sorted(screen_rows(page)) == sorted((r["name"], shown(r["score"])) for r in final["rows"])
-    shot(page, "evening-big-screen", full_page=False)
+    screenshot(page, "evening-big-screen", full_page=False)
 
     # In French: the switch on the page.
     page.locator('.lang-switch button[data-lang="fr"]').click()
@@ -319,7 +308,7 @@ def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, l
     call(live_server, "POST", evening_path(live_server, evening, "decisions"),
          {"type": "freeze", "through_round": 1}, status=201)
     expect(page.locator("#screen-state")).to_contain_text("Figé après la manche 1")
-    shot(page, "evening-big-screen-fr-frozen", full_page=False)
+    screenshot(page, "evening-big-screen-fr-frozen", full_page=False)
     assert errors.errors == []
     context.close()
 
@@ -354,7 +343,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
     page.check("#confirmation")
     expect(page.locator("#present-count")).to_have_text("20 present")
     expect(page.locator("#split")).to_have_text("5 tables: 4 + 4 + 4 + 4 + 4")
-    shot(page, "evening-new-phone")
+    screenshot(page, "evening-new-phone")
     page.locator("#new-evening button[type=submit]").click()
     page.wait_for_url(re.compile(r"/evenings/[^/]+$"))
     evening = page.url.rsplit("/", 1)[1]
@@ -396,7 +385,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
             page.fill("#mend-reason", "had to leave: a family matter")
             page.locator("#mend-submit").click()
             expect(page.locator("#mends li").first).to_contain_text("Vingt 20 withdrawn")
-    shot(page, "evening-director-twenty-phone")
+    screenshot(page, "evening-director-twenty-phone")
 
     page.on("dialog", lambda dialog: dialog.accept("three rounds played"))
     page.locator("#close-evening").click()
@@ -419,10 +408,10 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
     csv_text = Path(download.value.path()).read_text(encoding="utf-8")
     assert csv_text.splitlines()[0].startswith('"rank","name","score"')
     assert len(csv_text.splitlines()) == 21
-    shot(results, "evening-results")
+    screenshot(results, "evening-results")
     results.emulate_media(media="print")
     expect(results.locator("#csv")).to_be_hidden()
-    shot(results, "evening-results-print")
+    screenshot(results, "evening-results-print")
     assert results_errors.errors == [] and errors.errors == []
     # The big screen of the evening closed: its final results, twenty players in two columns on a projector.
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB", service_workers="block")
@@ -435,7 +424,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
     expect(projector.locator("#leaderboard .leaderboard tbody tr")).to_have_count(20)
     last = projector.locator("#leaderboard .leaderboard").nth(1).locator("tbody tr").last.bounding_box()
     assert last is not None and last["y"] + last["height"] <= 1080  # every player on the screen, none scrolled off
-    shot(projector, "evening-big-screen-twenty", full_page=False)
+    screenshot(projector, "evening-big-screen-twenty", full_page=False)
     assert projector_errors.errors == []
     screen.close()
     for context, _, phone_errors in phones:
