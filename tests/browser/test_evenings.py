@@ -194,6 +194,7 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     expect(page.locator("#summary")).to_contain_text("⚠ missing: 1")
     expect(page.locator("#summary")).to_contain_text("? unconfirmed: 1")
     expect(page.locator("#start-round")).to_have_text("Start round 2 anyway")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the grid scrolls in its own box
     page.locator("#grid-section").scroll_into_view_if_needed()
     screenshot(page, "evening-director-grid-marks-phone", full_page=False)
 
@@ -343,6 +344,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
     page.check("#confirmation")
     expect(page.locator("#present-count")).to_have_text("20 present")
     expect(page.locator("#split")).to_have_text("5 tables: 4 + 4 + 4 + 4 + 4")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
     screenshot(page, "evening-new-phone")
     page.locator("#new-evening button[type=submit]").click()
     page.wait_for_url(re.compile(r"/evenings/[^/]+$"))
