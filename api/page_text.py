@@ -437,6 +437,7 @@ MESSAGES = {
     "screen.final": _l("Final results"),
     "screen.not_started": _l("The first round has not started yet"),
     "screen.after_round": _l("Round {round} · {rule}"),
+    "screen.tables_in": _l("results in from {done} of {count} tables"),
     "screen.withdrawn": _l("withdrawn"),
     "screen.rank": _l("Rank"),
     "screen.score": _l("Total"),

@@ -271,8 +271,10 @@ def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, l
     expect(page.locator("#screen-state")).to_contain_text("Round 1")
 
     # A game ends: the screen redraws from the club's stream, no reload.
+    expect(page.locator("#screen-state")).to_contain_text("results in from 0 of 2 tables")
     play(live_server, first[0], 4, seed=21)
     expect(page.locator("#leaderboard .leaderboard tbody tr").first.locator(".score")).to_have_text("100")
+    expect(page.locator("#screen-state")).to_contain_text("results in from 1 of 2 tables")
     play(live_server, first[1], 4, seed=22)
     expect(page.locator('#leaderboard .leaderboard tbody tr .score:text-is("100")')).to_have_count(2)
     after_one = call(live_server, "GET", evening_path(live_server, evening, "ranking"))

@@ -16,6 +16,17 @@ const POLL_EVERY = 10_000;
 const SETTLE = 300;
 const PER_COLUMN = 12;
 
+/** How many of the current round's tables have their result in (counted or voided), as the rows tell. */
+function tablesIn(board) {
+  const games = new Map();
+  for (const row of board.rows) {
+    for (const r of row.rounds) if (r.round === board.current_round && r.game) games.set(r.game, r.mark);
+  }
+  if (!games.size) return "";
+  const done = [...games.values()].filter((mark) => mark === "counted" || mark === "voided").length;
+  return t("screen.tables_in", { done, count: games.size });
+}
+
 let draws = 0;
 /** Read the leaderboard and draw it; an answer overtaken by a later read is dropped (never drawn over it). */
 async function draw() {
@@ -30,7 +41,8 @@ async function draw() {
   if (board.status === "closed") state = t("screen.final");
   else if (board.frozen) state = `❄ ${t("screen.frozen_after", { round: board.through_round })}`;
   else if (board.current_round === 0) state = t("screen.not_started");
-  else state = t("screen.after_round", { round: board.current_round, rule: t(`evening.rule.${board.rule}`) });
+  else state = [t("screen.after_round", { round: board.current_round, rule: t(`evening.rule.${board.rule}`) }),
+    tablesIn(board)].filter(Boolean).join(" · ");
   $("#screen-state").textContent = state;
   $("#screen-state").classList.toggle("frozen", board.frozen);
   const rows = board.rows.map((row) => el("tr", { class: row.withdrawn ? "withdrawn" : row.rank <= 3 ? "podium" : "", dataset: { name: row.name } },
