@@ -5,6 +5,7 @@ of 20 players run from the pages, closed, its results published."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import urllib.error
@@ -12,6 +13,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from nj_ledger.simulator import simulate
@@ -29,6 +31,13 @@ from .test_scorer import (
     record,
     tap,
 )
+
+
+@pytest.fixture(scope="module")
+def evening_club(live_server: LiveServer) -> LiveServer:
+    """The live server seen by a club of its own: the evenings' games stay out of the other tests' club."""
+    club, token = live_server.store.create_club("Le Cercle des Soirées")
+    return dataclasses.replace(live_server, club=club.id, club_name=club.name, token=token.secret)
 
 
 def call(server: LiveServer, method: str, path: str, body: Any = None, token: str | None = None,
@@ -72,12 +81,12 @@ SIX = ["Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny"]
 
 
 def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms(
-        browser: Browser, live_server: LiveServer) -> None:
-    made = open_evening(live_server, name="Jeudi des tables", players=SIX, rounds=1, starting_chips=200,
+        browser: Browser, evening_club: LiveServer) -> None:
+    made = open_evening(evening_club, name="Jeudi des tables", players=SIX, rounds=1, starting_chips=200,
                         confirmation=True, seating=[[SIX[:3], SIX[3:]]])
     evening, link = made["id"], made["links"][0]
-    assert link["url"].startswith(f"{live_server.url}/tables/{link['code']}#token=")
-    call(live_server, "POST", evening_path(live_server, evening, "rounds"), {}, status=201)
+    assert link["url"].startswith(f"{evening_club.url}/tables/{link['code']}#token=")
+    call(evening_club, "POST", evening_path(evening_club, evening, "rounds"), {}, status=201)
 
     # The table's phone, signed in to nothing, opens the QR code's link: its token is kept, the address keeps the code.
     phone = new_context(browser, phone=True)
@@ -139,7 +148,7 @@ def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms
     assert answer.value.status == 201
     expect(page.locator("#confirmed-by")).to_contain_text("Result confirmed by Ben")
     expect(page.locator("#current")).to_have_attribute("data-mark", "counted")
-    grid = call(live_server, "GET", evening_path(live_server, evening, "grid"))
+    grid = call(evening_club, "GET", evening_path(evening_club, evening, "grid"))
     first = grid["tables"][0]["cells"][0]
     assert (first["mark"], first["confirmed_by"], first["status"]) == ("counted", "Ben", "ended")
     assert errors.errors == []
@@ -149,8 +158,8 @@ def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms
     member = new_context(browser, phone=True)
     typed = member.new_page()
     typed_errors = PageErrors(typed)
-    sign_in(typed, live_server)
-    typed.goto(f"{live_server.url}/tables")
+    sign_in(typed, evening_club)
+    typed.goto(f"{evening_club.url}/tables")
     code = made["links"][1]["code"]
     typed.fill("#code", f"{code[:3].lower()} {code[3:].lower()}")
     typed.locator("#code-form button[type=submit]").click()
@@ -164,16 +173,16 @@ def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms
 
 
 def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_mends(
-        browser: Browser, live_server: LiveServer) -> None:
+        browser: Browser, evening_club: LiveServer) -> None:
     players = [f"Joueur {n:02d}" for n in range(1, 13)]
-    made = open_evening(live_server, name="Grille du jeudi", players=players, rounds=3, confirmation=True,
+    made = open_evening(evening_club, name="Grille du jeudi", players=players, rounds=3, confirmation=True,
                         ends_at="2099-12-31T22:30:00+00:00")
     evening = made["id"]
     context = new_context(browser, phone=True)
     page = context.new_page()
     errors = PageErrors(page)
-    sign_in(page, live_server)
-    page.goto(f"{live_server.url}/clubs/{live_server.club}/evenings/{evening}")
+    sign_in(page, evening_club)
+    page.goto(f"{evening_club.url}/clubs/{evening_club.club}/evenings/{evening}")
     expect(page.locator("#start-round")).to_have_text("Start round 1")
     expect(page.locator("#summary")).to_contain_text(re.compile(r"no round after \w+ 3[01], 2099"))
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "planned")
@@ -181,11 +190,11 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "missing")
 
     # Table 1 plays and ends (unconfirmed), table 3 plays and is confirmed, table 2 has not ended: the page follows.
-    grid = call(live_server, "GET", evening_path(live_server, evening, "grid"))
+    grid = call(evening_club, "GET", evening_path(evening_club, evening, "grid"))
     games = {row["table"]: row["cells"][0] for row in grid["tables"]}
-    play(live_server, games[1]["game"], 4, seed=11)
-    play(live_server, games[3]["game"], 4, seed=12)
-    call(live_server, "POST", evening_path(live_server, evening, "confirmations"),
+    play(evening_club, games[1]["game"], 4, seed=11)
+    play(evening_club, games[3]["game"], 4, seed=12)
+    call(evening_club, "POST", evening_path(evening_club, evening, "confirmations"),
          {"game": games[3]["game"], "player": games[3]["players"][1]}, status=201)
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "unconfirmed")
     expect(cell(page, 1, 1).locator(".cell-mark")).to_have_text("? unconfirmed")
@@ -233,7 +242,7 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     expect(page.locator("#mends li").first).to_contain_text("reason: came after dinner")
     expect(page.locator("#grid-table tbody")).to_contain_text("Joueur 13")
     expect(page.locator("#summary")).to_contain_text("13 players")
-    audit = call(live_server, "GET", evening_path(live_server, evening, "decisions") + "?mends=true")
+    audit = call(evening_club, "GET", evening_path(evening_club, evening, "decisions") + "?mends=true")
     assert [(d["type"], d["data"]["reason"]) for d in audit["decisions"]] == [
         ("game_voided", "the table broke up"), ("score_adjusted", "slow play, warned twice"),
         ("score_awarded", "the game could not be finished")]
@@ -254,39 +263,39 @@ def screen_rows(page: Page) -> list[tuple[str, str]]:
             for row in page.locator("#leaderboard .leaderboard tbody tr").all()]
 
 
-def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, live_server: LiveServer) -> None:
+def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, evening_club: LiveServer) -> None:
     players = ["Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny", "Gaston", "Hugo"]
-    made = open_evening(live_server, name="Soirée du grand écran", players=players, rounds=2,
+    made = open_evening(evening_club, name="Soirée du grand écran", players=players, rounds=2,
                         seating=[[players[:4], players[4:]], [players[::2], players[1::2]]])
     evening = made["id"]
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB", service_workers="block")
     context.set_default_timeout(10_000)
     page = context.new_page()
     errors = PageErrors(page)
-    sign_in(page, live_server)
-    page.goto(f"{live_server.url}/clubs/{live_server.club}/evenings/{evening}/screen")
+    sign_in(page, evening_club)
+    page.goto(f"{evening_club.url}/clubs/{evening_club.club}/evenings/{evening}/screen")
     expect(page.locator("#screen-state")).to_have_text("The first round has not started yet")
-    started = call(live_server, "POST", evening_path(live_server, evening, "rounds"), {}, status=201)
+    started = call(evening_club, "POST", evening_path(evening_club, evening, "rounds"), {}, status=201)
     first = [t["game"] for t in started["rounds"][0]["tables"]]
     expect(page.locator("#screen-state")).to_contain_text("Round 1")
 
     # A game ends: the screen redraws from the club's stream, no reload.
     expect(page.locator("#screen-state")).to_contain_text("results in from 0 of 2 tables")
-    play(live_server, first[0], 4, seed=21)
+    play(evening_club, first[0], 4, seed=21)
     expect(page.locator("#leaderboard .leaderboard tbody tr").first.locator(".score")).to_have_text("100")
     expect(page.locator("#screen-state")).to_contain_text("results in from 1 of 2 tables")
-    play(live_server, first[1], 4, seed=22)
+    play(evening_club, first[1], 4, seed=22)
     expect(page.locator('#leaderboard .leaderboard tbody tr .score:text-is("100")')).to_have_count(2)
-    after_one = call(live_server, "GET", evening_path(live_server, evening, "ranking"))
+    after_one = call(evening_club, "GET", evening_path(evening_club, evening, "ranking"))
 
     # Frozen after round 1: round 2 is played, the screen still shows round 1 and says so.
-    call(live_server, "POST", evening_path(live_server, evening, "decisions"),
+    call(evening_club, "POST", evening_path(evening_club, evening, "decisions"),
          {"type": "freeze", "through_round": 1}, status=201)
     expect(page.locator("#screen")).to_have_attribute("data-frozen", "true")
     expect(page.locator("#screen-state")).to_contain_text("Frozen after round 1")
-    second = call(live_server, "POST", evening_path(live_server, evening, "rounds"), {}, status=201)
+    second = call(evening_club, "POST", evening_path(evening_club, evening, "rounds"), {}, status=201)
     for seed, table in enumerate(second["rounds"][1]["tables"]):
-        play(live_server, table["game"], 4, seed=30 + seed)
+        play(evening_club, table["game"], 4, seed=30 + seed)
     expect(page.locator("#screen")).to_have_attribute("data-version", re.compile(r"\d+"))
     page.wait_for_timeout(800)
     frozen_rows = screen_rows(page)
@@ -294,10 +303,10 @@ def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, l
     screenshot(page, "evening-big-screen-frozen", full_page=False)
 
     # Revealed: every round counts.
-    call(live_server, "POST", evening_path(live_server, evening, "decisions"), {"type": "reveal"}, status=201)
+    call(evening_club, "POST", evening_path(evening_club, evening, "decisions"), {"type": "reveal"}, status=201)
     expect(page.locator("#screen")).to_have_attribute("data-frozen", "false")
     expect(page.locator("#screen-state")).to_contain_text("Round 2")
-    final = call(live_server, "GET", evening_path(live_server, evening, "ranking"))
+    final = call(evening_club, "GET", evening_path(evening_club, evening, "ranking"))
     leader = page.locator("#leaderboard .leaderboard tbody tr").first.locator(".score")
     expect(leader).to_have_text(shown(final["rows"][0]["score"]))
     assert sorted(screen_rows(page)) == sorted((r["name"], shown(r["score"])) for r in final["rows"])
@@ -308,7 +317,7 @@ def test_the_big_screen_follows_live_is_frozen_then_revealed(browser: Browser, l
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator("#screen-state")).to_contain_text("Manche 2 · points de match")
     expect(page.locator("#leaderboard .leaderboard thead").first).to_contain_text("Rang")
-    call(live_server, "POST", evening_path(live_server, evening, "decisions"),
+    call(evening_club, "POST", evening_path(evening_club, evening, "decisions"),
          {"type": "freeze", "through_round": 1}, status=201)
     expect(page.locator("#screen-state")).to_contain_text("Figé après la manche 1")
     screenshot(page, "evening-big-screen-fr-frozen", full_page=False)
@@ -324,19 +333,19 @@ def table_phone(browser: Browser, url: str) -> tuple[BrowserContext, Page, PageE
     return context, page, errors
 
 
-def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_server: LiveServer) -> None:
+def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, evening_club: LiveServer) -> None:
     """Opened from the form (players ticked among the club's and typed), rounds started, the tables' phones opened
     from their QR links, results confirmed on them, a player withdrawn, the screen frozen, the evening closed and
     its results published. The games' actions go in through the table's token, as the scorer page sends them
     (the scorer's taps are the first test's)."""
     for name in ("Ana", "Ben", "Chloé"):  # the club knows some of them already
-        call(live_server, "POST", f"/clubs/{live_server.club}/players", {"name": f"{name} Vingt"}, status=201)
+        call(evening_club, "POST", f"/clubs/{evening_club.club}/players", {"name": f"{name} Vingt"}, status=201)
     newcomers = [f"Vingt {n:02d}" for n in range(4, 21)]
     director = new_context(browser, phone=True)
     page = director.new_page()
     errors = PageErrors(page)
-    sign_in(page, live_server)
-    page.goto(f"{live_server.url}/clubs/{live_server.club}/evenings")
+    sign_in(page, evening_club)
+    page.goto(f"{evening_club.url}/clubs/{evening_club.club}/evenings")
     page.fill("#name", "Vingt au club")
     for name in ("Ana", "Ben", "Chloé"):
         page.get_by_label(f"{name} Vingt", exact=True).check()
@@ -373,7 +382,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
             game = phone.locator("#score").get_attribute("href")
             assert game is not None
             seated = phone.locator("#current li").count()  # 19 players after the withdrawal: a table of 3
-            play(live_server, game.split("/")[2], seated, seed=100 * number + table, token=tokens[table - 1])
+            play(evening_club, game.split("/")[2], seated, seed=100 * number + table, token=tokens[table - 1])
             phone.reload()
             expect(phone.locator("#current")).to_have_attribute("data-mark", "unconfirmed")
             phone.locator("#confirm-panel input[type=radio]").nth(1).check()
@@ -405,7 +414,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
     results.goto(shared)
     expect(results.locator("#results-meta")).to_contain_text("final")
     expect(results.locator("#results-table tbody tr")).to_have_count(20)
-    ranking = call(live_server, "GET", evening_path(live_server, evening, "ranking"))
+    ranking = call(evening_club, "GET", evening_path(evening_club, evening, "ranking"))
     assert results.locator("#results-table tbody tr").first.get_attribute("data-name") == ranking["rows"][0]["name"]
     with results.expect_download() as download:
         results.locator("#csv").click()
@@ -421,8 +430,8 @@ def test_an_evening_of_twenty_players_run_from_the_pages(browser: Browser, live_
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB", service_workers="block")
     projector = screen.new_page()
     projector_errors = PageErrors(projector)
-    sign_in(projector, live_server)
-    projector.goto(f"{live_server.url}/clubs/{live_server.club}/evenings/{evening}/screen")
+    sign_in(projector, evening_club)
+    projector.goto(f"{evening_club.url}/clubs/{evening_club.club}/evenings/{evening}/screen")
     expect(projector.locator("#screen-state")).to_have_text("Final results")
     expect(projector.locator("#leaderboard .leaderboard")).to_have_count(2)
     expect(projector.locator("#leaderboard .leaderboard tbody tr")).to_have_count(20)
