@@ -13,6 +13,8 @@ Pure, like the rest of the core: values in, values out.
     18
 """
 
+from .review import MARKS, Decision, mark, review
 from .solver import Option, Search, Solution, TooLarge, searcher, secure, solve
 
-__all__ = ["Option", "Search", "Solution", "TooLarge", "searcher", "secure", "solve"]
+__all__ = ["MARKS", "Decision", "Option", "Search", "Solution", "TooLarge", "mark", "review", "searcher", "secure",
+           "solve"]

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from nj_ledger import DECK, GameState, LedgerError, execute, new_game, replay
-from nj_ledger.analysis import searcher, secure, solve
+from nj_ledger.analysis import mark, review, searcher, secure, solve
 from nj_ledger.analysis.model import (
     CALL,
     ENDED,
@@ -295,3 +295,46 @@ def test_every_decision_of_a_deal_is_a_card_a_stop_a_pass_or_a_call() -> None:
     assert ten in moves and ten | CALL in moves  # the 10 of diamonds: its box called, or left
     after = table.play(p, PLAIN + 4)
     assert table.moves(after) == [PLAIN + 5, -1]  # go on with the 5, or stop ("sans 5")
+
+
+@scaled
+def test_a_deal_reviewed_decision_by_decision() -> None:
+    rng = random.Random(11)
+    for seed in range(sized(120, 800)):
+        start = small_deal(50_000 + seed, sizes=(2, 3) if seed % 3 else (4,), players=(2, 3, 4) if seed % 3 else (2,))
+        # a deal played to its end, each table action chosen at random among the legal ones
+        state, actions, before = start, [], start
+        while state.status == "playing":
+            table, p, held = position(state)
+            moves, _ = rng.choice(_turn_options(table, p))
+            action = actions_of(table, p, held, moves)
+            if rng.random() < 0.3 and action[0]["type"] == "play" and actions and actions[-1]["type"] == "pass":
+                try:  # let the core infer the pass before the play, where that records the same
+                    inferred, _ = execute(before, action)
+                except LedgerError:
+                    inferred = None
+                if inferred is not None and inferred.balances == execute(state, action)[0].balances and \
+                        model_after(table, inferred) == model_after(table, execute(state, action)[0]):
+                    actions.pop()
+            actions += action
+            before = state
+            state, _ = execute(state, action)
+        decisions = review(start, actions)
+        assert decisions and decisions[0].best_values == solve(start).values
+        for decision in decisions:
+            assert decision.lost == decision.best_values[decision.seat] - decision.values[decision.seat] >= 0
+            assert decision.mark == mark(decision.lost, start.rules.ante_total)
+            assert (decision.lost == 0) == (decision.mark == "best")
+            assert not decision.forced or decision.lost == 0
+        for before, after in itertools.pairwise(decisions):
+            assert after.best_values == before.values  # best play from after a decision is what it was worth
+        assert decisions[-1].values == state.balances  # the deal's real end
+        # the best line itself loses nothing
+        best = review(start, solve(start).line)
+        assert all(decision.lost == 0 for decision in best)
+        assert best[-1].values == solve(start).values
+
+
+def test_marks_follow_the_boards_stake() -> None:
+    assert [mark(lost, 15) for lost in (0, 1, 4, 5, 14, 15, 60)] == [
+        "best", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
