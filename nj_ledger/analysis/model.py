@@ -103,6 +103,8 @@ class Table:
         self.rank_points = [0] + [min(r, 10) for r in range(1, 14)]
         self.honour_index = [card_index(card) for card in rules.honours]
         # the special cards of each rank (any suit): what may continue a run wanting that rank
+        self._sizes: dict[int, int] = {}  # what hands come to, as they are asked (a hand recurs at many ends)
+        self._points: dict[int, int] = {}
         self.specials_of_rank = [[i for i in range(52) if self.special[i] and self.rank[i] == r] for r in range(14)]
 
     # --- hands ---------------------------------------------------------------------------------
@@ -126,6 +128,12 @@ class Table:
         return out
 
     def size(self, hand: int) -> int:
+        known = self._sizes.get(hand)
+        if known is None:
+            known = self._sizes[hand] = self._size(hand)
+        return known
+
+    def _size(self, hand: int) -> int:
         plain = hand & ((1 << SHIFT) - 1)
         total = 0
         while plain:
@@ -134,6 +142,12 @@ class Table:
         return total + (hand >> SHIFT).bit_count()
 
     def hand_points(self, hand: int) -> int:
+        known = self._points.get(hand)
+        if known is None:
+            known = self._points[hand] = self._hand_points(hand)
+        return known
+
+    def _hand_points(self, hand: int) -> int:
         total = sum(self.points[i] for i in self.specials(hand))
         plain = hand & ((1 << SHIFT) - 1)
         rank = 1

@@ -98,20 +98,21 @@ class Search:
     def values(self, p: Position) -> Values:
         """The chips each seat holds at the end of the deal under best play by all from ``p``."""
         table = self.table
+        capped = self.capped
+        memo = self._maxn
         while True:
             if p[P_MODE] == ENDED:
-                final: tuple[int, ...] = p[P_BAL]
+                final: Values = p[P_BAL]
                 return final
+            key = p if capped else p[:P_BAL]
+            known = memo.get(key)
+            if known is not None:
+                return known if capped else tuple(b + g for b, g in zip(p[P_BAL], known, strict=True))
             moves = table.moves(p)
             if len(moves) > 1:
                 break
-            p = table.play(p, moves[0])
-        capped = self.capped
-        key = p if capped else p[:P_BAL]
-        known = self._maxn.get(key)
+            p = table.play(p, moves[0])  # a forced move: no decision, nothing kept
         bal = p[P_BAL]
-        if known is not None:
-            return known if capped else tuple(b + g for b, g in zip(bal, known, strict=True))
         self.nodes += 1
         if self.nodes == self.limit:
             raise TooLarge(self.nodes)
@@ -119,11 +120,12 @@ class Search:
         play = table.play
         best: Values | None = None
         for move in moves:
-            value = self.values(play(p, move))
+            after = play(p, move)
+            value = after[P_BAL] if after[P_MODE] == ENDED else self.values(after)
             if best is None or value[seat] > best[seat]:
                 best = value
         assert best is not None
-        self._maxn[key] = best if capped else tuple(v - b for v, b in zip(best, bal, strict=True))
+        memo[key] = best if capped else tuple(v - b for v, b in zip(best, bal, strict=True))
         return best
 
     def best_move(self, p: Position) -> int:
@@ -155,18 +157,20 @@ class Search:
     def _alphabeta(self, p: Position, seat: int, alpha: int, beta: int,
                    tt: dict[tuple[Any, ...], tuple[int, int]]) -> int:
         table = self.table
+        capped = self.capped
         while True:
             if p[P_MODE] == ENDED:
                 chips: int = p[P_BAL][seat]
                 return chips
+            key = p if capped else p[:P_BAL]
+            entry = tt.get(key)
+            if entry is not None:
+                break
             moves = table.moves(p)
             if len(moves) > 1:
                 break
-            p = table.play(p, moves[0])
-        capped = self.capped
-        key = p if capped else p[:P_BAL]
+            p = table.play(p, moves[0])  # a forced move
         base = 0 if capped else p[P_BAL][seat]
-        entry = tt.get(key)
         lower, upper = -(1 << 62), 1 << 62
         if entry is not None:
             lower, upper = entry[0] + base, entry[1] + base
@@ -175,6 +179,7 @@ class Search:
             if upper <= alpha:
                 return upper
             alpha, beta = max(alpha, lower), min(beta, upper)
+            moves = table.moves(p)
         self.nodes += 1
         if self.nodes == self.limit:
             raise TooLarge(self.nodes)

@@ -178,7 +178,7 @@ def test_the_models_moves_are_the_cores_legal_actions_and_lead_to_the_same_state
 
 @scaled
 def test_the_solver_equals_a_plain_exhaustive_search() -> None:
-    for seed in range(sized(1200, 6000)):
+    for seed in range(sized(2000, 12000)):
         sizes, players = ((4,), (2,)) if seed % 4 == 0 else ((2,), (4,)) if seed % 4 == 1 else ((2, 3), (2, 3))
         state = small_deal(10_000 + seed, sizes=sizes, players=players)
         table, p, _ = position(state)
@@ -199,7 +199,7 @@ def core_guaranteed(state: GameState, seat: int) -> int:
 
 @scaled
 def test_what_a_seat_is_sure_of_equals_a_minimax_over_the_cores_own_actions() -> None:
-    for seed in range(sized(150, 1000)):
+    for seed in range(sized(400, 2000)):
         state = small_deal(20_000 + seed, sizes=(2,), players=(2, 3))
         for seat in range(state.n):
             assert secure(state, seat) == core_guaranteed(state, seat), (seed, seat)
@@ -207,7 +207,7 @@ def test_what_a_seat_is_sure_of_equals_a_minimax_over_the_cores_own_actions() ->
 
 @scaled
 def test_the_best_line_replayed_through_the_core_gives_the_chips_predicted() -> None:
-    for seed in range(sized(300, 2000)):
+    for seed in range(sized(600, 3000)):
         sizes, players = ((4,), (2,)) if seed % 3 == 0 else ((2, 3), (2, 3, 4))
         state = small_deal(30_000 + seed, sizes=sizes, players=players, chips=(4, 60, 400))
         solution = solve(state)
@@ -244,7 +244,7 @@ def play_out(state: GameState, seat: int, rng: random.Random, choose: str) -> in
 @scaled
 def test_a_player_never_beats_the_solvers_value_nor_falls_below_what_it_is_sure_of() -> None:
     rng = random.Random(5)
-    for seed in range(sized(250, 2000)):
+    for seed in range(sized(500, 3000)):
         state = small_deal(40_000 + seed, sizes=(2, 3) if seed % 3 else (4,), players=(2, 3, 4) if seed % 3 else (2,))
         seat = rng.randrange(state.n)
         value = solve(state).values[seat]
@@ -300,7 +300,7 @@ def test_every_decision_of_a_deal_is_a_card_a_stop_a_pass_or_a_call() -> None:
 @scaled
 def test_a_deal_reviewed_decision_by_decision() -> None:
     rng = random.Random(11)
-    for seed in range(sized(120, 800)):
+    for seed in range(sized(200, 2000)):
         start = small_deal(50_000 + seed, sizes=(2, 3) if seed % 3 else (4,), players=(2, 3, 4) if seed % 3 else (2,))
         # a deal played to its end, each table action chosen at random among the legal ones
         state, actions, before = start, [], start
