@@ -88,7 +88,7 @@ class Search:
         self.nodes = 0
         self.limit = limit if limit is not None else -1
         self._maxn: dict[tuple[Any, ...], Values] = {}
-        self._secure: dict[int, dict[tuple[Any, ...], tuple[int, int]]] = {}
+        self._secure: dict[int, dict[tuple[Any, ...], tuple[int, int, int]]] = {}
 
     def fits(self, table: Table, p: Position) -> bool:
         """Whether ``p`` (written against ``table``) may use this search's tables."""
@@ -155,7 +155,7 @@ class Search:
         return self._alphabeta(p, seat, low, -low, self._secure.setdefault(seat, {}))
 
     def _alphabeta(self, p: Position, seat: int, alpha: int, beta: int,
-                   tt: dict[tuple[Any, ...], tuple[int, int]]) -> int:
+                   tt: dict[tuple[Any, ...], tuple[int, int, int]]) -> int:
         table = self.table
         capped = self.capped
         while True:
@@ -180,22 +180,30 @@ class Search:
                 return upper
             alpha, beta = max(alpha, lower), min(beta, upper)
             moves = table.moves(p)
+            if entry[2] in moves:  # the move that decided last time first: it most often cuts again
+                moves.remove(entry[2])
+                moves.insert(0, entry[2])
         self.nodes += 1
         if self.nodes == self.limit:
             raise TooLarge(self.nodes)
         start_alpha, start_beta = alpha, beta
         play = table.play
+        chosen = moves[0]
         if p[P_TURN] == seat:
             value = -(1 << 62)
             for move in moves:
-                value = max(value, self._alphabeta(play(p, move), seat, alpha, beta, tt))
+                found = self._alphabeta(play(p, move), seat, alpha, beta, tt)
+                if found > value:
+                    value, chosen = found, move
                 if value >= beta:
                     break
                 alpha = max(alpha, value)
         else:
             value = 1 << 62
             for move in moves:
-                value = min(value, self._alphabeta(play(p, move), seat, alpha, beta, tt))
+                found = self._alphabeta(play(p, move), seat, alpha, beta, tt)
+                if found < value:
+                    value, chosen = found, move
                 if value <= alpha:
                     break
                 beta = min(beta, value)
@@ -205,7 +213,7 @@ class Search:
             lower = value
         else:
             lower = upper = value
-        tt[key] = (lower - base, upper - base)
+        tt[key] = (lower - base, upper - base, chosen)
         return value
 
 
