@@ -94,14 +94,15 @@ def _moves(table: Table, p: Position, decision: Mapping[str, Any]) -> list[int]:
 
 
 def review(state: GameState, actions: Iterable[Mapping[str, Any]], hands: Hands = None,
-           search: Search | None = None) -> list[Decision]:
+           search: Search | None = None, limit: int | None = None) -> list[Decision]:
     """Each decision of ``actions`` (the deal's table actions from ``state`` on: plays and passes, as
     ``decide.execute`` takes them), its best options and what it cost; ``hands`` as in
-    :func:`~nj_ledger.analysis.solve` (what each seat holds at ``state``)."""
+    :func:`~nj_ledger.analysis.solve` (what each seat holds at ``state``); ``limit`` bounds the positions the
+    whole review searches (:class:`~nj_ledger.analysis.TooLarge` past it)."""
     from .solver import solve
 
     table, p, held = position(state, hands, None if search is None else search.table)
-    search = search if search is not None and search.fits(table, p) else Search(table, p)
+    search = search if search is not None and search.fits(table, p) else Search(table, p, limit)
     left: list[set[Card]] = [set(cards) for cards in held]
     known = state.deal is not None and state.deal.hands is not None
     stake = state.rules.ante_total
