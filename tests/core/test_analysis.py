@@ -338,3 +338,24 @@ def test_a_deal_reviewed_decision_by_decision() -> None:
 def test_marks_follow_the_boards_stake() -> None:
     assert [mark(lost, 15) for lost in (0, 1, 4, 5, 14, 15, 60)] == [
         "best", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+
+
+def test_the_end_of_a_recorded_example_deal_reviewed() -> None:
+    """The last decisions of deal 1 of examples/dimanche-chez-jeanne.json (four players, hands dealt)."""
+    import json
+    import pathlib
+
+    document = json.loads((pathlib.Path(__file__).resolve().parents[2] / "examples" / "dimanche-chez-jeanne.json")
+                          .read_text(encoding="utf-8"))
+    state = replay([new_game(document["players"], document["rules"], document["starting_chips"],
+                             dealer=document["dealer"])])
+    state, _ = execute(state, document["actions"][:1])
+    deal = list(itertools.takewhile(lambda action: action["type"] != "deal", document["actions"][1:]))
+    middle, _ = execute(state, deal[:19])
+    end, _ = execute(middle, deal[19:])
+    decisions = review(middle, deal[19:], limit=300_000)
+    assert [decision.seat for decision in decisions] == [3, 0, 1, 2]
+    assert decisions[-1].values == end.balances  # the deal as it was settled
+    assert all(decision.lost >= 0 for decision in decisions)
+    for before, after in itertools.pairwise(decisions):
+        assert after.best_values == before.values
