@@ -65,6 +65,7 @@ def store_errors(root: Path = CORE / "store") -> tuple[str, ...]:
 TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
     *((f"nj_ledger/{name}", ERROR_KEYWORDS) for name in CORE_MODULES),  # the core's refusals
     ("nj_ledger/notation/*.py", NOTATION_KEYWORDS),  # the problems of an NJN record
+    ("nj_ledger/analysis/*.py", ERROR_KEYWORDS),  # the solver's refusals (a position it cannot analyse)
     ("api/*.py", {"Problem": 2, **ERROR_KEYWORDS}),  # Problem(status, code, detail, params=…), a refusal
     ("nj_ledger/store/**/*.py", {**dict.fromkeys(store_errors(), 0), "__init__": 0}),  # a refusal of the store
     ("nj_ledger/audit.py", {"_finding": 3, "_difference": 1, "phrase": 0}),  # the audit's findings, differences

@@ -24,7 +24,7 @@ from nj_ledger.store import Store
 from nj_ledger.store.keys import SIGNING_KEY_ENV
 from nj_ledger.store.migrate import upgrade
 
-from . import audit, bulk, followers, live, longest, memory, peer, replay, seating
+from . import analysis, audit, bulk, followers, live, longest, memory, peer, replay, seating
 from .data import long_game, simulated_deals, write_document
 from .machine import machine
 from .results import skipped
@@ -43,12 +43,14 @@ class Sizes:
     scoreboard: int = 1  # 0: leave the scoreboard workload out (a smoke run of the harness)
     followers: int = 1000  # (g) streams of one game across two server processes …
     follower_appends: int = 100  # … while a scorer appends this many actions (and as many without followers)
+    analysis_deals: int = 20  # (h) deals the double-dummy solver solves, of each of its three workloads …
+    analysis_budget: int = 400_000  # … each within this many searched positions
 
 
 FULL = Sizes(bulk_deals=3000, live_games=32, live_deals=4, replay_events=100_000, store_events=1_000_000,
              replay_requests=300)
 QUICK = Sizes(bulk_deals=150, live_games=8, live_deals=2, replay_events=10_000, store_events=30_000,
-              replay_requests=60, followers=200, follower_appends=30)
+              replay_requests=60, followers=200, follower_appends=30, analysis_deals=5, analysis_budget=40_000)
 
 
 def sizes_for(quick: bool, **overrides: int) -> Sizes:
@@ -109,6 +111,8 @@ def run(sizes: Sizes, *, quick: bool, json_path: Path | None = None, echo: Echo 
                                                         sizes.replay_requests, events))
     step("the longest replay the bounds allow", lambda: longest.workload(quick))
     step("seats drawn and rotated over an evening", lambda: seating.workload(quick))
+    step("deal analysis: the double-dummy solver",
+         lambda: analysis.workload(deals=sizes.analysis_deals, budget=sizes.analysis_budget))
     if sizes.scoreboard:
         step("scoreboard", lambda: scoreboard_rows(quick, echo))
     else:

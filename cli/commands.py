@@ -814,7 +814,7 @@ def evening_close(club_id: str, evening_id: str, reason: str) -> None:
               help="Also write the report as JSON to this file.")
 @click.option("--size", "overrides", multiple=True, metavar="NAME=N",
               help="Override one size (bulk_deals, live_games, live_deals, replay_events, store_events, scoreboard, "
-                   "replay_requests, followers, follower_appends).")
+                   "replay_requests, followers, follower_appends, analysis_deals, analysis_budget).")
 def bench(quick: bool, json_path: Path | None, overrides: tuple[str, ...]) -> None:
     """Measure the ledger side by side with the eventsourcing library and the raw databases (SPEC §9)."""
     try:

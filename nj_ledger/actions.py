@@ -64,8 +64,15 @@ def account(text: str) -> Account:
 
 
 # --- the actions ---------------------------------------------------------------------------------------
+class TableAction:
+    """What every table action value is (:data:`Action` names them one by one): one class to tell a parsed
+    action from its JSON, where a check against the eight would cost as much as deciding a pass."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(TableAction):
     """A new deal; with full information, every hand (in seat order) and the talon."""
 
     dealer: int | None = None
@@ -74,7 +81,7 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(TableAction):
     """Cards laid by a seat in one turn, with the honours and hocs it announced."""
 
     seat: int
@@ -83,12 +90,12 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(TableAction):
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(TableAction):
     """The cards a loser still holds when the deal is settled."""
 
     seat: int
@@ -96,7 +103,7 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True)
-class RevealCount:
+class RevealCount(TableAction):
     """A loser's hand as the table tells it, settling by count: how many cards are left, the points they make
     (A=1, 2-9 face, 10/J/Q/K=10) and the honours still held (none: an empty tuple)."""
 
@@ -107,12 +114,12 @@ class RevealCount:
 
 
 @dataclass(frozen=True, slots=True)
-class Undo:
+class Undo(TableAction):
     reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class Adjust:
+class Adjust(TableAction):
     """Chips moved by agreement between two accounts, between deals."""
 
     source: Account
@@ -122,7 +129,7 @@ class Adjust:
 
 
 @dataclass(frozen=True, slots=True)
-class End:
+class End(TableAction):
     reason: str = ""
 
 
@@ -194,7 +201,8 @@ def parse_action(action: Any, seats: int, boxes: Collection[Card]) -> Action:
     Refuses what is not well formed (``invalid-action``, ``invalid-account``, a card
     that is not one) and seats the table does not have (``unknown-seat``).
     """
-    if not isinstance(action, Mapping):
+    # JSON's objects are read as dicts, asked first: the Mapping ABC's check costs twenty times a plain one
+    if not isinstance(action, (dict, Mapping)):
         raise InvalidInput("invalid-action", "An action is an object with a \"type\".")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _PARSERS:  # a list or an object as the type is no type

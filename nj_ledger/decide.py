@@ -28,6 +28,7 @@ from .actions import (
     Play,
     Reveal,
     RevealCount,
+    TableAction,
     Undo,
     box_account,
     new_game,
@@ -264,7 +265,7 @@ def _decide_end(s: GameState, a: End, events: list[Event]) -> None:
 
 
 def _decide_into(s: GameState, action: Action | Mapping[str, Any], events: list[Event]) -> None:
-    parsed = action if isinstance(action, Action) else parse_action(action, s.n, s.rules.board)
+    parsed = action if isinstance(action, TableAction) else parse_action(action, s.n, s.rules.board)
     match parsed:
         case Play():
             _decide_play(s, parsed, events)

