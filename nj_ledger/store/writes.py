@@ -141,7 +141,7 @@ def undone_ends(before: GameState | None, records: Sequence[Record]) -> list[tup
     The ``undo`` event says only its reason (what it withdrew follows from the
     log), so the records are folded on ``before``, the game's state before them
     (None: they start the log), and each undo is judged on the state it met.
-    Records without an undo cost nothing.
+    Records without an undo cost nothing, and those after the last undo are not folded.
     """
     if not any(record["type"] == "undo" for record in records):
         return []
@@ -152,7 +152,8 @@ def undone_ends(before: GameState | None, records: Sequence[Record]) -> list[tup
             return []
     state = before.copy() if before is not None else None
     told: list[tuple[Record, str]] = []
-    for record in records:
+    last_undo = max(index for index, record in enumerate(records) if record["type"] == "undo")
+    for record in records[:last_undo + 1]:  # what follows the last undo withdraws nothing: it is not folded
         undoing = record["type"] == "undo" and state is not None
         undoable = state.undoable() if undoing and state is not None else None
         was_ended = state is not None and state.status == "ended"
