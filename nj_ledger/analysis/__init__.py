@@ -13,8 +13,9 @@ Pure, like the rest of the core: values in, values out.
     18
 """
 
-from .review import MARKS, Decision, mark, review
+from .fair import Completed, NoConsistentDeal, Unseen, completions
+from .review import MARKS, Decision, Fair, FairOption, mark, review
 from .solver import Option, Search, Solution, TooLarge, searcher, secure, solve
 
-__all__ = ["MARKS", "Decision", "Option", "Search", "Solution", "TooLarge", "mark", "review", "searcher", "secure",
-           "solve"]
+__all__ = ["MARKS", "Completed", "Decision", "Fair", "FairOption", "NoConsistentDeal", "Option", "Search", "Solution",
+           "TooLarge", "Unseen", "completions", "mark", "review", "searcher", "secure", "solve"]

@@ -23,10 +23,41 @@ from typing import Any
 from ..cards import Card, parse_cards
 from ..decide import execute
 from ..state import PLAYING, GameState
+from .fair import Watch, with_hands
 from .model import CALL, ENDED, MIDDLE, NONE, P_BAL, P_MODE, PLAIN, Position, Table, card_index, position
 from .solver import Hands, Option, Search, Values
 
 MARKS = ("best", "inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class FairOption:
+    """An option of a decision valued fairly: its chips at the end of the deal, each seat's mean over the
+    samples of what the seat deciding could not see."""
+
+    action: dict[str, Any]
+    values: tuple[float, ...]
+    moves: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Fair:
+    """A decision valued on what the seat deciding could know (docs/ANALYSIS.md, "Fair to what a player could
+    know"): ``samples`` deals drawn uniformly from the ``deals`` consistent with what it saw (reproducibly from
+    ``seed``), each solved exactly; every option's mean ``values``; the ``best`` options on those means; the
+    chips the choice lost on them (``lost``) and its ``mark``; ``disagrees``: the mark under full knowledge is
+    not this one (a mistake only full knowledge reveals, or one the player could not have avoided seeing)."""
+
+    samples: int
+    seed: int
+    deals: int
+    options: tuple[FairOption, ...]
+    best: tuple[FairOption, ...]
+    values: tuple[float, ...]  # the chips after the choice (means)
+    best_values: tuple[float, ...]  # the chips after the first best option (means)
+    lost: float
+    mark: str
+    disagrees: bool
 
 
 @dataclass(frozen=True)
@@ -42,9 +73,10 @@ class Decision:
     mark: str  # best, inaccuracy, mistake or blunder
     forced: bool  # only one legal option
     line: tuple[dict[str, Any], ...]  # the best line from before the decision to the end of the deal
+    fair: Fair | None = None  # the decision valued on what the seat could know (``review(..., samples=…)``)
 
 
-def mark(lost: int, stake: int) -> str:
+def mark(lost: float, stake: int) -> str:
     """The mark of a decision that lost ``lost`` chips, the board's stake being ``stake``."""
     if lost <= 0:
         return "best"
@@ -94,13 +126,18 @@ def _moves(table: Table, p: Position, decision: Mapping[str, Any]) -> list[int]:
 
 
 def review(state: GameState, actions: Iterable[Mapping[str, Any]], hands: Hands = None,
-           search: Search | None = None, limit: int | None = None) -> list[Decision]:
+           search: Search | None = None, limit: int | None = None, *, samples: int = 0, seed: int = 0
+           ) -> list[Decision]:
     """Each decision of ``actions`` (the deal's table actions from ``state`` on: plays and passes, as
     ``decide.execute`` takes them), its best options and what it cost; ``hands`` as in
     :func:`~nj_ledger.analysis.solve` (what each seat holds at ``state``); ``limit`` bounds the positions the
-    whole review searches (:class:`~nj_ledger.analysis.TooLarge` past it)."""
+    whole review searches (:class:`~nj_ledger.analysis.TooLarge` past it). With ``samples``, each decision is
+    also valued fairly (:class:`Fair`) on that many deals consistent with what its seat could see, drawn from
+    ``seed``; ``state`` must then be the deal's start (what was seen before it is not known here)."""
     from .solver import solve
 
+    watch = Watch(state) if samples > 0 else None
+    fair_search: Search | None = None
     table, p, held = position(state, hands, None if search is None else search.table)
     search = search if search is not None and search.fits(table, p) else Search(table, p, limit)
     left: list[set[Card]] = [set(cards) for cards in held]
@@ -119,17 +156,52 @@ def review(state: GameState, actions: Iterable[Mapping[str, Any]], hands: Hands 
                 after = table.play(after, move)
             values: Values = after[P_BAL] if after[P_MODE] == ENDED else search.values(after)
             lost = solution.values[seat] - values[seat]
+            fair: Fair | None = None
+            if watch is not None:
+                fair_search = fair_search if fair_search is not None else Search(table, p, limit)
+                fair = fair_value(state, seat, frozenset(left[seat]), watch, tuple(moves), samples,
+                                  f"{seed}/{len(out)}", seed, fair_search, mark(lost, stake))
             out.append(Decision(seat, decision, values, solution.best, solution.values, lost, mark(lost, stake),
-                                len(solution.options) == 1, solution.line))
+                                len(solution.options) == 1, solution.line, fair))
+            before = state
             state, _ = execute(state, [decision])  # the cards as laid (the solver's equal cards are one to it)
+            if watch is not None:
+                watch.record(before, decision, state)
             for card in parse_cards(decision.get("cards", [])):
                 left[seat].discard(card)
             p = after
     return out
 
 
+def fair_value(state: GameState, seat: int, own: frozenset[Card], watch: Watch, chosen: tuple[int, ...],
+               samples: int, stream: str, seed: int, search: Search, exact: str) -> Fair:
+    """The decision of ``seat`` at ``state`` (its moves ``chosen``) valued on ``samples`` deals drawn uniformly
+    (from the random stream ``stream``) among those consistent with what it saw (``watch``, its hand ``own``)."""
+    from .solver import solve
+
+    unseen = watch.unseen(state, seat, own)
+    draws = unseen.samples(samples, stream)
+    sums: dict[tuple[int, ...], list[int]] = {}
+    acts: dict[tuple[int, ...], dict[str, Any]] = {}
+    for holders in draws:
+        solution = solve(with_hands(state, holders), search=search)
+        for option in solution.options:
+            total = sums.setdefault(option.moves, [0] * state.n)
+            for i, v in enumerate(option.values):
+                total[i] += v
+            acts.setdefault(option.moves, option.action)
+    options = tuple(FairOption(acts[m], tuple(v / samples for v in total), m) for m, total in sums.items())
+    top = max(option.values[seat] for option in options)
+    best = tuple(option for option in options if option.values[seat] == top)
+    after = next(option for option in options if option.moves == chosen)
+    lost = top - after.values[seat]
+    fair_mark = mark(lost, state.rules.ante_total)
+    return Fair(samples, seed, unseen.deals, options, best, after.values, best[0].values, lost, fair_mark,
+                fair_mark != exact)
+
+
 def _by_seat(left: Sequence[set[Card]]) -> list[list[Card]]:
     return [sorted(cards, key=card_index) for cards in left]
 
 
-__all__ = ["MARKS", "Decision", "mark", "review"]
+__all__ = ["MARKS", "Decision", "Fair", "FairOption", "fair_value", "mark", "review"]
