@@ -15,7 +15,9 @@ core accepts every action recorded up to the decision.
 class assignment with the holders' sizes (and the points a counted hand must make) is counted exactly
 (a sum of multinomials over the ways to split each class, memoised on what is left to fill), and each class's
 split is drawn with probability its count over the total, the class's cards then shuffled into it. Each
-consistent deal is so drawn with probability one over their number, which :attr:`Unseen.deals` gives.
+consistent deal is so drawn with probability one over their number, which :attr:`Unseen.deals` gives. Where
+the constraints are too many to count within :data:`COUNT_BUDGET` states, the deals are drawn by rejection
+(the pool dealt at random until a deal meets every constraint): uniform as well, but slower.
 
 :func:`fair_values` solves each sample from the decision and averages each option's chips.
 """
@@ -51,23 +53,52 @@ class Unseen:
     points: Mapping[int, int] = field(default_factory=dict)
 
     @property
-    def deals(self) -> int:
-        """How many deals are consistent with what the seat could see."""
-        return _Counter(self).total()
-
-    def sample(self, rng: random.Random) -> tuple[frozenset[Card], ...]:
-        """One consistent deal, drawn uniformly: the cards of each holder (the talon last)."""
-        return _Counter(self).draw(rng)
+    def deals(self) -> int | None:
+        """How many deals are consistent with what the seat could see (None: too many constraints to count
+        them within :data:`COUNT_BUDGET`; the samples are then drawn by rejection)."""
+        try:
+            return _Counter(self).total()
+        except _OverBudget:
+            return None
 
     def samples(self, count: int, seed: int | str) -> list[tuple[frozenset[Card], ...]]:
         """``count`` deals drawn uniformly and independently, reproducibly from ``seed``."""
         counter = _Counter(self)
         rng = random.Random(seed)
+        try:
+            counter.total()
+        except _OverBudget:
+            return [self._rejected(rng) for _ in range(count)]
         return [counter.draw(rng) for _ in range(count)]
+
+    def _rejected(self, rng: random.Random) -> tuple[frozenset[Card], ...]:
+        """One deal drawn uniformly by rejection: the pool shuffled and dealt by the sizes until every card is
+        with a holder allowed to hold it (and the points told are made)."""
+        cards = list(self.pool)
+        for _ in range(REJECTION_BUDGET):
+            rng.shuffle(cards)
+            held: list[set[Card]] = []
+            start = 0
+            for size in self.sizes:
+                held.append(set(cards[start:start + size]))
+                start += size
+            if all(h in self.allowed[c] for h, part in enumerate(held) for c in part) and all(
+                    sum(c.points for c in held[h]) == p for h, p in self.points.items()):
+                return tuple(frozenset(part | self.fixed[h]) for h, part in enumerate(held))
+        raise NoConsistentDeal
+
+
+COUNT_BUDGET = 5_000  # the most states the exact count keeps before the sampling falls back on rejection
+REJECTION_BUDGET = 200_000  # the most deals a rejection draw tries before it gives up
+
+
+class _OverBudget(Exception):
+    pass
 
 
 class NoConsistentDeal(Exception):
-    """No deal is consistent with what was seen (the record contradicts the rules)."""
+    """No deal is consistent with what was seen (the record contradicts the rules), or none was met within
+    :data:`REJECTION_BUDGET` draws."""
 
 
 class _Counter:
@@ -137,6 +168,8 @@ class _Counter:
         known = self.memo.get(key)
         if known is not None:
             return known
+        if len(self.memo) >= COUNT_BUDGET:
+            raise _OverBudget
         total = 0
         for split in self._splits(index, caps):
             after = self._after(index, caps, points, split)
@@ -252,7 +285,7 @@ class Completed:
 
     samples: int
     seed: int
-    deals: int
+    deals: int | None
     hands: tuple[tuple[tuple[Card, ...], ...], ...]
     hidden: int  # the cards nobody saw in the hands (a counted hand's cards other than its honours)
 
@@ -309,13 +342,10 @@ def completions(state: GameState, actions: Sequence[Mapping[str, Any]], samples:
         h == n or (c not in honour_cards and c not in watch.without[h]))) for c in pool}
     fixed = (*(shown[s] | counted.get(s, (0, 0, frozenset()))[2] for s in range(n)), frozenset())
     unseen = Unseen(-1, n, pool, tuple(sizes), allowed, fixed, points)
-    counter = _Counter(unseen)
-    rng = random.Random(seed)
-    hands = []
-    for _ in range(samples):
-        held = counter.draw(rng)
-        hands.append(tuple(tuple(sorted(held[s] | watch.laid[s], key=card_index)) for s in range(n)))
-    return Completed(samples, seed, counter.total(), tuple(hands), sum(sizes[:n]))
+    hands = [tuple(tuple(sorted(held[s] | watch.laid[s], key=card_index)) for s in range(n))
+             for held in unseen.samples(samples, seed)]
+    return Completed(samples, seed, unseen.deals, tuple(hands), sum(sizes[:n]))
 
 
-__all__ = ["Completed", "NoConsistentDeal", "Unseen", "Watch", "completions", "start_hands", "with_hands"]
+__all__ = ["COUNT_BUDGET", "REJECTION_BUDGET", "Completed", "NoConsistentDeal", "Unseen", "Watch", "completions",
+           "start_hands", "with_hands"]

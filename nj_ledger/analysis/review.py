@@ -50,7 +50,7 @@ class Fair:
 
     samples: int
     seed: int
-    deals: int
+    deals: int | None  # None: too many constraints to count them (the samples were drawn by rejection)
     options: tuple[FairOption, ...]
     best: tuple[FairOption, ...]
     values: tuple[float, ...]  # the chips after the choice (means)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from nj_ledger import DECK, GameState, execute, new_game, replay
-from nj_ledger.analysis import completions, mark, review, searcher, solve
+from nj_ledger.analysis import completions, fair, mark, review, searcher, solve
 from nj_ledger.analysis.fair import Unseen, Watch, start_hands
 from nj_ledger.analysis.model import position
 from nj_ledger.analysis.review import _decisions, _moves, fair_value
@@ -134,8 +134,9 @@ def brute(unseen: Unseen) -> list[tuple[frozenset[Card], ...]]:
     return out
 
 
-@pytest.mark.parametrize("points", [False, True])
-def test_the_samples_are_uniform_over_the_consistent_deals(points: bool) -> None:
+@pytest.mark.parametrize(("points", "rejection"), [(False, False), (True, False), (False, True), (True, True)])
+def test_the_samples_are_uniform_over_the_consistent_deals(points: bool, rejection: bool,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     pool = tuple(parse_cards(["AC", "2C", "3C", "4C", "5D", "6D", "7D", "2H"]))
     allowed = {c: frozenset({0, 1, 2}) for c in pool}
     allowed[pool[0]] = frozenset({1, 2})  # a pass ruled AC out of seat 0
@@ -145,6 +146,9 @@ def test_the_samples_are_uniform_over_the_consistent_deals(points: bool) -> None
     unseen = Unseen(3, 3, pool, (3, 2, 3), allowed, (frozenset(),) * 3, told)
     every = brute(unseen)
     assert unseen.deals == len(every) > 5
+    if rejection:  # past the counting budget the deals are drawn by rejection: uniform as well
+        monkeypatch.setattr(fair, "COUNT_BUDGET", 0)
+        assert unseen.deals is None
     draws = 400 * len(every)
     seen = Counter(unseen.samples(draws, 1))
     assert set(seen) <= set(every)
