@@ -133,7 +133,7 @@ def review(state: GameState, actions: Iterable[Mapping[str, Any]], hands: Hands 
     :func:`~nj_ledger.analysis.solve` (what each seat holds at ``state``); ``limit`` bounds the positions the
     whole review searches (:class:`~nj_ledger.analysis.TooLarge` past it). With ``samples``, each decision is
     also valued fairly (:class:`Fair`) on that many deals consistent with what its seat could see, drawn from
-    ``seed``; ``state`` must then be the deal's start (what was seen before it is not known here)."""
+    ``seed``; ``state`` should then be the deal's start (the passes and stops before it are not known here)."""
     from .solver import solve
 
     watch = Watch(state) if samples > 0 else None
