@@ -18,6 +18,7 @@ from flask_smorest.utils import prepare_response
 from nj_ledger.store import Store
 
 from . import (
+    analysis,
     auth,
     clubs,
     docs,
@@ -89,6 +90,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     auth.init_app(app)
     replay.init_app(app)
+    analysis.init_app(app)
     app.before_request(guard)
     app.before_request(require_json_body)
     app.before_request(reject_unreadable_input)

@@ -54,14 +54,14 @@ OPEN_ENDPOINTS = frozenset({"health.Health", "clubs.Clubs", "keys.Keys"})
 OPEN_BLUEPRINTS = frozenset({"api-docs", "docs"})
 # What a share reaches: the routes of its resource (reading, and the audit's receipts check, which writes nothing).
 SHARED_ROUTES = {
-    "game": frozenset({"games.Game", "games.Events", "replay.Replay", "replay.Audit", "exchange.Export",
-                       "streams.GameStream"}),
+    "game": frozenset({"games.Game", "games.Events", "replay.Replay", "replay.Analysis", "replay.Audit",
+                       "exchange.Export", "streams.GameStream"}),
     "scoreboard": frozenset({"scoreboards.Scoreboard"}),
     "evening": frozenset({"evenings.Evening", "evenings.Rounds", "evenings.Ranking", "evenings.Leaderboard",
                           "streams.EveningStream"}),
 }
 # What a table token reaches: its table's games (by the game in the path) and its table's routes (by the code).
-TABLE_GAME_ROUTES = frozenset({"games.Game", "games.Actions", "games.Events", "replay.Replay",
+TABLE_GAME_ROUTES = frozenset({"games.Game", "games.Actions", "games.Events", "replay.Replay", "replay.Analysis",
                                "streams.GameStream"})
 TABLE_CODE_ROUTES = frozenset({"evenings.Table", "evenings.TableConfirmations"})
 FAILURES = "nj_ledger.failed_authentications"

@@ -392,6 +392,76 @@ def export(game: str, fmt: str, output: Any) -> None:
     output.write("\n")
 
 
+
+@main.command()
+@click.argument("game", callback=_an_id)
+@click.option("--deal", "deal_number", type=click.IntRange(1), help="Only this deal (default: every settled deal).")
+@click.option("--limit", type=click.IntRange(1), default=None,
+              help="Positions searched at most for each decision point (default: the ledger's budget).")
+@click.option("--json", "as_json", is_flag=True, help="The analysis as the API gives it.")
+def analyse(game: str, deal_number: int | None, limit: int | None, as_json: bool) -> None:
+    """Each decision of a settled deal, reviewed by the solver: the best move, the chips lost, the mark."""
+    from functools import reduce
+
+    from nj_ledger.deal_analysis import DEFAULT_LIMIT, analyse_deal
+    from nj_ledger.reducer import fold
+    from nj_ledger.store.log import event_of
+
+    store = _store()
+    club_id = store.owner(game)
+    if club_id is None:
+        raise click.ClickException(f"There is no game {game!r}.")
+    _, now = store.game_state(club_id, game)
+    last = now.deal.number if now.deal is not None else 0
+    numbers = [deal_number] if deal_number is not None else list(range(1, last + 1))
+    answers = []
+    for number in numbers:
+        segment = store.deal_segment(club_id, game, number)
+        if segment is None:
+            raise click.ClickException(f"Game {game!r} has no deal {number}.")
+        start, records = segment
+        events = [(record["seq"], event_of(record)) for record in records]
+        end = reduce(fold, [event for _, event in events], start.copy())
+        if end.deal is None or not end.deal.ended:
+            if deal_number is not None:
+                raise click.ClickException(f"Deal {number} of game {game!r} is not settled yet.")
+            continue
+        with click.progressbar(length=1, label=f"Deal {number}: decision points", file=sys.stderr) as bar:
+            def step(done: int, total: int, bar: Any = bar) -> None:
+                bar.length = total
+                bar.update(done - bar.pos)
+
+            analysis = analyse_deal(start, events, limit or DEFAULT_LIMIT, progress=step)
+        answers.append({"game": game, "deal": number, **analysis})
+        if not as_json:
+            _print_analysis(number, analysis)
+    if as_json:
+        click.echo(json.dumps(answers if deal_number is None else answers[0], ensure_ascii=False, indent=2))
+
+
+def _print_analysis(number: int, analysis: dict[str, Any]) -> None:
+    players = analysis["players"]
+
+    def said(action: dict[str, Any]) -> str:
+        return " ".join(action["cards"]) if action["type"] == "play" else "pass"
+
+    status = {"done": "searched to the end",
+              "partial": f"from event {analysis['from_seq']} on (the earlier positions are past the budget)",
+              "too-large": "too large for the budget: no decision reviewed",
+              "hands-unknown": "recorded without every hand: not analysed"}[analysis["status"]]
+    marks = analysis["thresholds"]
+    click.echo(f"Deal {number}: {status}. Marks: inaccuracy from {marks['inaccuracy']}, mistake "
+               f"from {marks['mistake']}, blunder from {marks['blunder']} chips lost.")
+    if not analysis["decisions"]:
+        return
+    click.echo(f"{'seq':>5}  {'player':<12} {'played':<14} {'best':<14} {'lost':>5}  mark")
+    for d in analysis["decisions"]:
+        best = said(d["best"][0]) if d["best"] else ""
+        mark = d["mark"] + (" (forced)" if d["forced"] else "")
+        click.echo(f"{d['seq']:>5}  {players[d['seat']]:<12} {said(d['action']):<14} {best:<14} {d['lost']:>5}  {mark}")
+    click.echo("Expected chips: " + " · ".join(
+        f"{name} {value}" for name, value in zip(players, analysis["expected"][-1]["values"], strict=True)))
+
 # --- simulation --------------------------------------------------------------------------------
 @main.command()
 @click.option("--games", "count", type=click.IntRange(1), default=10, show_default=True, help="How many games.")

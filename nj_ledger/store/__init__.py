@@ -15,6 +15,7 @@ Every public method of :class:`Store` is one transaction.
 
 from __future__ import annotations
 
+from .analyses import AnalysesMixin
 from .base import iso, utcnow
 from .clubs import ROLES
 from .database import default_database_url, make_engine
@@ -49,7 +50,7 @@ from .values import (
 )
 
 
-class Store(EveningsMixin):
+class Store(EveningsMixin, AnalysesMixin):
     """Clubs, tokens, shares, players, games' event logs and club evenings in one database.
 
     ``Store(url)`` connects lazily; the schema comes from the migrations

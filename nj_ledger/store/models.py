@@ -278,3 +278,18 @@ class TableToken(Base):
     number: Mapped[int] = mapped_column(Integer)
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime]
+
+
+class DealAnalysis(Base):
+    """A settled deal's analysis by the solver (docs/ANALYSIS.md), a projection of the log: kept for the deal as
+    its events stood (its last event's seq and hash), so an undo or a redo in the deal makes another."""
+
+    __tablename__ = "deal_analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    head_seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    head_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))
+    body: Mapped[dict[str, Any]] = mapped_column(JSONValue)
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

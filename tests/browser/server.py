@@ -36,7 +36,8 @@ class LiveServer:
 
 def start_server(folder: Path) -> LiveServer:
     """Serve the app on 127.0.0.1 with a demo club, its scorer token and one example game."""
-    app = create_app({"DATABASE_URL": f"sqlite:///{folder / 'ledger.sqlite'}", "MIGRATE": True, "TESTING": True})
+    app = create_app({"DATABASE_URL": f"sqlite:///{folder / 'ledger.sqlite'}", "MIGRATE": True, "TESTING": True,
+                      "NJ_LEDGER_ANALYSIS_LIMIT": 20_000})  # a deal's analysis within a second
     store: Store = app.extensions[EXTENSION]
     club, token = store.create_club("Les Honneurs du Jeudi")
     document = json.loads((EXAMPLES / "dimanche-chez-jeanne.json").read_text(encoding="utf-8"))

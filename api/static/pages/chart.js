@@ -29,7 +29,9 @@ function niceStep(span) {
   return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw) || power * 10;
 }
 
-export function chartElement(players, points) {
+/** `labels` (optional): the chart's title, x axis and point keys, for a chart of other steps than deals. */
+export function chartElement(players, points, labels = {}) {
+  const keys = { title: "chart.title", axis: "chart.deals", point: "chart.point", ...labels };
   const width = 640;
   const height = 300;
   const pad = { left: 48, right: 16, top: 16, bottom: 36 };
@@ -53,14 +55,14 @@ export function chartElement(players, points) {
       i === 0 ? t("chart.start") : String(p.deal)));
   });
   grid.push(svg("text", { class: "axis-label", x: (width + pad.left) / 2, y: height - 4, "text-anchor": "middle" },
-    t("chart.deals")));
+    t(keys.axis)));
   const series = players.map((player, seat) => svg("g", { class: `series series-${seat % 8}`, dataset: { seat } },
     svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.chips[seat])}`).join(" ") }),
     points.map((p, i) => svg("circle", { cx: x(i), cy: y(p.chips[seat]), r: 3.5 },
-      svg("title", {}, t("chart.point", { name: player.name, chips: counted(p.chips[seat], "chip"), deal: p.deal }))))));
+      svg("title", {}, t(keys.point, { name: player.name, chips: counted(p.chips[seat], "chip"), deal: p.deal }))))));
   const chart = svg("svg", {
     viewBox: `0 0 ${width} ${height}`, role: "img", class: "chips-chart",
-    "aria-label": t("chart.title"),
+    "aria-label": t(keys.title),
   }, grid, series);
   const legend = el("ul", { class: "legend" }, players.map((player, seat) => el("li", { class: `series-${seat % 8}` },
     el("span", { class: "swatch" }), `${player.name} (${formatNumber(points[points.length - 1].chips[seat])})`)));

@@ -8,9 +8,11 @@ import { follow } from "./follow.js";
 import { dropForShare, setupSharing, withShare } from "./share.js";
 import { boardElement, runElement, tableElement } from "./table.js";
 import { cardElement } from "./cards.js";
+import { chartElement } from "./chart.js";
 import { describe, handText, shownHands } from "./describe.js";
 
-const page = { game: document.body.dataset.game, deal: null, steps: [], index: 0, deals: 0, version: 0, live: null };
+const page = { game: document.body.dataset.game, deal: null, steps: [], index: 0, deals: 0, version: 0, live: null,
+  analysis: null };
 
 function wanted() {
   const hash = new URLSearchParams(location.hash.slice(1));
@@ -82,9 +84,55 @@ function render() {
   $("#permalink").href = location.pathname + hash;
 }
 
+/** The analysis panel of the current step: the decision made there, the best move, chips lost, mark. */
+function renderAnalysis() {
+  const box = $("#analysis");
+  const analysis = page.analysis;
+  if (!analysis || analysis.deal !== page.deal) { box.hidden = true; return; }
+  box.hidden = false;
+  if (analysis.status === "computing") {
+    $("#analysis-step").textContent = t("analysis.computing");
+    $("#analysis-status").textContent = "";
+    $("#analysis-chart").replaceChildren();
+    return;
+  }
+  const seq = page.steps[page.index].seq;
+  const players = analysis.players.map((name) => ({ name }));
+  const said = (action) => (action.type === "play" ? handText({ cards: action.cards }) : t("analysis.pass"));
+  const here = analysis.decisions.filter((d) => d.seq === seq);
+  $("#analysis-step").replaceChildren(...(here.length ? here.map((d) => el("span", { class: `mark mark-${d.mark}` },
+    t("analysis.decision", { name: analysis.players[d.seat], played: said(d.action),
+      best: d.best.length ? said(d.best[0]) : "—", lost: d.lost, mark: t(`analysis.mark.${d.mark}`) })))
+    : [t("analysis.not_here")]));
+  $("#analysis-status").textContent = analysis.message;
+  const points = analysis.expected.map((p) => ({ deal: p.seq, chips: p.values }));
+  $("#analysis-chart").replaceChildren(...(points.length > 1 ? chartElement(players, points,
+    { title: "analysis.chart", axis: "analysis.steps", point: "analysis.point" }) : []));
+}
+
+/** The deal's analysis, once it is settled: asked again while the server computes it (202). */
+async function loadAnalysis(number) {
+  page.analysis = null;
+  if (!page.steps.some((step) => step.event && step.event.type === "deal_ended")) { renderAnalysis(); return; }
+  for (;;) {
+    let answer;
+    try {
+      answer = await api(`/games/${encodeURIComponent(page.game)}/deals/${number}/analysis`);
+    } catch (error) {
+      return; // the replay stays; the panel stays hidden
+    }
+    if (page.deal !== number) return;
+    page.analysis = { ...answer, deal: number };
+    renderAnalysis();
+    if (answer.status !== "computing") return;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
 function go(index) {
   page.index = Math.max(0, Math.min(page.steps.length - 1, index));
   render();
+  renderAnalysis();
 }
 
 async function loadDeal(number, seq = null, last = false) {
@@ -96,6 +144,7 @@ async function loadDeal(number, seq = null, last = false) {
   slider.max = String(page.steps.length - 1);
   const found = seq === null ? -1 : page.steps.findIndex((s) => s.seq === seq);
   go(last ? page.steps.length - 1 : found >= 0 ? found : 0);
+  loadAnalysis(number);
 }
 
 /** A deal the stream told of: in the deal picker. */

@@ -1,0 +1,163 @@
+"""A settled deal's analysis by the solver (docs/ANALYSIS.md): computed once off the request, kept as a projection."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from functools import reduce
+from typing import Any
+
+import orjson
+from flask import Flask, Response, current_app
+from flask.views import MethodView
+from marshmallow import Schema, fields
+
+from nj_ledger.deal_analysis import DEFAULT_LIMIT, analyse_deal
+from nj_ledger.reducer import fold
+from nj_ledger.store import Store
+from nj_ledger.store.errors import unreplayable
+from nj_ledger.store.log import event_of
+
+from .auth import reader
+from .context import store
+from .i18n import translate
+from .problems import Problem
+from .replay import blp
+from .schemas import MAX_INT
+from .sentences import N_
+
+RUNS = "nj_ledger.deal_analyses"
+RETRY_AFTER = 2  # seconds a client waits before asking again while the analysis runs
+LOG = logging.getLogger(__name__)
+SENTENCES = {
+    "done": N_("Every decision of the deal was searched to its end."),
+    "partial": N_("The search reached back to event {from_seq} within its budget: the decisions before it are "
+                  "past it."),
+    "too-large": N_("The deal is too large for the search's budget: no decision could be reviewed."),
+    "hands-unknown": N_("The deal was recorded without every hand: it cannot be analysed."),
+    "computing": N_("The analysis is being computed: ask again in a moment."),
+}
+
+
+class Runs:
+    """The analyses this process is computing (one at a time: the solver is pure Python and holds the GIL)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running: set[tuple[str, int, int, str]] = set()
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deal-analysis")
+
+    def start(self, key: tuple[str, int, int, str], work: Any) -> None:
+        with self.lock:
+            if key in self.running:
+                return
+            self.running.add(key)
+
+        def run() -> None:
+            try:
+                work()
+            except Exception:  # logged; the next request starts it again
+                LOG.exception("the analysis of deal %s of game %s failed", key[1], key[0])
+            finally:
+                with self.lock:
+                    self.running.discard(key)
+
+        self.executor.submit(run)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[RUNS] = Runs()
+
+
+class AnalysedDecisionSchema(Schema):
+    seq = fields.Integer(metadata={"description": "The seq of the play or pass this decision is part of."})
+    seat = fields.Integer()
+    action = fields.Dict(metadata={"description": "The table action chosen (a play up to a run's end, or a pass)."})
+    best = fields.List(fields.Dict(), metadata={"description": "The options worth the most to the seat."})
+    values = fields.List(fields.Integer(), metadata={"description": "Each seat's chips at the deal's end after the "
+                                                                     "choice, best play by all from there."})
+    best_values = fields.List(fields.Integer(), metadata={"description": "The same under best play from before."})
+    lost = fields.Integer(metadata={"description": "Chips the choice cost the seat."})
+    mark = fields.String(metadata={"description": "best, inaccuracy, mistake or blunder."})
+    forced = fields.Boolean()
+    line = fields.List(fields.Dict(), metadata={"description": "The best line from before the decision."})
+
+
+class ExpectedChipsSchema(Schema):
+    seq = fields.Integer()
+    values = fields.List(fields.Integer(), metadata={"description": "Each seat's expected chips at the deal's end."})
+
+
+class DealAnalysisSchema(Schema):
+    game = fields.String()
+    deal = fields.Integer()
+    head = fields.Dict(metadata={"description": "The deal's last event, {seq, hash}: the analysis is of the deal "
+                                                "as it stood then (an undo or a redo makes another)."})
+    status = fields.String(metadata={"description": "done, partial (the deal's end only: the earlier positions "
+                                                    "are past the budget), too-large, hands-unknown; computing "
+                                                    "with 202."})
+    message = fields.String(metadata={"description": "The status in words, in the request's language."})
+    players = fields.List(fields.String())
+    stake = fields.Integer()
+    thresholds = fields.Dict(metadata={"description": "The fewest chips lost for each mark."})
+    decision_points = fields.Integer(metadata={"description": "The deal's plays and passes kept in the log."})
+    from_seq = fields.Integer(allow_none=True, metadata={"description": "The first event reviewed."})
+    nodes = fields.Integer()
+    decisions = fields.List(fields.Nested(AnalysedDecisionSchema))
+    expected = fields.List(fields.Nested(ExpectedChipsSchema), metadata={"description": (
+        "Each player's expected chips at the deal's end: before the first decision reviewed, then after each "
+        "play or pass (the graph of the replay page).")})
+
+
+def _compute(shared: Store, club: str, game: str, number: int, key: tuple[str, int, int, str], limit: int) -> None:
+    segment = shared.deal_segment(club, game, number)
+    if segment is None:
+        return
+    start, records = segment
+    if (records[-1]["seq"], records[-1]["hash"]) != key[2:]:
+        return  # the deal changed meanwhile: the next request asks for the new one
+    analysis = analyse_deal(start, [(r["seq"], event_of(r)) for r in records], limit)
+    shared.keep_deal_analysis(game, number, key[2], key[3], analysis)
+
+
+@blp.route(f"/games/<game>/deals/<int(max={MAX_INT}):number>/analysis")
+class Analysis(MethodView):
+    @blp.response(200, DealAnalysisSchema)
+    @blp.alt_response(202, schema=DealAnalysisSchema, description="Being computed (status computing): ask again "
+                                                                  "after Retry-After seconds.")
+    @blp.alt_response(409, description="The deal is not settled yet (deal-not-settled).")
+    def get(self, game: str, number: int) -> Response:
+        """What each decision of settled deal `number` cost, under best play by all (docs/ANALYSIS.md).
+
+        Computed once, off the request, and kept: the first request answers 202 (`Retry-After`), and so does
+        every request while it runs; then 200. A deal too large for the search's budget answers 200 with
+        `status: too-large` (or `partial`: its end only).
+        """
+        token = reader()
+        shared = store()
+        segment = shared.deal_segment(token.club_id, game, number)
+        if segment is None:
+            raise Problem(404, "not-found", "Game {game!r} has no deal {number}.",
+                          params={"game": game, "number": number})
+        start, records = segment
+        try:
+            end = reduce(fold, [event_of(record) for record in records], start.copy())
+        except Exception:  # noqa: BLE001 - the log was changed outside the ledger
+            raise unreplayable(game, number) from None
+        if end.deal is None or not end.deal.ended:
+            raise Problem(409, "deal-not-settled", "Deal {number} is not settled yet: it can be analysed once it is.",
+                          params={"number": number})
+        head = {"seq": records[-1]["seq"], "hash": records[-1]["hash"]}
+        kept = shared.deal_analysis(game, number, head["seq"], head["hash"])
+        answer: dict[str, Any] = {"game": game, "deal": number, "head": head}
+        if kept is None:
+            key = (game, number, head["seq"], head["hash"])
+            limit = int(current_app.config.get("NJ_LEDGER_ANALYSIS_LIMIT", DEFAULT_LIMIT))
+            current_app.extensions[RUNS].start(key, lambda: _compute(shared, token.club_id, game, number, key, limit))
+            answer.update(status="computing", message=translate(SENTENCES["computing"]))
+            return Response(orjson.dumps(answer), status=202, mimetype="application/json",
+                            headers={"Retry-After": str(RETRY_AFTER)})
+        answer.update(kept)
+        answer["message"] = translate(SENTENCES[kept["status"]], {"from_seq": kept["from_seq"]})
+        return Response(orjson.dumps(answer), status=200, mimetype="application/json")

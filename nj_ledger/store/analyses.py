@@ -1,0 +1,31 @@
+"""Deal analyses kept as a projection (``deal_analyses``): computed once for a deal as its events stand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from .base import StoreBase, utcnow
+from .models import DealAnalysis
+
+
+class AnalysesMixin(StoreBase):
+    def deal_analysis(self, game_id: str, deal: int, head_seq: int, head_hash: str) -> dict[str, Any] | None:
+        """The analysis kept for ``deal`` of ``game_id`` whose last event is (``head_seq``, ``head_hash``)."""
+        with self.reading() as session:
+            row = session.scalar(select(DealAnalysis).where(
+                DealAnalysis.game_id == game_id, DealAnalysis.deal == deal, DealAnalysis.head_seq == head_seq))
+            return dict(row.body) if row is not None and row.head_hash == head_hash else None
+
+    def keep_deal_analysis(self, game_id: str, deal: int, head_seq: int, head_hash: str,
+                           body: dict[str, Any]) -> None:
+        """Keep an analysis (one already kept for the same events stays: the analysis is deterministic)."""
+
+        def attempt() -> None:
+            with self.writing_connection() as connection:
+                connection.execute(self.recorder.insert_new(DealAnalysis.__table__), [{  # type: ignore[arg-type]
+                    "game_id": game_id, "deal": deal, "head_seq": head_seq, "head_hash": head_hash,
+                    "status": body["status"], "body": body, "computed_at": utcnow()}])
+
+        self.retrying(attempt)

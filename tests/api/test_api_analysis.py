@@ -1,0 +1,102 @@
+"""GET /games/{game}/deals/{n}/analysis: a settled deal's review by the solver, computed off the request and kept."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import func, select
+
+from nj_ledger.store import Store
+from nj_ledger.store.documents import import_document
+from nj_ledger.store.models import DealAnalysis
+from support.http import Calls, Club
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "dimanche-chez-jeanne.json"
+
+
+def first_deal(store: Store, club: Club) -> str:
+    """Deal 1 of the Sunday example, settled, the next deal not dealt yet."""
+    document = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    document["actions"] = document["actions"][:22]
+    return import_document(store, club.id, document).game.id
+
+
+def settled_answer(client: Any, url: str, headers: dict[str, str]) -> Any:
+    for _ in range(600):
+        answer = client.get(url, headers=headers)
+        if answer.status_code != 202:
+            return answer
+        assert answer.headers["Retry-After"] == "2" and answer.json["status"] == "computing"
+        time.sleep(0.05)
+    raise AssertionError("the analysis did not end")
+
+
+def test_202_while_it_runs_then_200_with_every_reviewed_decision(app: Flask, client, calls: Calls, club: Club,
+                                                                 store: Store) -> None:
+    app.config["NJ_LEDGER_ANALYSIS_LIMIT"] = 20_000
+    game = first_deal(store, club)
+    url = f"/api/v1/games/{game}/deals/1/analysis"
+    first = client.get(url, headers=club.auth)
+    assert first.status_code == 202 and first.headers["Retry-After"] == "2"
+    answer = settled_answer(client, url, club.auth)
+    assert answer.status_code == 200
+    body = answer.json
+    assert body["status"] == "partial" and body["from_seq"] == body["decisions"][0]["seq"]
+    assert [(d["seat"], d["lost"], d["mark"]) for d in body["decisions"]] == [
+        (3, 23, "blunder"), (0, 0, "best"), (1, 0, "best"), (2, 0, "best")]
+    assert body["decisions"][0]["best"][0]["cards"] == ["7C"]
+    assert body["thresholds"] == {"inaccuracy": 1, "mistake": 5, "blunder": 15}
+    assert body["expected"][-1]["values"] == list(store.game_state(club.id, game)[1].balances)
+    assert "budget" in body["message"]
+    french = client.get(url, headers={**club.auth, "Accept-Language": "fr"}).json["message"]
+    assert french != body["message"] and "budget" in french
+    with store.reading() as session:  # computed once, whatever the number of requests
+        assert session.scalar(select(func.count()).select_from(DealAnalysis).where(DealAnalysis.game_id == game)) == 1
+
+
+def test_too_large_for_the_budget_is_a_200_that_says_so(app: Flask, client, club: Club, store: Store) -> None:
+    app.config["NJ_LEDGER_ANALYSIS_LIMIT"] = 1
+    game = first_deal(store, club)
+    answer = settled_answer(client, f"/api/v1/games/{game}/deals/1/analysis", club.auth)
+    assert answer.status_code == 200 and answer.json["status"] == "too-large" and answer.json["decisions"] == []
+
+
+def test_an_unsettled_deal_an_unknown_deal_and_another_clubs_game(client, calls: Calls, club: Club, store: Store,
+                                                                   problem) -> None:
+    game = calls.game(club)["id"]
+    assert calls.act(club, game, {"type": "deal"}).status_code in (200, 201)
+    problem(client.get(f"/api/v1/games/{game}/deals/1/analysis", headers=club.auth), 409, "deal-not-settled")
+    problem(client.get(f"/api/v1/games/{game}/deals/2/analysis", headers=club.auth), 404, "not-found")
+    other = calls.club("Un autre club")
+    settled = first_deal(store, club)
+    problem(client.get(f"/api/v1/games/{settled}/deals/1/analysis", headers=other.auth), 404)
+
+
+def test_a_share_of_the_game_reads_it(app: Flask, client, club: Club, store: Store) -> None:
+    app.config["NJ_LEDGER_ANALYSIS_LIMIT"] = 20_000
+    game = first_deal(store, club)
+    secret = client.post(f"/api/v1/clubs/{club.id}/shares", json={"game": game}, headers=club.auth).json["secret"]
+    answer = settled_answer(client, f"/api/v1/games/{game}/deals/1/analysis", {"Authorization": f"Bearer {secret}"})
+    assert answer.status_code == 200 and answer.json["decisions"][0]["mark"] == "blunder"
+
+
+def test_an_undo_and_a_redo_make_another_analysis(app: Flask, client, calls: Calls, club: Club, store: Store,
+                                                  problem) -> None:
+    app.config["NJ_LEDGER_ANALYSIS_LIMIT"] = 20_000
+    game = first_deal(store, club)
+    url = f"/api/v1/games/{game}/deals/1/analysis"
+    before = settled_answer(client, url, club.auth).json
+    assert calls.act(club, game, {"type": "undo", "reason": "wrong card"}).status_code in (200, 201)
+    problem(client.get(url, headers=club.auth), 409, "deal-not-settled")
+    last = json.loads(EXAMPLE.read_text(encoding="utf-8"))["actions"][21]  # the play that settled the deal
+    assert calls.act(club, game, last).status_code in (200, 201)
+    assert client.get(url, headers=club.auth).status_code == 202  # the deal's events changed: computed again
+    after = settled_answer(client, url, club.auth).json
+    assert after["head"]["seq"] > before["head"]["seq"]
+    assert [d["mark"] for d in after["decisions"]] == [d["mark"] for d in before["decisions"]]
+    with store.reading() as session:
+        assert session.scalar(select(func.count()).select_from(DealAnalysis).where(DealAnalysis.game_id == game)) == 2
