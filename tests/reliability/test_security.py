@@ -142,6 +142,9 @@ def test_every_write_route_refuses_a_viewer_with_403(app, client, calls, place) 
         if not route.writes:
             body = GAME_WRITES.get(route.rule) if route.reads_only else None
             answer = client.open(route.path, method=route.method, json=body, headers=place.viewer.auth)
+            if route.rule.endswith("/analysis"):  # let in: the seeded game's deal is not settled yet
+                assert_problem(answer, 409, "deal-not-settled")
+                continue
             assert answer.status_code == 200, (str(route), answer.get_json())
 
 
