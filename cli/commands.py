@@ -448,7 +448,13 @@ def _print_analysis(number: int, analysis: dict[str, Any]) -> None:
     status = {"done": "searched to the end",
               "partial": f"from event {analysis['from_seq']} on (the earlier positions are past the budget)",
               "too-large": "too large for the budget: no decision reviewed",
-              "hands-unknown": "recorded without every hand: not analysed"}[analysis["status"]]
+              "hands-unknown": "recorded without every hand and no consistent deal could be drawn: not analysed"
+              }[analysis["status"]]
+    sampled = analysis.get("sampled")
+    if sampled is not None:
+        among = f"the {sampled['deals']:,}" if sampled["deals"] is not None else "those"
+        status += (f". Some cards were never seen: means over {sampled['samples']} deals drawn among {among} "
+                   f"consistent with the record (seed {sampled['seed']})")
     marks = analysis["thresholds"]
     click.echo(f"Deal {number}: {status}. Marks: inaccuracy from {marks['inaccuracy']}, mistake "
                f"from {marks['mistake']}, blunder from {marks['blunder']} chips lost.")
