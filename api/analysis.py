@@ -75,6 +75,20 @@ def init_app(app: Flask) -> None:
     app.extensions[RUNS] = Runs()
 
 
+class FairSchema(Schema):
+    samples = fields.Integer(metadata={"description": "How many deals consistent with what the player saw were "
+                                                      "drawn and solved."})
+    seed = fields.Integer(metadata={"description": "The seed they were drawn from."})
+    deals = fields.Integer(allow_none=True, metadata={"description": "How many deals the player could not tell "
+                                                                     "from the real one (null: too many to count)."})
+    best = fields.List(fields.Dict(), metadata={"description": "The options worth the most on the samples' means."})
+    values = fields.List(fields.Float(), metadata={"description": "Each seat's mean chips after the choice."})
+    best_values = fields.List(fields.Float(), metadata={"description": "The same after the first best option."})
+    lost = fields.Float(metadata={"description": "What the choice lost on those means."})
+    mark = fields.String(metadata={"description": "best, inaccuracy, mistake or blunder, on those means."})
+    disagrees = fields.Boolean(metadata={"description": "The mark under full knowledge is another one."})
+
+
 class AnalysedDecisionSchema(Schema):
     seq = fields.Integer(metadata={"description": "The seq of the play or pass this decision is part of."})
     seat = fields.Integer()
@@ -88,6 +102,8 @@ class AnalysedDecisionSchema(Schema):
     mark = fields.String(metadata={"description": "best, inaccuracy, mistake or blunder."})
     forced = fields.Boolean()
     line = fields.List(fields.Dict(), metadata={"description": "The best line from before the decision."})
+    fair = fields.Nested(FairSchema, allow_none=True, metadata={"description": (
+        "The decision valued on what its player could see: null past the budget, or for a deal settled by count.")})
 
 
 class ExpectedChipsSchema(Schema):

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .analysis import NoConsistentDeal, TooLarge, completions, mark, review, searcher
-from .analysis.fair import with_hands
-from .analysis.review import Decision
+from .analysis.fair import Watch, with_hands
+from .analysis.model import position
+from .analysis.review import Decision, decisions_of, fair_value, moves_of
 from .cards import DECK, Card
 from .decide import execute
 from .events import Event
@@ -34,6 +35,8 @@ DONE, PARTIAL, TOO_LARGE, HANDS_UNKNOWN = "done", "partial", "too-large", "hands
 DEFAULT_LIMIT = 300_000
 # A deal settled by count: how many completions of its unseen cards are analysed, drawn from which seed.
 SAMPLES, SEED = 8, 0
+# Each decision valued on what its seat could see: how many deals are sampled (from SEED) and solved.
+FAIR_SAMPLES = 8
 
 
 def thresholds(stake: int) -> dict[str, int]:
@@ -112,6 +115,51 @@ def _dealt_with(hands: Sequence[Sequence[Card]], kept: Sequence[Kept]) -> list[K
     return replayed
 
 
+Moment = tuple[GameState, dict[str, Any], Watch]  # a decision: the state before it, itself, what had been seen
+
+
+def _moments(kept: Sequence[Kept]) -> list[list[Moment]]:
+    """Each kept action's decisions, each with the state before it and what the table had seen then."""
+    watch = Watch(kept[0][1])
+    out: list[list[Moment]] = []
+    for _, before, action in kept:
+        state, moments = before, []
+        for decision in decisions_of(before, action):
+            moments.append((state, decision, watch.copy()))
+            after, _ = execute(state, [decision])
+            watch.record(state, decision, after)
+            state = after
+        out.append(moments)
+    return out
+
+
+def _fair(kept: Sequence[Kept], reviewed: Reviewed, limit: int, samples: int, seed: int
+          ) -> list[list[dict[str, Any] | None]]:
+    """Each reviewed decision valued on what its seat could see (docs/ANALYSIS.md, "Fair to what a player could
+    know"), from the deal's end backwards within ``limit`` positions: ``None`` for the decisions past it."""
+    moments = _moments(kept)
+    number = sum(len(m) for m in moments[:len(kept) - len(reviewed)])  # the decisions before the first reviewed
+    flat = [(i, j, moment) for i, action in enumerate(moments[len(kept) - len(reviewed):])
+            for j, moment in enumerate(action)]
+    fairs: list[list[dict[str, Any] | None]] = [[None] * len(decisions) for _, decisions in reviewed]
+    search = searcher(kept[0][1], limit=limit)  # rooted at the deal's start: every later position fits it
+    for k in reversed(range(len(flat))):
+        i, j, (state, decision, watch) = flat[k]
+        exact = reviewed[i][1][j]
+        deal = state.deal
+        assert deal is not None and deal.hands is not None
+        table, p, _ = position(state, None, search.table)
+        try:
+            f = fair_value(state, exact.seat, deal.hands[exact.seat], watch, tuple(moves_of(table, p, decision)),
+                           samples, f"{seed}/{number + k}", seed, search, exact.mark)
+        except TooLarge:
+            break
+        fairs[i][j] = {"samples": f.samples, "seed": f.seed, "deals": f.deals, "best": [o.action for o in f.best],
+                       "values": [_number(v) for v in f.values], "best_values": [_number(v) for v in f.best_values],
+                       "lost": _number(f.lost), "mark": f.mark, "disagrees": f.disagrees}
+    return fairs
+
+
 def _number(value: float) -> int | float:
     rounded = round(value, 2)
     return int(rounded) if rounded == int(rounded) else rounded
@@ -143,11 +191,13 @@ def _combined(decisions: Sequence[Decision], stake: int) -> dict[str, Any]:
 
 
 def analyse_deal(start: GameState, events: Iterable[tuple[int, Event]], limit: int = DEFAULT_LIMIT,
-                 progress: Callable[[int, int], None] | None = None, samples: int = SAMPLES, seed: int = SEED
-                 ) -> dict[str, Any]:
+                 progress: Callable[[int, int], None] | None = None, samples: int = SAMPLES, seed: int = SEED,
+                 fair_samples: int = FAIR_SAMPLES) -> dict[str, Any]:
     """The analysis of a deal: ``start`` the state before its first event, ``events`` the deal's events in
     order, each with its seq. ``progress(done, total)`` is called after each table action reviewed. A deal
-    settled by count is analysed on ``samples`` completions of its unseen cards drawn from ``seed``."""
+    settled by count is analysed on ``samples`` completions of its unseen cards drawn from ``seed``; a deal whose
+    hands are known has each decision reviewed also valued on ``fair_samples`` deals its seat could not tell
+    from the real one (``fair``; None past ``limit`` positions, or for a deal settled by count)."""
     dealt, every = _fold_deal(start, list(events))
     kept = [item for item in every if item[2]["type"] != "reveal"]
     stake = start.rules.ante_total
@@ -174,7 +224,7 @@ def analyse_deal(start: GameState, events: Iterable[tuple[int, Event]], limit: i
         if progress is not None:
             progress(next(steps), total)
 
-    reviews = []
+    reviews: list[Reviewed] = []
     for replayed in runs:
         reviewed, nodes = _review(replayed, max(1, limit // len(runs)), step)
         reviews.append(reviewed)
@@ -185,13 +235,15 @@ def analyse_deal(start: GameState, events: Iterable[tuple[int, Event]], limit: i
     if not reach:
         return out
     tails = [reviewed[len(reviewed) - reach:] for reviewed in reviews]
+    fairs = _fair(runs[0], tails[0], limit, fair_samples, seed) if len(runs) == 1 and fair_samples > 0 else None
     out["from_seq"] = tails[0][0][0]
     firsts = [next((decisions[0] for _, decisions in tail if decisions), None) for tail in tails]
     if firsts[0] is not None:
         out["expected"].append({"seq": out["from_seq"] - 1, "values": _mean([d.best_values for d in firsts if d])})
     for index, (seq, decisions) in enumerate(tails[0]):
         for j in range(len(decisions)):
-            out["decisions"].append({"seq": seq, **_combined([tail[index][1][j] for tail in tails], stake)})
+            out["decisions"].append({"seq": seq, **_combined([tail[index][1][j] for tail in tails], stake),
+                                     "fair": None if fairs is None else fairs[index][j]})
         if decisions:
             out["expected"].append({"seq": seq, "values": _mean([tail[index][1][-1].values for tail in tails])})
     return out
@@ -202,5 +254,5 @@ def settled(state: GameState) -> bool:
     return state.deal is not None and state.deal.ended
 
 
-__all__ = ["DEFAULT_LIMIT", "DONE", "HANDS_UNKNOWN", "PARTIAL", "SAMPLES", "SEED", "TOO_LARGE", "analyse_deal",
-           "kept_actions", "settled", "thresholds"]
+__all__ = ["DEFAULT_LIMIT", "DONE", "FAIR_SAMPLES", "HANDS_UNKNOWN", "PARTIAL", "SAMPLES", "SEED", "TOO_LARGE",
+           "analyse_deal", "kept_actions", "settled", "thresholds"]

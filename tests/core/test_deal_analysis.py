@@ -37,6 +37,12 @@ def test_the_end_of_deal_one_is_reviewed_within_a_small_budget_and_finds_thomass
     assert analysis["expected"][-1]["values"] == list(end.balances)  # the deal as it was settled
     assert analysis["from_seq"] == decisions[0]["seq"]
     assert analysis["thresholds"] == thresholds(15) == {"inaccuracy": 1, "mistake": 5, "blunder": 15}
+    # valued on what Sylvie could see, going out is best too; the earlier decisions are past the fair
+    # evaluation's budget (8 sampled deals, each solved from the decision)
+    *earlier, last = [d["fair"] for d in decisions]
+    assert earlier == [None, None, None]
+    assert last["samples"] == 8 and last["seed"] == 0 and last["lost"] == 0 and last["mark"] == "best"
+    assert not last["disagrees"] and last["deals"] == 14_414_400
 
 
 def test_a_budget_too_small_for_the_last_decision_says_too_large() -> None:
@@ -55,6 +61,13 @@ def test_a_small_deal_is_analysed_whole() -> None:
     analysis = analyse_deal(start, list(enumerate([*events, *more], start=1)))
     assert analysis["status"] == DONE
     assert analysis["decisions"] and all(d["lost"] >= 0 for d in analysis["decisions"])
+    for d in analysis["decisions"]:  # every decision also valued on the deals its seat could not tell apart
+        f = d["fair"]
+        assert f["samples"] == 8 and f["lost"] >= 0 and f["mark"] == mark(f["lost"], 15)
+        assert f["disagrees"] == (f["mark"] != d["mark"]) and f["best"]
+    assert analysis == analyse_deal(start, list(enumerate([*events, *more], start=1)))  # the same samples
+    assert all(d["fair"] is None for d in analyse_deal(start, list(enumerate([*events, *more], start=1)),
+                                                       fair_samples=0)["decisions"])
 
 
 def _by_count(hands: list[list[str]] | None, end: list[dict[str, Any]]) -> tuple[GameState, list[tuple[int, Event]],
@@ -100,6 +113,7 @@ def test_a_deal_settled_by_count_is_analysed_on_sampled_completions_and_says_so(
     # the count fixes what the losers pay: every completion ends the deal with the chips it really ended with
     assert analysis["expected"][-1]["values"] == list(end.balances)
     assert len(analysis["decisions"]) == 4 and all(d["lost"] >= 0 for d in analysis["decisions"])
+    assert all(d["fair"] is None for d in analysis["decisions"])  # already means over sampled deals
     for d in analysis["decisions"]:
         assert d["mark"] == mark(d["lost"], 15)
     # a decision's figures are the means of its reviews on each sample
