@@ -34,7 +34,7 @@ from .i18n import TRANSLATIONS
 PROJECT = Path(__file__).resolve().parents[1]
 CORE = PROJECT / "nj_ledger"
 CORE_MODULES = ("actions.py", "checks.py", "decide.py", "settlement.py", "rules.py", "cards.py", "exchange.py",
-                "seating.py", "evenings.py")
+                "seating/planner.py", "evenings/decisions.py", "evenings/tables.py")
 # The calls whose string arguments are refusal templates, with the position of the template
 # (0-based), see the module docstring.
 ERROR_KEYWORDS: Mapping[str, int] = {
