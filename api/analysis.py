@@ -42,33 +42,43 @@ SENTENCES = {
     "sampled-uncounted": N_("Some cards were never seen (a hand told by count): the figures are means over "
                             "{samples} deals drawn among those consistent with the record."),
     "computing": N_("The analysis is being computed: ask again in a moment."),
+    "failed": N_("The analysis of this deal could not be computed; the server's log says why. It is tried again "
+                 "when the server restarts."),
 }
 
 
 class Runs:
-    """The analyses this process is computing (one at a time: the solver is pure Python and holds the GIL)."""
+    """The analyses this process is computing (one at a time), and those that failed: a failure is not tried
+    again until the process restarts (it is logged; each request then answers ``failed``, never a 202 loop)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.running: set[tuple[str, int, int, str]] = set()
+        self.failed: set[tuple[str, int, int, str]] = set()
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deal-analysis")
 
-    def start(self, key: tuple[str, int, int, str], work: Any) -> None:
+    def start(self, key: tuple[str, int, int, str], work: Any) -> bool:
+        """Start computing ``key`` unless it runs already; False: it failed before."""
         with self.lock:
+            if key in self.failed:
+                return False
             if key in self.running:
-                return
+                return True
             self.running.add(key)
 
         def run() -> None:
             try:
                 work()
-            except Exception:  # logged; the next request starts it again
+            except Exception:
                 LOG.exception("the analysis of deal %s of game %s failed", key[1], key[0])
+                with self.lock:
+                    self.failed.add(key)
             finally:
                 with self.lock:
                     self.running.discard(key)
 
         self.executor.submit(run)
+        return True
 
 
 def init_app(app: Flask) -> None:
@@ -126,7 +136,7 @@ class DealAnalysisSchema(Schema):
                                                 "as it stood then (an undo or a redo makes another)."})
     status = fields.String(metadata={"description": "done, partial (the deal's end only: the earlier positions "
                                                     "are past the budget), too-large, hands-unknown; computing "
-                                                    "with 202."})
+                                                    "with 202; failed (not kept: tried again after a restart)."})
     message = fields.String(metadata={"description": "The status in words, in the request's language."})
     players = fields.List(fields.String())
     stake = fields.Integer()
@@ -187,7 +197,10 @@ class Analysis(MethodView):
         if kept is None:
             key = (game, number, head["seq"], head["hash"])
             limit = int(current_app.config.get("NJ_LEDGER_ANALYSIS_LIMIT", DEFAULT_LIMIT))
-            current_app.extensions[RUNS].start(key, lambda: _compute(shared, token.club_id, game, number, key, limit))
+            if not current_app.extensions[RUNS].start(key, lambda: _compute(shared, token.club_id, game, number, key,
+                                                                             limit)):
+                answer.update(status="failed", message=translate(SENTENCES["failed"]))
+                return Response(orjson.dumps(answer), status=200, mimetype="application/json")
             answer.update(status="computing", message=translate(SENTENCES["computing"]))
             return Response(orjson.dumps(answer), status=202, mimetype="application/json",
                             headers={"Retry-After": str(RETRY_AFTER)})

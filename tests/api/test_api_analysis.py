@@ -123,3 +123,23 @@ def test_a_deal_settled_by_count_is_analysed_on_sampled_deals_and_says_so(app: F
     assert "means over 8 deals" in body["message"]
     french = client.get(url, headers={**club.auth, "Accept-Language": "fr"}).json["message"]
     assert "moyennes sur 8 donnes" in french
+
+
+def test_a_failed_computation_says_so_and_is_not_started_again(app: Flask, client, club: Club, store: Store,
+                                                              monkeypatch, caplog) -> None:
+    calls: list[int] = []
+
+    def broken(*arguments: Any, **named: Any) -> Any:
+        calls.append(1)
+        raise RuntimeError("a fault in the solver")
+
+    monkeypatch.setattr("api.analysis.analyse_deal", broken)
+    game = first_deal(store, club)
+    url = f"/api/v1/games/{game}/deals/1/analysis"
+    answer = settled_answer(client, url, club.auth)
+    assert answer.status_code == 200 and answer.json["status"] == "failed" and "log" in answer.json["message"]
+    assert "journal" in client.get(url, headers={**club.auth, "Accept-Language": "fr"}).json["message"]
+    assert client.get(url, headers=club.auth).json["status"] == "failed"
+    assert calls == [1] and "a fault in the solver" in caplog.text
+    with store.reading() as session:  # nothing kept: a restart tries again
+        assert session.scalar(select(func.count()).select_from(DealAnalysis).where(DealAnalysis.game_id == game)) == 0

@@ -90,9 +90,9 @@ function renderAnalysis() {
   const analysis = page.analysis;
   if (!analysis || analysis.deal !== page.deal) { box.hidden = true; return; }
   box.hidden = false;
-  if (analysis.status === "computing") {
-    $("#analysis-step").textContent = t("analysis.computing");
-    $("#analysis-status").textContent = "";
+  if (analysis.status === "computing" || analysis.status === "failed") {
+    $("#analysis-step").textContent = analysis.status === "computing" ? t("analysis.computing") : "";
+    $("#analysis-status").textContent = analysis.status === "failed" ? analysis.message : "";
     $("#analysis-chart").replaceChildren();
     return;
   }
