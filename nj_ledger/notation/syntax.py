@@ -190,20 +190,19 @@ class Scanner:
 
     def pass_over(self, pattern: re.Pattern[str]) -> bool:
         """Move past what ``pattern`` matches where scanning goes on, without scanning it; whether it matched."""
-        if self.pos is None:
-            self.start()
-        found = pattern.match(self.text, self.pos)  # type: ignore[arg-type]
+        found = pattern.match(self.text, self.pos if self.pos is not None else self.start())
         if found is None:
             return False
         self.pos = found.end()
         return True
 
-    def start(self) -> None:
+    def start(self) -> int:
         """NUL characters and halves of surrogate pairs are problems at their place (no database keeps them);
-        the text is read on with a replacement character for each, so that the columns stay where they are."""
+        the text is read on with a replacement character for each, so that the columns stay where they are.
+        The position scanning starts from: 0."""
         self.pos = 0
         if not _UNSTORABLE.search(self.text):
-            return
+            return 0
         for match in _UNSTORABLE.finditer(self.text):
             if match.group().startswith("\x00"):
                 self.error(self.place(match.start()), "A record may not hold NUL characters.")
@@ -211,6 +210,7 @@ class Scanner:
                 self.error(self.place(match.start()),
                            "A record may not hold halves of surrogate pairs: it is text that is not UTF-8.")
         self.text = re.sub("[\x00\ud800-\udfff]", "\ufffd", self.text)
+        return 0
 
     def step(self) -> bool:
         """Scan the next tag, token or problem (or a run of words and colons); False at the end of the text."""
@@ -218,9 +218,10 @@ class Scanner:
             self.start()
         if self.scan_plain():
             return True
-        text = self.text
-        i = _SKIP.match(text, self.pos).end()  # type: ignore[union-attr, arg-type]
-        self.pos = i
+        text, pos = self.text, self.pos
+        skipped = _SKIP.match(text, pos if pos is not None else 0)
+        assert skipped is not None  # it matches the empty text
+        i = self.pos = skipped.end()
         if i >= len(text):
             return False
         c, place = text[i], self.place(i)
@@ -249,10 +250,11 @@ class Scanner:
 
     def scan_plain(self) -> bool:
         """Words and colons, up to :data:`_PLAIN_RUN` of them, up to anything else: whether there were any."""
-        text, pos, tokens, line_starts = self.text, self.pos, self.tokens, self.line_starts
+        pos = self.pos if self.pos is not None else self.start()  # (started first: it may mend the text)
+        text, tokens, line_starts = self.text, self.tokens, self.line_starts
         plain, new = _PLAIN.match, tuple.__new__
         for _ in range(_PLAIN_RUN):
-            found = plain(text, pos)  # type: ignore[arg-type]
+            found = plain(text, pos)
             if found is None:
                 break
             pos = found.end()

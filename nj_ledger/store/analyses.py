@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, select
 
 from .base import StoreBase, utcnow
 from .models import DealAnalysis
+
+_ANALYSES = cast(Table, DealAnalysis.__table__)
 
 
 class AnalysesMixin(StoreBase):
@@ -24,7 +26,7 @@ class AnalysesMixin(StoreBase):
 
         def attempt() -> None:
             with self.writing_connection() as connection:
-                connection.execute(self.recorder.insert_new(DealAnalysis.__table__), [{  # type: ignore[arg-type]
+                connection.execute(self.recorder.insert_new(_ANALYSES), [{
                     "game_id": game_id, "deal": deal, "head_seq": head_seq, "head_hash": head_hash,
                     "status": body["status"], "body": body, "computed_at": utcnow()}])
 

@@ -9,16 +9,15 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-try:
+if sys.platform != "win32":  # POSIX: a lock file; elsewhere, writers of other processes wait in SQLite's busy handler
     import fcntl
-except ImportError:  # not a POSIX system: writers of other processes wait in SQLite's busy handler
-    fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import Engine
 
@@ -99,7 +98,7 @@ class WriterQueue:
     def __init__(self, url: str) -> None:
         recorder = recorder_for(url)
         self.active = recorder.queues_writers
-        self.path = recorder.writers_file(url) if fcntl else None
+        self.path = recorder.writers_file(url) if sys.platform != "win32" else None
         self._threads = threading.Lock()
         self._file: int | None = None
         self._pid = 0
