@@ -35,7 +35,12 @@ SENTENCES = {
     "partial": N_("The search reached back to event {from_seq} within its budget: the decisions before it are "
                   "past it."),
     "too-large": N_("The deal is too large for the search's budget: no decision could be reviewed."),
-    "hands-unknown": N_("The deal was recorded without every hand: it cannot be analysed."),
+    "hands-unknown": N_("The deal was recorded without every hand and no deal consistent with its record could be "
+                        "drawn: it cannot be analysed."),
+    "sampled": N_("Some cards were never seen (a hand told by count): the figures are means over {samples} deals "
+                  "drawn among the {deals} consistent with the record."),
+    "sampled-uncounted": N_("Some cards were never seen (a hand told by count): the figures are means over "
+                            "{samples} deals drawn among those consistent with the record."),
     "computing": N_("The analysis is being computed: ask again in a moment."),
 }
 
@@ -70,23 +75,48 @@ def init_app(app: Flask) -> None:
     app.extensions[RUNS] = Runs()
 
 
+class FairSchema(Schema):
+    samples = fields.Integer(metadata={"description": "How many deals consistent with what the player saw were "
+                                                      "drawn and solved."})
+    seed = fields.Integer(metadata={"description": "The seed they were drawn from."})
+    deals = fields.Integer(allow_none=True, metadata={"description": "How many deals the player could not tell "
+                                                                     "from the real one (null: too many to count)."})
+    best = fields.List(fields.Dict(), metadata={"description": "The options worth the most on the samples' means."})
+    values = fields.List(fields.Float(), metadata={"description": "Each seat's mean chips after the choice."})
+    best_values = fields.List(fields.Float(), metadata={"description": "The same after the first best option."})
+    lost = fields.Float(metadata={"description": "What the choice lost on those means."})
+    mark = fields.String(metadata={"description": "best, inaccuracy, mistake or blunder, on those means."})
+    disagrees = fields.Boolean(metadata={"description": "The mark under full knowledge is another one."})
+
+
 class AnalysedDecisionSchema(Schema):
     seq = fields.Integer(metadata={"description": "The seq of the play or pass this decision is part of."})
     seat = fields.Integer()
     action = fields.Dict(metadata={"description": "The table action chosen (a play up to a run's end, or a pass)."})
     best = fields.List(fields.Dict(), metadata={"description": "The options worth the most to the seat."})
-    values = fields.List(fields.Integer(), metadata={"description": "Each seat's chips at the deal's end after the "
-                                                                     "choice, best play by all from there."})
-    best_values = fields.List(fields.Integer(), metadata={"description": "The same under best play from before."})
-    lost = fields.Integer(metadata={"description": "Chips the choice cost the seat."})
+    values = fields.List(fields.Float(), metadata={"description": "Each seat's chips at the deal's end after the "
+                                                                    "choice, best play by all from there (integers; "
+                                                                    "means over the samples where `sampled`)."})
+    best_values = fields.List(fields.Float(), metadata={"description": "The same under best play from before."})
+    lost = fields.Float(metadata={"description": "Chips the choice cost the seat (a mean where `sampled`)."})
     mark = fields.String(metadata={"description": "best, inaccuracy, mistake or blunder."})
     forced = fields.Boolean()
     line = fields.List(fields.Dict(), metadata={"description": "The best line from before the decision."})
+    fair = fields.Nested(FairSchema, allow_none=True, metadata={"description": (
+        "The decision valued on what its player could see: null past the budget, or for a deal settled by count.")})
 
 
 class ExpectedChipsSchema(Schema):
     seq = fields.Integer()
-    values = fields.List(fields.Integer(), metadata={"description": "Each seat's expected chips at the deal's end."})
+    values = fields.List(fields.Float(), metadata={"description": "Each seat's expected chips at the deal's end."})
+
+
+class SampledSchema(Schema):
+    samples = fields.Integer(metadata={"description": "How many completions of the unseen cards were analysed."})
+    seed = fields.Integer(metadata={"description": "The seed they were drawn from (the same seed, the same deals)."})
+    deals = fields.Integer(allow_none=True, metadata={"description": "How many deals are consistent with the "
+                                                                     "record (null: too many to count)."})
+    hidden = fields.Integer(metadata={"description": "The cards nobody saw."})
 
 
 class DealAnalysisSchema(Schema):
@@ -105,6 +135,9 @@ class DealAnalysisSchema(Schema):
     from_seq = fields.Integer(allow_none=True, metadata={"description": "The first event reviewed."})
     nodes = fields.Integer()
     decisions = fields.List(fields.Nested(AnalysedDecisionSchema))
+    sampled = fields.Nested(SampledSchema, allow_none=True, metadata={"description": (
+        "A deal settled by count: its unseen cards were drawn uniformly among the deals consistent with its "
+        "record, and every figure is a mean over the samples (null: every hand was known).")})
     expected = fields.List(fields.Nested(ExpectedChipsSchema), metadata={"description": (
         "Each player's expected chips at the deal's end: before the first decision reviewed, then after each "
         "play or pass (the graph of the replay page).")})
@@ -159,5 +192,10 @@ class Analysis(MethodView):
             return Response(orjson.dumps(answer), status=202, mimetype="application/json",
                             headers={"Retry-After": str(RETRY_AFTER)})
         answer.update(kept)
+        answer.setdefault("sampled", None)  # kept before deals settled by count were analysed
         answer["message"] = translate(SENTENCES[kept["status"]], {"from_seq": kept["from_seq"]})
+        sampled = answer["sampled"]
+        if sampled is not None:
+            said = SENTENCES["sampled" if sampled["deals"] is not None else "sampled-uncounted"]
+            answer["message"] += " " + translate(said, {"samples": sampled["samples"], "deals": sampled["deals"]})
         return Response(orjson.dumps(answer), status=200, mimetype="application/json")

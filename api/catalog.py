@@ -34,7 +34,7 @@ from .i18n import TRANSLATIONS
 PROJECT = Path(__file__).resolve().parents[1]
 CORE = PROJECT / "nj_ledger"
 CORE_MODULES = ("actions.py", "checks.py", "decide.py", "settlement.py", "rules.py", "cards.py", "exchange.py",
-                "seating.py", "evenings.py")
+                "seating/planner.py", "evenings/decisions.py", "evenings/tables.py")
 # The calls whose string arguments are refusal templates, with the position of the template
 # (0-based), see the module docstring.
 ERROR_KEYWORDS: Mapping[str, int] = {
@@ -61,6 +61,10 @@ def store_errors(root: Path = CORE / "store") -> tuple[str, ...]:
         names |= more
 
 
+# The audit's findings and differences: finding(severity, seq, code, template), difference(seq, template).
+AUDIT_KEYWORDS: Mapping[str, int] = {"finding": 3, "difference": 1, "phrase": 0}
+
+
 # Every place sentences are written as templates: (files, under the project, and the calls that take one).
 TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
     *((f"nj_ledger/{name}", ERROR_KEYWORDS) for name in CORE_MODULES),  # the core's refusals
@@ -68,7 +72,7 @@ TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
     ("nj_ledger/analysis/*.py", ERROR_KEYWORDS),  # the solver's refusals (a position it cannot analyse)
     ("api/*.py", {"Problem": 2, **ERROR_KEYWORDS}),  # Problem(status, code, detail, params=…), a refusal
     ("nj_ledger/store/**/*.py", {**dict.fromkeys(store_errors(), 0), "__init__": 0}),  # a refusal of the store
-    ("nj_ledger/audit.py", {"_finding": 3, "_difference": 1, "phrase": 0}),  # the audit's findings, differences
+    ("nj_ledger/audit.py", AUDIT_KEYWORDS), ("nj_ledger/findings.py", AUDIT_KEYWORDS),  # the audit's findings
 )
 TEMPLATE_KEYWORDS = ("template", "detail")
 

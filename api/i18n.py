@@ -37,8 +37,8 @@ from babel.messages.pofile import read_po
 from flask import Flask, Response, g, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 
-from nj_ledger.audit import Finding
 from nj_ledger.errors import LedgerError
+from nj_ledger.findings import Finding
 from nj_ledger.messages import Listed, Message, Player
 
 from .sentences import N_, english, fill, shown

@@ -87,6 +87,7 @@ MESSAGES = {
     "analysis.computing": _l("Computing the analysis…"),
     "analysis.not_here": _l("No decision reviewed at this step."),
     "analysis.decision": _l("{name} played {played}; best: {best}. Chips lost: {lost} ({mark})."),
+    "analysis.fair": _l("On what {name} could see ({samples} deals drawn): best {best}; {lost} chips lost ({mark})."),
     "analysis.pass": _l("pass"),
     "analysis.mark.best": _l("best"),
     "analysis.mark.inaccuracy": _l("inaccuracy"),

@@ -448,17 +448,26 @@ def _print_analysis(number: int, analysis: dict[str, Any]) -> None:
     status = {"done": "searched to the end",
               "partial": f"from event {analysis['from_seq']} on (the earlier positions are past the budget)",
               "too-large": "too large for the budget: no decision reviewed",
-              "hands-unknown": "recorded without every hand: not analysed"}[analysis["status"]]
+              "hands-unknown": "recorded without every hand and no consistent deal could be drawn: not analysed"
+              }[analysis["status"]]
+    sampled = analysis.get("sampled")
+    if sampled is not None:
+        among = f"the {sampled['deals']:,}" if sampled["deals"] is not None else "those"
+        status += (f". Some cards were never seen: means over {sampled['samples']} deals drawn among {among} "
+                   f"consistent with the record (seed {sampled['seed']})")
     marks = analysis["thresholds"]
     click.echo(f"Deal {number}: {status}. Marks: inaccuracy from {marks['inaccuracy']}, mistake "
                f"from {marks['mistake']}, blunder from {marks['blunder']} chips lost.")
     if not analysis["decisions"]:
         return
-    click.echo(f"{'seq':>5}  {'player':<12} {'played':<14} {'best':<14} {'lost':>5}  mark")
+    click.echo(f"{'seq':>5}  {'player':<12} {'played':<14} {'best':<14} {'lost':>5}  {'mark':<19} on what they saw")
     for d in analysis["decisions"]:
         best = said(d["best"][0]) if d["best"] else ""
         mark = d["mark"] + (" (forced)" if d["forced"] else "")
-        click.echo(f"{d['seq']:>5}  {players[d['seat']]:<12} {said(d['action']):<14} {best:<14} {d['lost']:>5}  {mark}")
+        fair = d.get("fair")
+        seen = f"{fair['mark']}, {fair['lost']} lost ({fair['samples']} deals)" if fair else "-"
+        click.echo(f"{d['seq']:>5}  {players[d['seat']]:<12} {said(d['action']):<14} {best:<14} {d['lost']:>5}  "
+                   f"{mark:<19} {seen}")
     click.echo("Expected chips: " + " · ".join(
         f"{name} {value}" for name, value in zip(players, analysis["expected"][-1]["values"], strict=True)))
 

@@ -220,6 +220,13 @@ class Watch:
         self.laid: list[set[Card]] = [set() for _ in range(state.n)]
         self.without: list[set[Card]] = [set() for _ in range(state.n)]
 
+    def copy(self) -> Watch:
+        other = Watch.__new__(Watch)
+        other.n = self.n
+        other.laid = [set(cards) for cards in self.laid]
+        other.without = [set(cards) for cards in self.without]
+        return other
+
     def _continuing(self, state: GameState, rank: int | None, suit: str | None) -> set[Card]:
         if rank is None:
             return set()
@@ -294,7 +301,7 @@ def completions(state: GameState, actions: Sequence[Mapping[str, Any]], samples:
     """Sample the hands of a deal recorded without hands (``state``: its start, dealt; ``actions``: its plays,
     passes and reveals to its settlement), consistent with all the table saw: the cards each seat laid, every
     hand revealed, and every hand told by count (``reveal`` with ``count``, ``points``, ``honours``)."""
-    from .review import _decisions
+    from .review import decisions_of
 
     watch = Watch(state)
     n = state.n
@@ -306,7 +313,7 @@ def completions(state: GameState, actions: Sequence[Mapping[str, Any]], samples:
     talon = start.talon
     for action in actions:
         if action.get("type") in ("play", "pass"):
-            for decision in _decisions(state, action):
+            for decision in decisions_of(state, action):
                 after, _ = execute(state, [decision])
                 watch.record(state, decision, after)
                 state = after

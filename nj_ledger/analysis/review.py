@@ -87,7 +87,7 @@ def mark(lost: float, stake: int) -> str:
     return "blunder"
 
 
-def _decisions(state: GameState, action: Mapping[str, Any]) -> list[dict[str, Any]]:
+def decisions_of(state: GameState, action: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The decisions one table action records: the passes it infers, then its cards, a decision a run."""
     _, events = execute(state, [action])
     out: list[dict[str, Any]] = []
@@ -106,7 +106,7 @@ def _decisions(state: GameState, action: Mapping[str, Any]) -> list[dict[str, An
     return out
 
 
-def _moves(table: Table, p: Position, decision: Mapping[str, Any]) -> list[int]:
+def moves_of(table: Table, p: Position, decision: Mapping[str, Any]) -> list[int]:
     """The solver's moves of a decision (a call that moves no chip is the silent card)."""
     if decision["type"] == "pass":
         return [NONE]
@@ -145,12 +145,12 @@ def review(state: GameState, actions: Iterable[Mapping[str, Any]], hands: Hands 
     stake = state.rules.ante_total
     out: list[Decision] = []
     for action in actions:
-        for decision in _decisions(state, action):
+        for decision in decisions_of(state, action):
             if p[P_MODE] == ENDED or state.status != PLAYING:
                 return out
             seat = decision["seat"]
             solution = solve(state, None if known else _by_seat(left), search=search)
-            moves = _moves(table, p, decision)
+            moves = moves_of(table, p, decision)
             after = p
             for move in moves:
                 after = table.play(after, move)
@@ -204,4 +204,4 @@ def _by_seat(left: Sequence[set[Card]]) -> list[list[Card]]:
     return [sorted(cards, key=card_index) for cards in left]
 
 
-__all__ = ["MARKS", "Decision", "Fair", "FairOption", "fair_value", "mark", "review"]
+__all__ = ["MARKS", "Decision", "Fair", "FairOption", "decisions_of", "fair_value", "mark", "moves_of", "review"]

@@ -29,7 +29,8 @@ from .errors import (
     StoreError,
     VersionConflict,
 )
-from .evenings import TABLE_ROLE, EveningInfo, EveningRead, EveningsMixin, NewTableLink, TableInfo, TableScope
+from .evening_tables import TABLE_ROLE, NewTableLink, TableInfo, TableScope
+from .evenings import EveningInfo, EveningRead, EveningsMixin
 from .keys import KeyInfo, SigningKeyError
 from .recorder import Recorder, recorder_for
 from .shares import RESOURCES, SHARE_ROLE

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import func, select
 
+from nj_ledger.deal_analysis import DEFAULT_LIMIT
 from nj_ledger.store import Store
 from nj_ledger.store.documents import import_document
 from nj_ledger.store.models import DealAnalysis
@@ -100,3 +101,25 @@ def test_an_undo_and_a_redo_make_another_analysis(app: Flask, client, calls: Cal
     assert [d["mark"] for d in after["decisions"]] == [d["mark"] for d in before["decisions"]]
     with store.reading() as session:
         assert session.scalar(select(func.count()).select_from(DealAnalysis).where(DealAnalysis.game_id == game)) == 2
+
+
+def test_a_deal_settled_by_count_is_analysed_on_sampled_deals_and_says_so(app: Flask, client, calls: Calls,
+                                                                         club: Club) -> None:
+    app.config["NJ_LEDGER_ANALYSIS_LIMIT"] = DEFAULT_LIMIT
+    # tests/core/test_settle_by_count.py's deal: recorded without hands, the losers' hands told by count
+    game = calls.game(club, ["A", "B", "C"], rules={"profile": "classic", "players": [3],
+                                                    "deal_table": {"3": [4, 40]}}, starting_chips=100)["id"]
+    for action in ({"type": "deal"}, {"type": "play", "seat": 0, "cards": ["AC", "2C"]},
+                   {"type": "play", "seat": 1, "cards": ["3D"]}, {"type": "play", "seat": 2, "cards": ["4D"]},
+                   {"type": "play", "seat": 0, "cards": ["5C", "6C"]},
+                   {"type": "reveal", "seat": 1, "count": 3, "points": 27, "honours": ["QS"]},
+                   {"type": "reveal", "seat": 2, "count": 3, "points": 19, "honours": ["KH", "7D"]}):
+        assert calls.act(club, game, action).status_code in (200, 201), action
+    url = f"/api/v1/games/{game}/deals/1/analysis"
+    body = settled_answer(client, url, club.auth).json
+    assert body["status"] == "done" and len(body["decisions"]) == 4
+    assert body["sampled"]["samples"] == 8 and body["sampled"]["hidden"] == 3 and body["sampled"]["deals"] > 8
+    assert body["expected"][-1]["values"] == [131, 49, 39]  # what the counts paid, whatever the hidden cards
+    assert "means over 8 deals" in body["message"]
+    french = client.get(url, headers={**club.auth, "Accept-Language": "fr"}).json["message"]
+    assert "moyennes sur 8 donnes" in french

@@ -33,3 +33,10 @@ def test_the_panel_shows_the_blunder_and_the_graph_in_english_and_french(browser
             shutil.copy(path, SHOTS / f"replay-analysis-{language}.png")
             page.keyboard.press("ArrowRight")  # Jeanne's forced pass
             expect(panel.locator(".mark-best")).to_be_visible()
+            for _ in range(2):  # Marcel's pass, then Sylvie goes out: also valued on what she could see
+                page.keyboard.press("ArrowRight")
+            fair = {"en": "On what Sylvie could see (8 deals drawn): best 9♣ 10♠; 0 chips lost (best).",
+                    "fr": "Sur ce que Sylvie pouvait voir (8 donnes tirées) : le mieux 9♣ 10♠ ; 0 jetons perdus"}
+            expect(panel.locator(".mark.fair")).to_contain_text(fair[language])
+            path = screenshot(page, f"replay-analysis-fair-{language}")
+            shutil.copy(path, SHOTS / f"replay-analysis-fair-{language}.png")

@@ -22,7 +22,7 @@ from nj_ledger import DECK, GameState, execute, new_game, replay
 from nj_ledger.analysis import completions, fair, mark, review, searcher, solve
 from nj_ledger.analysis.fair import Unseen, Watch, start_hands
 from nj_ledger.analysis.model import position
-from nj_ledger.analysis.review import _decisions, _moves, fair_value
+from nj_ledger.analysis.review import decisions_of, moves_of, fair_value
 from nj_ledger.cards import Card, parse_cards
 from support.scale import scaled, sized
 
@@ -65,7 +65,7 @@ def random_deal(seed: int, size: int = 3) -> tuple[GameState, GameState, list[di
     actions: list[dict[str, Any]] = []
     while state.deal is not None and state.status == "playing" and state.deal.winner is None:
         option = rng.choice(solve(state).options)
-        for decision in _decisions(state, option.action):
+        for decision in decisions_of(state, option.action):
             actions.append(decision)
         state, _ = execute(state, [option.action])
     return before, start, actions
@@ -182,7 +182,7 @@ def test_a_seat_that_could_see_everything_is_valued_as_under_full_knowledge() ->
             deal = state.deal
             assert deal is not None and deal.hands is not None
             table, p, _ = position(state)
-            moves = tuple(_moves(table, p, d.action))
+            moves = tuple(moves_of(table, p, d.action))
             fair = fair_value(state, d.seat, deal.hands[d.seat], watch, moves, 3, "s", 0, search, d.mark)
             assert fair.deals == 1
             assert fair.values == tuple(float(v) for v in d.values)

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from nj_ledger import evenings as ev
+from nj_ledger.chain import GENESIS
 from nj_ledger.errors import LedgerError
 from nj_ledger.evenings import GameOutcome, entry
 
@@ -123,7 +124,7 @@ def test_game_scores_scale_to_the_table() -> None:
 
 
 def test_the_chain_finds_a_changed_entry() -> None:
-    chained, previous = [], ev.GENESIS
+    chained, previous = [], GENESIS
     for item in _evening():
         item = {**item, "recorded_at": "2026-11-26T20:00:00Z"}
         item["hash"] = ev.entry_hash(previous, item)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from nj_ledger.audit import _action_said, audit
+from nj_ledger.audit import audit
 from nj_ledger.exchange import load_game
+from nj_ledger.findings import _action_said
 from nj_ledger.notation import parse_njn, write_njn
 from support.sentences import said
 

@@ -36,3 +36,20 @@ def test_the_example_deal_shows_thomass_blunder(database_url: str, store: Store)
 
 def _json_part(output: str) -> str:
     return output[output.index("{"):]
+
+
+def test_a_deal_settled_by_count_says_its_figures_are_means_over_sampled_deals(database_url: str, store: Store
+                                                                               ) -> None:
+    club, _ = store.create_club("Compte")
+    document = {"format": "nj-ledger/game", "version": 1, "players": ["A", "B", "C"], "starting_chips": 100,
+                "rules": {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}},
+                "actions": [{"type": "deal"}, {"type": "play", "seat": 0, "cards": ["AC", "2C"]},
+                            {"type": "play", "seat": 1, "cards": ["3D"]}, {"type": "play", "seat": 2, "cards": ["4D"]},
+                            {"type": "play", "seat": 0, "cards": ["5C", "6C"]},
+                            {"type": "reveal", "seat": 1, "count": 3, "points": 27, "honours": ["QS"]},
+                            {"type": "reveal", "seat": 2, "count": 3, "points": 19, "honours": ["KH", "7D"]}]}
+    game = import_document(store, club.id, document).game.id
+    table = analyse(database_url, game, "--deal", "1")
+    assert "Deal 1: searched to the end. Some cards were never seen: means over 8 deals drawn among the 156" in table
+    answer = json.loads(_json_part(analyse(database_url, game, "--deal", "1", "--json")))
+    assert answer["sampled"] == {"samples": 8, "seed": 0, "deals": 156, "hidden": 3}

@@ -100,10 +100,15 @@ function renderAnalysis() {
   const players = analysis.players.map((name) => ({ name }));
   const said = (action) => (action.type === "play" ? handText({ cards: action.cards }) : t("analysis.pass"));
   const here = analysis.decisions.filter((d) => d.seq === seq);
-  $("#analysis-step").replaceChildren(...(here.length ? here.map((d) => el("span", { class: `mark mark-${d.mark}` },
+  // each decision, then (where it was valued) what it cost on the deals its player could not tell apart
+  const lines = (d) => [el("span", { class: `mark mark-${d.mark}` },
     t("analysis.decision", { name: analysis.players[d.seat], played: said(d.action),
-      best: d.best.length ? said(d.best[0]) : "—", lost: d.lost, mark: t(`analysis.mark.${d.mark}`) })))
-    : [t("analysis.not_here")]));
+      best: d.best.length ? said(d.best[0]) : "—", lost: d.lost, mark: t(`analysis.mark.${d.mark}`) })),
+  ...(d.fair ? [el("span", { class: `mark fair mark-${d.fair.mark}` },
+    t("analysis.fair", { name: analysis.players[d.seat], samples: d.fair.samples,
+      best: d.fair.best.length ? said(d.fair.best[0]) : "—", lost: d.fair.lost,
+      mark: t(`analysis.mark.${d.fair.mark}`) }))] : [])];
+  $("#analysis-step").replaceChildren(...(here.length ? here.flatMap(lines) : [t("analysis.not_here")]));
   $("#analysis-status").textContent = analysis.message;
   const points = analysis.expected.map((p) => ({ deal: p.seq, chips: p.values }));
   $("#analysis-chart").replaceChildren(...(points.length > 1 ? chartElement(players, points,
