@@ -6,33 +6,33 @@
 import { el, t } from "./common.js";
 import { split } from "./seating.js";
 
-/** The players present and not withdrawn, in the order of their table and seat in the latest round started (so
- * that dealing them across the tables one by one parts those who sat together), newcomers last. */
-function byLastTable(evening, grid) {
-  const active = evening.players.filter((p) => p.present && !p.withdrawn).map((p) => p.name);
-  const last = grid.tables.map((row) => row.cells[evening.current_round - 1]).filter(Boolean);
-  const order = new Map();
-  last.forEach((cell, table) => cell.players.forEach((name, seat) => order.set(name, [seat, table])));
-  const rank = (name) => order.get(name) ?? [Infinity, Infinity];
-  return [...active].sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1]);
-}
-
-/** The tables proposed for the next round: the plan's when it has one, else the players present dealt across the
- * split of their count by the evening's table rule. */
+/** The tables proposed for the next round: the plan's when it has one, else the players present spread over the
+ * split of their count by the evening's table rule, the player of seat s at table t of the latest round to table
+ * t + s (so that those who sat together part), newcomers to the emptiest tables. */
 export function proposedTables(evening, grid) {
   const next = evening.current_round + 1;
   const planned = grid.tables.map((row) => row.cells[next - 1]).filter(Boolean).map((cell) => [...cell.players]);
   if (planned.length) return planned;
-  const players = byLastTable(evening, grid);
+  const active = evening.players.filter((p) => p.present && !p.withdrawn).map((p) => p.name);
   const rule = evening.table_rule || {};
-  const sizes = split(players.length, rule.smallest ?? 3, rule.preferred ?? 4, rule.largest ?? 8);
-  if (!sizes) return [players];
+  const sizes = split(active.length, rule.smallest ?? 3, rule.preferred ?? 4, rule.largest ?? 8);
+  if (!sizes) return [active];
+  const where = new Map();
+  grid.tables.map((row) => row.cells[evening.current_round - 1]).filter(Boolean)
+    .forEach((cell, table) => cell.players.forEach((name, seat) => where.set(name, [seat, table])));
+  const seated = active.filter((name) => where.has(name))
+    .sort((a, b) => where.get(a)[0] - where.get(b)[0] || where.get(a)[1] - where.get(b)[1]);
   const tables = sizes.map(() => []);
-  let table = 0;
-  for (const name of players) {
-    while (tables[table].length >= sizes[table]) table = (table + 1) % sizes.length;
-    tables[table].push(name);
-    table = (table + 1) % sizes.length;
+  for (const name of seated) {
+    const [seat, table] = where.get(name);
+    let target = (table + seat) % sizes.length;
+    while (tables[target].length >= sizes[target]) target = (target + 1) % sizes.length;
+    tables[target].push(name);
+  }
+  for (const name of active.filter((n) => !where.has(n))) {
+    const target = tables.reduce((best, players, i) => (sizes[i] - players.length > sizes[best] - tables[best].length
+      ? i : best), 0);
+    tables[target].push(name);
   }
   return tables;
 }
