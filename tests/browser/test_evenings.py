@@ -258,6 +258,52 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     context.close()
 
 
+def test_a_directors_decision_goes_through_a_tables_confirmation_but_not_another_decision(
+        browser: Browser, evening_club: LiveServer) -> None:
+    """The director's page drew the evening at one version; a table's phone confirms a result meanwhile: the
+    director's mend is sent again on the new version and recorded. Another director's decision meanwhile turns it
+    down (409), and the page shows the evening as it now stands."""
+    made = open_evening(evening_club, name="Soirée des deux directeurs", players=SIX, rounds=1, confirmation=True,
+                        seating=[[SIX[:3], SIX[3:]]])
+    evening = made["id"]
+    started = call(evening_club, "POST", evening_path(evening_club, evening, "rounds"), {}, status=201)
+    game = started["rounds"][0]["tables"][0]["game"]
+    play(evening_club, game, 3, seed=5)
+    context = new_context(browser)
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.route("**/stream*", lambda route: route.abort())  # the page hears nothing: it keeps the version it drew
+    sign_in(page, evening_club)
+    page.goto(f"{evening_club.url}/clubs/{evening_club.club}/evenings/{evening}")
+    expect(cell(page, 1, 1)).to_have_attribute("data-mark", "unconfirmed")
+    call(evening_club, "POST", evening_path(evening_club, evening, "confirmations"), {"game": game, "player": "Ben"},
+         status=201)
+    page.select_option("#mend-kind", "adjustment")
+    page.select_option("#mend-player", "Ana")
+    page.fill("#mend-amount", "3")
+    page.fill("#mend-reason", "a miscount at the table")
+    page.locator("#mend-submit").click()
+    expect(page.locator("#mends li").first).to_contain_text("Ana's score adjusted by 3")
+    expect(cell(page, 1, 1)).to_have_attribute("data-mark", "counted")
+
+    call(evening_club, "POST", evening_path(evening_club, evening, "decisions"),
+         {"type": "adjustment", "player": "Denis", "amount": -1, "reason": "the other director saw it"}, status=201)
+    page.select_option("#mend-kind", "adjustment")
+    page.select_option("#mend-player", "Chloé")
+    page.fill("#mend-amount", "2")
+    page.fill("#mend-reason", "a second miscount")
+    with page.expect_response(lambda r: r.url.endswith("/decisions") and r.request.method == "POST") as refused:
+        page.locator("#mend-submit").click()
+    assert refused.value.status == 409
+    expect(page.locator("#mends li").first).to_contain_text("Denis's score adjusted by -1")
+    expect(page.locator("#mends li")).to_have_count(2)
+    expect(page.locator("#mend-reason")).to_have_value("a second miscount")  # kept, to be sent again once checked
+    decisions = call(evening_club, "GET", evening_path(evening_club, evening, "decisions") + "?mends=true")
+    assert [d["data"]["player"] for d in decisions["decisions"]] == ["Ana", "Denis"]
+    assert errors.errors == []
+    context.close()
+
+
 def shown(score: float) -> str:
     """A score as the pages show it in English: one decimal at most, thousands grouped."""
     return f"{score:,.1f}".rstrip("0").rstrip(".")

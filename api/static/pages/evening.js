@@ -431,8 +431,9 @@ function render() {
   renderGrid();
   if (page.evening.status === "open") renderSeats();
   if (page.evening.status === "open") {
+    // Not under the director's hands: a field in use, or a decision on its way (a refusal keeps what was typed).
     const focused = document.activeElement && $("#mend").contains(document.activeElement);
-    if (!focused) renderMendForm();
+    if (!focused && !page.busy) renderMendForm();
     renderFreeze();
   }
   renderDecisions();
