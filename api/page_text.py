@@ -446,6 +446,7 @@ MESSAGES = {
     "mend.club_players": _l("The club's players:"),
     "mend.new_players": _l("Or new players"),
     "mend.no_arrival": _l("Tick or type who arrives."),
+    "mend.no_departure": _l("Tick who leaves."),
     "mend.leaving": _l("Who leaves"),
     "mend.reason": _l("Reason"),
     "mend.reason_hint": _l("why: it stays on record"),

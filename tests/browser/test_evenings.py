@@ -420,7 +420,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
     """The director, at a desk, opens the evening from the form with 20 players, sets the first round's tables by
     hand, starts it; six tables' phones open their QR links; one table of three scores a whole deal by taps, the
     others a short game, each result confirmed on the phone but one, which the director confirms from the grid; a
-    correction with its reason, a departure and a late arrival picked among the club's players; the big screen
+    correction with its reason, a departure ticked and a late arrival picked among the club's players; the big screen
     frozen after round 1 and revealed; an extra round with the tables the page proposes; the close, which warns of
     a game not counted, voided with its reason; the results published, printed and downloaded. No API call."""
     evening_club.store.add_player(evening_club.club, "Zoé Vingt")  # the club knows her; she comes late
@@ -489,7 +489,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
     page.locator("#mend-submit").click()
     expect(page.locator("#mends li").first).to_contain_text("Vingt 05's score adjusted by -2")
     page.select_option("#mend-kind", "departure")
-    page.select_option("#mend-player", "Vingt 20")
+    page.locator("#departure-picks").get_by_label("Vingt 20", exact=True).check()
     page.fill("#mend-reason", "the last train")
     page.locator("#mend-submit").click()
     expect(page.locator("#mends li").first).to_contain_text("Left: Vingt 20.")

@@ -159,6 +159,11 @@ function playerSelect(id, players) {
   return el("select", { id, required: true }, players.map((p) => el("option", { value: p.name }, p.name)));
 }
 
+/** A player ticked among others (arriving or leaving: several at once). */
+function pickBox(kind, name) {
+  return el("label", { class: "check member" }, el("input", { type: "checkbox", class: kind, value: name }), " ", name);
+}
+
 function renderMendForm() {
   const e = page.evening;
   const form = $("#mend");
@@ -184,10 +189,9 @@ function renderMendForm() {
     const inEvening = new Set(e.players.map((p) => p.name.toLocaleLowerCase()));
     const back = e.players.filter((p) => !p.present && !p.withdrawn).map((p) => p.name);
     const club = page.members.filter((name) => !inEvening.has(name.toLocaleLowerCase()));
-    const box = (name) => el("label", { class: "check member" },
-      el("input", { type: "checkbox", class: "arriving", value: name }), " ", name);
+    const box = (name) => pickBox("arriving", name);
     if (back.length || club.length) {
-      fields.push(el("fieldset", { id: "arrival-picks", class: "wide" }, el("legend", {}, t("mend.arriving")),
+      fields.push(el("fieldset", { id: "arrival-picks", class: "picks" }, el("legend", {}, t("mend.arriving")),
         back.length ? el("div", { class: "member-picks", id: "coming-back" },
           el("span", { class: "hint" }, t("mend.coming_back")), back.map(box)) : null,
         club.length ? el("div", { class: "member-picks", id: "club-members" },
@@ -196,7 +200,8 @@ function renderMendForm() {
     fields.push(field(back.length || club.length ? t("mend.new_players") : t("mend.arriving"),
       el("input", { id: "mend-names", autocomplete: "off", placeholder: t("mend.names_hint") })));
   } else if (page.kind === "departure") {
-    fields.push(field(t("mend.leaving"), playerSelect("mend-player", activePlayers().filter((p) => p.present))));
+    fields.push(el("fieldset", { id: "departure-picks", class: "picks" }, el("legend", {}, t("mend.leaving")),
+      el("div", { class: "member-picks" }, activePlayers().filter((p) => p.present).map((p) => pickBox("leaving", p.name)))));
   }
   fields.push(field(t("mend.reason"), el("input", { id: "mend-reason", maxlength: 500, required: true,
     autocomplete: "off", placeholder: t("mend.reason_hint") })));
@@ -217,7 +222,9 @@ function mendBody() {
     body.players = [...document.querySelectorAll("#mend input.arriving:checked")].map((box) => box.value)
       .concat($("#mend-names").value.split(/[\n,;]/).map((n) => n.trim()).filter(Boolean));
   }
-  if (page.kind === "departure") body.players = [$("#mend-player").value];
+  if (page.kind === "departure") {
+    body.players = [...document.querySelectorAll("#mend input.leaving:checked")].map((box) => box.value);
+  }
   return body;
 }
 
@@ -460,8 +467,8 @@ async function main() {
   $("#mend").addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = mendBody();
-    if (body.type === "arrival" && !body.players.length) {
-      notify(t("mend.no_arrival"));
+    if (["arrival", "departure"].includes(body.type) && !body.players.length) {
+      notify(t(body.type === "arrival" ? "mend.no_arrival" : "mend.no_departure"));
       return;
     }
     if (await decide(body, $("#mend-submit"))) renderMendForm();
