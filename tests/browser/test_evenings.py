@@ -258,6 +258,15 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     context.close()
 
 
+def adjust(page: Page, player: str, amount: int, reason: str) -> None:
+    """The director's decisions form: a player's score adjusted, with its reason."""
+    page.select_option("#mend-kind", "adjustment")
+    page.select_option("#mend-player", player)
+    page.fill("#mend-amount", str(amount))
+    page.fill("#mend-reason", reason)
+    page.locator("#mend-submit").click()
+
+
 def test_a_directors_decision_goes_through_a_tables_confirmation_but_not_another_decision(
         browser: Browser, evening_club: LiveServer) -> None:
     """The director's page drew the evening at one version; a table's phone confirms a result meanwhile: the
@@ -278,22 +287,14 @@ def test_a_directors_decision_goes_through_a_tables_confirmation_but_not_another
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "unconfirmed")
     call(evening_club, "POST", evening_path(evening_club, evening, "confirmations"), {"game": game, "player": "Ben"},
          status=201)
-    page.select_option("#mend-kind", "adjustment")
-    page.select_option("#mend-player", "Ana")
-    page.fill("#mend-amount", "3")
-    page.fill("#mend-reason", "a miscount at the table")
-    page.locator("#mend-submit").click()
+    adjust(page, "Ana", 3, "a miscount at the table")
     expect(page.locator("#mends li").first).to_contain_text("Ana's score adjusted by 3")
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "counted")
 
     call(evening_club, "POST", evening_path(evening_club, evening, "decisions"),
          {"type": "adjustment", "player": "Denis", "amount": -1, "reason": "the other director saw it"}, status=201)
-    page.select_option("#mend-kind", "adjustment")
-    page.select_option("#mend-player", "Chloé")
-    page.fill("#mend-amount", "2")
-    page.fill("#mend-reason", "a second miscount")
     with page.expect_response(lambda r: r.url.endswith("/decisions") and r.request.method == "POST") as refused:
-        page.locator("#mend-submit").click()
+        adjust(page, "Chloé", 2, "a second miscount")
     assert refused.value.status == 409
     expect(page.locator("#mends li").first).to_contain_text("Denis's score adjusted by -1")
     expect(page.locator("#mends li")).to_have_count(2)
@@ -482,11 +483,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
     expect(page.locator("#start-round")).to_have_text("Start round 2")
 
     # A correction with its reason; a player leaves; Zoé arrives, ticked among the club's players.
-    page.select_option("#mend-kind", "adjustment")
-    page.select_option("#mend-player", "Vingt 05")
-    page.fill("#mend-amount", "-2")
-    page.fill("#mend-reason", "a card shown too early")
-    page.locator("#mend-submit").click()
+    adjust(page, "Vingt 05", -2, "a card shown too early")
     expect(page.locator("#mends li").first).to_contain_text("Vingt 05's score adjusted by -2")
     page.select_option("#mend-kind", "departure")
     page.locator("#departure-picks").get_by_label("Vingt 20", exact=True).check()
