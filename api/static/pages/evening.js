@@ -6,6 +6,7 @@
 
 import { $, ApiError, api, el, newKey, notify, requireSession, session, start, t } from "./common.js";
 import { follow } from "./follow.js";
+import { proposedTables, seatEditor } from "./evening_seats.js";
 import { eveningPath, markText, scoreText } from "./marks.js";
 
 const page = {
@@ -16,6 +17,9 @@ const page = {
   decisions: [],
   kind: "adjustment",
   busy: false,
+  members: [], // the club's players, offered to arrive
+  seats: null, // the next round's tables being set by hand: {round, players, tables, picked}
+  confirming: {}, // game → the player of its table picked to confirm it from the grid
 };
 const LINKS_KEY = "nj-ledger.evening-links.";
 const MEND_KINDS = ["adjustment", "void", "withdrawal", "award", "arrival", "departure"];
@@ -52,7 +56,7 @@ function renderSummary() {
       tables: e.tables.length }),
     t(`evening.rule.${e.ranking}`)];
   if (e.worst_pair !== null && e.worst_pair !== undefined) {
-    bits.push(t("evening.pairs", { worst: e.worst_pair, bound: e.bound }));
+    bits.push(t("evening.pairs", { count: e.worst_pair, bound: e.bound }));
   }
   if (e.ends_at) {
     const utc = /([zZ]|[+-]\d\d:?\d\d)$/.test(e.ends_at) ? e.ends_at : `${e.ends_at}Z`; // no offset: UTC
@@ -76,6 +80,7 @@ function renderSummary() {
     ? t("evening.start_round", { round: next }) : t("evening.start_round_anyway", { round: next });
   button.classList.toggle("primary", e.round_finished || e.current_round === 0);
   button.hidden = button.hidden || next > e.rounds;
+  $("#round-section").hidden = !open || e.time_up;
   $("#close-evening").hidden = !open;
   $("#screen-link").href = pagePath("screen");
   $("#results-link").href = pagePath("results");
@@ -94,8 +99,39 @@ function cellElement(cell) {
     more.push(el("div", { class: "hint" }, t("deals_played", { count: cell.deals_played ?? 0 })));
     if (cell.confirmed_by) more.push(el("div", { class: "hint" }, t("evening.confirmed_by", { player: cell.confirmed_by })));
     more.push(el("a", { href: `/games/${encodeURIComponent(cell.game)}/record` }, t("link.record")));
+    if (cell.mark === "unconfirmed" && page.evening.status === "open") more.push(confirmForm(cell));
   }
   return el("td", attrs, mark, players, ...more);
+}
+
+/** The director confirms a result from the grid, for a player of its table who says it is right. */
+function confirmForm(cell) {
+  const chosen = page.confirming[cell.game] ?? "";
+  const who = el("select", { class: "confirm-player", "aria-label": t("evening.confirm_who"),
+    onchange: (event) => { page.confirming[cell.game] = event.target.value; } },
+  el("option", { value: "" }, t("evening.confirm_who")),
+  cell.players.map((name) => el("option", { value: name, selected: name === chosen }, name)));
+  const send = async (event) => {
+    event.preventDefault();
+    const player = who.value;
+    if (!player) {
+      notify(t("evening.confirm_pick"));
+      return;
+    }
+    const button = event.target.querySelector("button");
+    button.disabled = true;
+    try {
+      await api(path("confirmations"), { method: "POST", body: { game: cell.game, player }, key: newKey() });
+      delete page.confirming[cell.game];
+      notify(t("table.confirmed", { player }), "info");
+      await load();
+    } catch (failure) {
+      button.disabled = false;
+      notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
+    }
+  };
+  return el("form", { class: "cell-confirm no-print", onsubmit: send }, who,
+    el("button", { type: "submit", class: "confirm-button" }, t("evening.confirm")));
 }
 
 function renderGrid() {
@@ -123,6 +159,11 @@ function playerSelect(id, players) {
   return el("select", { id, required: true }, players.map((p) => el("option", { value: p.name }, p.name)));
 }
 
+/** A player ticked among others (arriving or leaving: several at once). */
+function pickBox(kind, name) {
+  return el("label", { class: "check member" }, el("input", { type: "checkbox", class: kind, value: name }), " ", name);
+}
+
 function renderMendForm() {
   const e = page.evening;
   const form = $("#mend");
@@ -145,10 +186,22 @@ function renderMendForm() {
         [...Array(Math.max(e.current_round, 1))].map((_, i) => el("option", { value: i + 1 }, i + 1)))),
       field(t("mend.score"), el("input", { id: "mend-score", type: "number", step: "any", required: true })));
   } else if (page.kind === "arrival") {
-    fields.push(field(t("mend.arriving"), el("input", { id: "mend-names", required: true, autocomplete: "off",
-      placeholder: t("mend.names_hint") })));
+    const inEvening = new Set(e.players.map((p) => p.name.toLocaleLowerCase()));
+    const back = e.players.filter((p) => !p.present && !p.withdrawn).map((p) => p.name);
+    const club = page.members.filter((name) => !inEvening.has(name.toLocaleLowerCase()));
+    const box = (name) => pickBox("arriving", name);
+    if (back.length || club.length) {
+      fields.push(el("fieldset", { id: "arrival-picks", class: "picks" }, el("legend", {}, t("mend.arriving")),
+        back.length ? el("div", { class: "member-picks", id: "coming-back" },
+          el("span", { class: "hint" }, t("mend.coming_back")), back.map(box)) : null,
+        club.length ? el("div", { class: "member-picks", id: "club-members" },
+          el("span", { class: "hint" }, t("mend.club_players")), club.map(box)) : null));
+    }
+    fields.push(field(back.length || club.length ? t("mend.new_players") : t("mend.arriving"),
+      el("input", { id: "mend-names", autocomplete: "off", placeholder: t("mend.names_hint") })));
   } else if (page.kind === "departure") {
-    fields.push(field(t("mend.leaving"), playerSelect("mend-player", activePlayers().filter((p) => p.present))));
+    fields.push(el("fieldset", { id: "departure-picks", class: "picks" }, el("legend", {}, t("mend.leaving")),
+      el("div", { class: "member-picks" }, activePlayers().filter((p) => p.present).map((p) => pickBox("leaving", p.name)))));
   }
   fields.push(field(t("mend.reason"), el("input", { id: "mend-reason", maxlength: 500, required: true,
     autocomplete: "off", placeholder: t("mend.reason_hint") })));
@@ -165,9 +218,40 @@ function mendBody() {
     body.round = Number($("#mend-round").value);
     body.score = Number($("#mend-score").value);
   }
-  if (page.kind === "arrival") body.players = $("#mend-names").value.split(",").map((n) => n.trim()).filter(Boolean);
-  if (page.kind === "departure") body.players = [$("#mend-player").value];
+  if (page.kind === "arrival") {
+    body.players = [...document.querySelectorAll("#mend input.arriving:checked")].map((box) => box.value)
+      .concat($("#mend-names").value.split(/[\n,;]/).map((n) => n.trim()).filter(Boolean));
+  }
+  if (page.kind === "departure") {
+    body.players = [...document.querySelectorAll("#mend input.leaving:checked")].map((box) => box.value);
+  }
   return body;
+}
+
+/** Only a table's confirmation was recorded since `version`: the director's decision still means what it meant. */
+async function onlyConfirmedSince(version) {
+  const log = await api(path("decisions"));
+  const since = log.decisions.filter((d) => d.seq > version);
+  return since.length > 0 && since.every((d) => d.type === "result_confirmed") ? log.version : null;
+}
+
+/**
+ * A director's write with `If-Match`, the evening's version as this page drew it: a decision recorded since is
+ * refused (409), except that the tables' phones confirming results meanwhile do not turn the director's tap down
+ * (it is sent again on the new version, a few times at most).
+ */
+async function directorPost(apiPath, body) {
+  let version = page.evening.version;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await api(apiPath, { method: "POST", body, ifMatch: version, key: newKey() });
+    } catch (failure) {
+      if (!(failure instanceof ApiError) || failure.status !== 409 || attempt >= 3) throw failure;
+      const newer = await onlyConfirmedSince(version).catch(() => null);
+      if (newer === null) throw failure;
+      version = newer;
+    }
+  }
 }
 
 async function decide(body, button) {
@@ -175,7 +259,7 @@ async function decide(body, button) {
   page.busy = true;
   if (button) button.disabled = true;
   try {
-    await api(path("decisions"), { method: "POST", body, ifMatch: page.evening.version, key: newKey() });
+    await directorPost(path("decisions"), body);
     notify(t("mend.recorded"), "info");
     await load();
     return true;
@@ -278,13 +362,16 @@ async function newLinks(event) {
 }
 
 // --- rounds, close, publish ------------------------------------------------------------------------------------
-async function startRound(event) {
+async function startRound(event, tables = null) {
   const e = page.evening;
   const force = !e.round_finished && e.current_round > 0;
   if (force && !window.confirm(t("evening.force_confirm"))) return;
   event.target.disabled = true;
   try {
-    await api(path("rounds"), { method: "POST", body: { force }, ifMatch: e.version });
+    const body = tables ? { force, tables: tables.filter((players) => players.length) } : { force };
+    await directorPost(path("rounds"), body);
+    page.seats = null;
+    $("#seat-round").open = false;
     await load();
   } catch (failure) {
     notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
@@ -295,12 +382,16 @@ async function startRound(event) {
 }
 
 async function closeEvening(event) {
+  const counts = page.evening.counts;
+  if ((counts.missing || counts.unconfirmed)
+      && !window.confirm(t("evening.close_unfinished", { missing: counts.missing, unconfirmed: counts.unconfirmed }))) {
+    return;
+  }
   const reason = window.prompt(t("evening.close_reason"), "");
   if (reason === null) return;
   event.target.disabled = true;
   try {
-    await api(path("close"), { method: "POST", body: reason.trim() ? { reason: reason.trim() } : {},
-      ifMatch: page.evening.version });
+    await directorPost(path("close"), reason.trim() ? { reason: reason.trim() } : {});
     await load();
   } catch (failure) {
     notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
@@ -326,12 +417,30 @@ async function publish(event) {
   }
 }
 
+// --- the next round's tables set by hand -------------------------------------------------------------------------
+function renderSeats() {
+  const e = page.evening;
+  const next = e.current_round + 1;
+  const extra = next > e.rounds;
+  $("#seat-summary").textContent = extra ? t("evening.extra_round", { round: next })
+    : t("evening.seat_round", { round: next });
+  const players = e.players.filter((p) => p.present && !p.withdrawn).map((p) => p.name).sort().join("\n");
+  if (page.seats && (page.seats.round !== next || page.seats.players !== players)) page.seats = null;
+  if (!$("#seat-round").open) return;
+  if (!page.seats) page.seats = { round: next, players, tables: proposedTables(e, page.grid), picked: null };
+  $("#seat-box").replaceChildren(seatEditor(page.seats, renderSeats));
+  $("#start-seated").textContent = extra ? t("evening.start_extra", { round: next })
+    : t("evening.start_seated", { round: next });
+}
+
 function render() {
   renderSummary();
   renderGrid();
+  if (page.evening.status === "open") renderSeats();
   if (page.evening.status === "open") {
+    // Not under the director's hands: a field in use, or a decision on its way (a refusal keeps what was typed).
     const focused = document.activeElement && $("#mend").contains(document.activeElement);
-    if (!focused) renderMendForm();
+    if (!focused && !page.busy) renderMendForm();
     renderFreeze();
   }
   renderDecisions();
@@ -340,13 +449,17 @@ function render() {
 
 async function main() {
   requireSession();
-  await load();
+  await Promise.all([load(), api(`/clubs/${encodeURIComponent(page.club)}/players?limit=500`)
+    .then((found) => { page.members = found.players.map((p) => p.name); if (page.evening) render(); })
+    .catch(() => {})]);
   const kept = sessionStorage.getItem(LINKS_KEY + page.id);
   if (kept) {
     showLinks(JSON.parse(kept));
     sessionStorage.removeItem(LINKS_KEY + page.id);
   }
-  $("#start-round").addEventListener("click", startRound);
+  $("#start-round").addEventListener("click", (event) => startRound(event));
+  $("#seat-round").addEventListener("toggle", renderSeats);
+  $("#start-seated").addEventListener("click", (event) => startRound(event, page.seats?.tables ?? null));
   $("#close-evening").addEventListener("click", closeEvening);
   $("#new-links").addEventListener("click", newLinks);
   $("#print-links").addEventListener("click", () => window.print());
@@ -354,6 +467,10 @@ async function main() {
   $("#mend").addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = mendBody();
+    if (["arrival", "departure"].includes(body.type) && !body.players.length) {
+      notify(t(body.type === "arrival" ? "mend.no_arrival" : "mend.no_departure"));
+      return;
+    }
     if (await decide(body, $("#mend-submit"))) renderMendForm();
   });
   follow(path("stream"), { after: page.evening.version, onEvent: soon });

@@ -4,6 +4,7 @@
 // opens are shown once on the director's page (kept for it in this tab).
 
 import { $, ApiError, api, el, notify, requireSession, start, t } from "./common.js";
+import { split } from "./seating.js";
 
 const club = document.body.dataset.club;
 const profiles = JSON.parse(document.body.dataset.profiles || "{}");
@@ -25,25 +26,6 @@ function present() {
     if (!seen.has(name.toLocaleLowerCase())) { seen.add(name.toLocaleLowerCase()); names.push(name); }
   }
   return names;
-}
-
-/** The split the planner makes (nj_ledger.seating.table_sizes): tables as even as the count allows, straying
- * least from the preferred size, then more tables. */
-function split(count, smallest, preferred, largest) {
-  let best = null;
-  let bestKey = null;
-  for (let tables = 1; tables <= Math.floor(count / smallest); tables += 1) {
-    const base = Math.floor(count / tables);
-    const extra = count % tables;
-    const sizes = [...Array(tables)].map((_, i) => base + (i < extra ? 1 : 0));
-    if (sizes[sizes.length - 1] < smallest || sizes[0] > largest) continue;
-    const key = [sizes.reduce((sum, size) => sum + Math.abs(size - preferred), 0), -tables];
-    if (bestKey === null || key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
-      best = sizes;
-      bestKey = key;
-    }
-  }
-  return best;
 }
 
 function showCount() {
