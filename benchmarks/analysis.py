@@ -21,7 +21,8 @@ from typing import Any
 
 from nj_ledger import DECK, GameState, execute, new_game, replay
 from nj_ledger.analysis import TooLarge, solve
-from nj_ledger.analysis.model import ENDED, P_MODE, actions_of, position
+from nj_ledger.analysis.convert import actions_of, position
+from nj_ledger.analysis.model import ENDED, P_MODE
 from nj_ledger.analysis.solver import Search, _turn_options
 
 from .results import percentile, row
