@@ -52,9 +52,7 @@ typedef struct {
     Rules t;
     int capped, words, busy;
     long long nodes, limit;
-    uint64_t *keys, *hashes;
-    int64_t *vals;
-    uint32_t *slots;
+    uint64_t *ents, *slots;
     size_t count, room, nslots;
 } SearchObject;
 
@@ -159,8 +157,7 @@ static int64_t hand_size(uint64_t plain, uint64_t spec) {
 
 static int64_t hand_points(const Rules *t, uint64_t plain, uint64_t spec) {
     int64_t total = 0;
-    for (int i = 0; i < 52; i++)
-        if (spec >> i & 1) total += t->points[i];
+    for (; spec; spec &= spec - 1) total += t->points[__builtin_ctzll(spec)];
     for (int r = 1; plain; r++, plain >>= 3) total += (int64_t)(plain & 7) * (r < 10 ? r : 10);
     return total;
 }
@@ -272,35 +269,50 @@ static void make_key(const SearchObject *s, const Pos *p, uint64_t *key) {
 static uint64_t hash_key(const uint64_t *key, int words) {
     uint64_t h = UINT64_C(0x243F6A8885A308D3);
     for (int j = 0; j < words; j++) {
-        h ^= key[j];
-        h *= UINT64_C(0x9E3779B97F4A7C15);
-        h ^= h >> 29;
+        h = (h ^ key[j]) * UINT64_C(0x9E3779B97F4A7C15);
+        h ^= h >> 32;
     }
-    return h | 1;
+    h ^= h >> 33; /* splitmix64's finish: every bit of the key reaches the low bits (the home slot) */
+    h *= UINT64_C(0xFF51AFD7ED558CCD);
+    h ^= h >> 33;
+    h *= UINT64_C(0xC4CEB9FE1A85EC53);
+    h ^= h >> 33;
+    return h;
+}
+
+/* A slot: the hash's high 32 bits (a tag, which spares most comparisons of keys) and the entry's number + 1
+ * (0: empty). An entry: its key's words, then the values, one after the other in `ents`. */
+static inline uint64_t *entry(const SearchObject *s, size_t e) {
+    return s->ents + e * (size_t)(s->words + s->t.n);
 }
 
 static long find(const SearchObject *s, const uint64_t *key, uint64_t h) {
     if (!s->nslots) return -1;
     size_t mask = s->nslots - 1;
+    uint64_t tag = h >> 32;
     for (size_t at = h & mask; s->slots[at]; at = (at + 1) & mask) {
-        size_t e = s->slots[at] - 1;
-        if (s->hashes[e] == h && !memcmp(s->keys + e * s->words, key, sizeof(uint64_t) * s->words)) return (long)e;
+        uint64_t slot = s->slots[at];
+        if (slot >> 32 != tag) continue;
+        size_t e = (uint32_t)slot - 1;
+        if (!memcmp(entry(s, e), key, sizeof(uint64_t) * s->words)) return (long)e;
     }
     return -1;
 }
 
+static void place(SearchObject *s, uint64_t h, size_t e) {
+    size_t mask = s->nslots - 1, at = h & mask;
+    while (s->slots[at]) at = (at + 1) & mask;
+    s->slots[at] = (h >> 32) << 32 | (uint64_t)(e + 1);
+}
+
 static int grow_slots(SearchObject *s) {
-    size_t nslots = s->nslots ? s->nslots * 2 : 1 << 12, mask = nslots - 1;
-    uint32_t *slots = calloc(nslots, sizeof(uint32_t));
+    size_t nslots = s->nslots ? s->nslots * 2 : 1 << 12;
+    uint64_t *slots = calloc(nslots, sizeof(uint64_t));
     if (!slots) return NOMEM;
-    for (size_t e = 0; e < s->count; e++) {
-        size_t at = s->hashes[e] & mask;
-        while (slots[at]) at = (at + 1) & mask;
-        slots[at] = (uint32_t)(e + 1);
-    }
     free(s->slots);
     s->slots = slots;
     s->nslots = nslots;
+    for (size_t e = 0; e < s->count; e++) place(s, hash_key(entry(s, e), s->words), e);
     return OK;
 }
 
@@ -308,68 +320,65 @@ static int store(SearchObject *s, const uint64_t *key, uint64_t h, const int64_t
     int n = s->t.n;
     long known = find(s, key, h);
     if (known >= 0) {
-        memcpy(s->vals + (size_t)known * n, vals, sizeof(int64_t) * n);
+        memcpy(entry(s, (size_t)known) + s->words, vals, sizeof(int64_t) * n);
         return OK;
     }
     if (s->count >= UINT32_MAX - 1) return NOMEM;
     if (s->count == s->room) {
         size_t room = s->room ? s->room * 2 : 1 << 11;
-        uint64_t *keys = realloc(s->keys, room * s->words * sizeof(uint64_t));
-        if (!keys) return NOMEM;
-        s->keys = keys;
-        uint64_t *hashes = realloc(s->hashes, room * sizeof(uint64_t));
-        if (!hashes) return NOMEM;
-        s->hashes = hashes;
-        int64_t *v = realloc(s->vals, room * n * sizeof(int64_t));
-        if (!v) return NOMEM;
-        s->vals = v;
+        uint64_t *ents = realloc(s->ents, room * (size_t)(s->words + n) * sizeof(uint64_t));
+        if (!ents) return NOMEM;
+        s->ents = ents;
         s->room = room;
     }
     if (2 * (s->count + 1) > s->nslots && grow_slots(s) != OK) return NOMEM;
     size_t e = s->count++;
-    memcpy(s->keys + e * s->words, key, sizeof(uint64_t) * s->words);
-    s->hashes[e] = h;
-    memcpy(s->vals + e * n, vals, sizeof(int64_t) * n);
-    size_t mask = s->nslots - 1, at = h & mask;
-    while (s->slots[at]) at = (at + 1) & mask;
-    s->slots[at] = (uint32_t)(e + 1);
+    memcpy(entry(s, e), key, sizeof(uint64_t) * s->words);
+    memcpy(entry(s, e) + s->words, vals, sizeof(int64_t) * n);
+    place(s, h, e);
     return OK;
 }
 
 /* --- best play by all ------------------------------------------------------------------------------ */
-static int maxn(SearchObject *s, Pos p, int64_t *out) {
+static int maxn(SearchObject *s, const Pos *start, int64_t *out) {
     const Rules *t = &s->t;
-    int n = t->n, mv[MAXMOVES], k;
+    int n = t->n, mv[MAXMOVES], k, spare = 0;
     uint64_t key[KMAX], h;
+    Pos forced[2];
+    const Pos *p = start;
     for (;;) {
-        if (p.mode == ENDED) {
-            memcpy(out, p.bal, sizeof(int64_t) * n);
+        if (p->mode == ENDED) {
+            memcpy(out, p->bal, sizeof(int64_t) * n);
             return OK;
         }
-        make_key(s, &p, key);
-        h = hash_key(key, s->words);
-        long known = find(s, key, h);
-        if (known >= 0) {
-            const int64_t *v = s->vals + (size_t)known * n;
-            for (int j = 0; j < n; j++) out[j] = s->capped ? v[j] : p.bal[j] + v[j];
-            return OK;
+        /* The Python search looks a position up before its moves; only decision positions (more than one
+         * move) are ever kept, so a forced one is never found: it is not looked up. */
+        k = moves(t, p, mv);
+        if (k > 1) {
+            make_key(s, p, key);
+            h = hash_key(key, s->words);
+            long known = find(s, key, h);
+            if (known >= 0) {
+                const int64_t *v = (const int64_t *)entry(s, (size_t)known) + s->words;
+                for (int j = 0; j < n; j++) out[j] = s->capped ? v[j] : p->bal[j] + v[j];
+                return OK;
+            }
+            break;
         }
-        k = moves(t, &p, mv);
-        if (k > 1) break;
-        Pos q;
-        play(t, &p, mv[0], &q); /* a forced move: no decision, nothing kept */
-        p = q;
+        play(t, p, mv[0], &forced[spare]); /* a forced move: no decision, nothing kept */
+        p = &forced[spare];
+        spare ^= 1;
     }
     s->nodes++;
     if (s->nodes == s->limit) return LIMIT;
-    int seat = p.turn, have = 0;
+    int seat = p->turn, have = 0;
     int64_t best[MAXN], value[MAXN];
+    Pos q;
     for (int m = 0; m < k; m++) {
-        Pos q;
-        play(t, &p, mv[m], &q);
+        play(t, p, mv[m], &q);
         if (q.mode == ENDED) memcpy(value, q.bal, sizeof(int64_t) * n);
         else {
-            int status = maxn(s, q, value);
+            int status = maxn(s, &q, value);
             if (status != OK) return status;
         }
         if (!have || value[seat] > best[seat]) {
@@ -378,7 +387,7 @@ static int maxn(SearchObject *s, Pos p, int64_t *out) {
         }
     }
     int64_t kept[MAXN];
-    for (int j = 0; j < n; j++) kept[j] = s->capped ? best[j] : best[j] - p.bal[j];
+    for (int j = 0; j < n; j++) kept[j] = s->capped ? best[j] : best[j] - p->bal[j];
     int status = store(s, key, h, kept);
     memcpy(out, best, sizeof(int64_t) * n);
     return status;
@@ -576,9 +585,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
 }
 
 static void Search_dealloc(SearchObject *s) {
-    free(s->keys);
-    free(s->hashes);
-    free(s->vals);
+    free(s->ents);
     free(s->slots);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -594,7 +601,7 @@ static PyObject *Search_values(SearchObject *s, PyObject *position) {
     int status;
     s->busy = 1;
     Py_BEGIN_ALLOW_THREADS
-    status = maxn(s, p, out);
+    status = maxn(s, &p, out);
     Py_END_ALLOW_THREADS
     s->busy = 0;
     if (status == LIMIT) Py_RETURN_NONE;
