@@ -1,11 +1,13 @@
-/* The solver's best play by all (max^n), compiled: nj_ledger.analysis._maxn.
+/* The solver's searches, compiled: nj_ledger.analysis._maxn.
  *
- * The same search as nj_ledger.analysis.solver.PythonSearch.values over the same positions as
+ * Best play by all (max^n) and what a seat is sure of (alpha-beta), the same searches as
+ * nj_ledger.analysis.solver.PythonSearch (values, secure) over the same positions as
  * nj_ledger.analysis.model.Table (moves, play, settle), move for move: the canonical move order, the first
- * best move kept on a tie, forced moves played through, the transposition table keyed by the position's
- * essentials (with the balances only where a payment can be held to a balance: `capped`), the decision
- * positions counted one by one and the search given up when the count reaches `limit`. The Python search
- * is the reference this one is tested against (tests/core/test_analysis_native.py).
+ * best move kept on a tie, forced moves played through, the transposition tables keyed by the position's
+ * essentials (with the balances only where a payment can be held to a balance: `capped`), alpha-beta's
+ * bounds and deciding move kept and tried first, the decision positions counted one by one and the search
+ * given up when the count reaches `limit`. The Python search is the reference this one is tested against
+ * (tests/core/test_analysis_native.py).
  *
  * A position comes in as the model's tuple and is kept as a C struct: a hand is two words, the counts of
  * plain cards by rank (3 bits a rank, 39 bits) and the special cards (a bit a card, 52 bits), which is the
@@ -47,13 +49,21 @@ typedef struct {
     int of_rank[14][52], n_of_rank[14];
 } Rules;
 
+/* A transposition table: slots (the hash's high 32 bits as a tag, which spares most comparisons of keys, and
+ * the entry's number + 1; 0: empty) over entries kept one after the other (a key's words, then its values). */
+typedef struct {
+    uint64_t *ents, *slots;
+    size_t count, room, nslots;
+    int words, nvals;
+} Tab;
+
 typedef struct {
     PyObject_HEAD
     Rules t;
     int capped, words, busy;
     long long nodes, limit;
-    uint64_t *ents, *slots;
-    size_t count, room, nslots;
+    Tab best;          /* best play by all: the values (or what the position adds to the balances) */
+    Tab sure[MAXN];    /* what each seat is sure of: lower and upper bounds and the deciding move */
 } SearchObject;
 
 /* --- the model ------------------------------------------------------------------------------------ */
@@ -280,63 +290,66 @@ static uint64_t hash_key(const uint64_t *key, int words) {
     return h;
 }
 
-/* A slot: the hash's high 32 bits (a tag, which spares most comparisons of keys) and the entry's number + 1
- * (0: empty). An entry: its key's words, then the values, one after the other in `ents`. */
-static inline uint64_t *entry(const SearchObject *s, size_t e) {
-    return s->ents + e * (size_t)(s->words + s->t.n);
+static inline uint64_t *entry(const Tab *tab, size_t e) {
+    return tab->ents + e * (size_t)(tab->words + tab->nvals);
 }
 
-static long find(const SearchObject *s, const uint64_t *key, uint64_t h) {
-    if (!s->nslots) return -1;
-    size_t mask = s->nslots - 1;
+static long find(const Tab *tab, const uint64_t *key, uint64_t h) {
+    if (!tab->nslots) return -1;
+    size_t mask = tab->nslots - 1;
     uint64_t tag = h >> 32;
-    for (size_t at = h & mask; s->slots[at]; at = (at + 1) & mask) {
-        uint64_t slot = s->slots[at];
+    for (size_t at = h & mask; tab->slots[at]; at = (at + 1) & mask) {
+        uint64_t slot = tab->slots[at];
         if (slot >> 32 != tag) continue;
         size_t e = (uint32_t)slot - 1;
-        if (!memcmp(entry(s, e), key, sizeof(uint64_t) * s->words)) return (long)e;
+        if (!memcmp(entry(tab, e), key, sizeof(uint64_t) * tab->words)) return (long)e;
     }
     return -1;
 }
 
-static void place(SearchObject *s, uint64_t h, size_t e) {
-    size_t mask = s->nslots - 1, at = h & mask;
-    while (s->slots[at]) at = (at + 1) & mask;
-    s->slots[at] = (h >> 32) << 32 | (uint64_t)(e + 1);
+static void place(Tab *tab, uint64_t h, size_t e) {
+    size_t mask = tab->nslots - 1, at = h & mask;
+    while (tab->slots[at]) at = (at + 1) & mask;
+    tab->slots[at] = (h >> 32) << 32 | (uint64_t)(e + 1);
 }
 
-static int grow_slots(SearchObject *s) {
-    size_t nslots = s->nslots ? s->nslots * 2 : 1 << 12;
+static int grow_slots(Tab *tab) {
+    size_t nslots = tab->nslots ? tab->nslots * 2 : 1 << 12;
     uint64_t *slots = calloc(nslots, sizeof(uint64_t));
     if (!slots) return NOMEM;
-    free(s->slots);
-    s->slots = slots;
-    s->nslots = nslots;
-    for (size_t e = 0; e < s->count; e++) place(s, hash_key(entry(s, e), s->words), e);
+    free(tab->slots);
+    tab->slots = slots;
+    tab->nslots = nslots;
+    for (size_t e = 0; e < tab->count; e++) place(tab, hash_key(entry(tab, e), tab->words), e);
     return OK;
 }
 
-static int store(SearchObject *s, const uint64_t *key, uint64_t h, const int64_t *vals) {
-    int n = s->t.n;
-    long known = find(s, key, h);
+static int store(Tab *tab, const uint64_t *key, uint64_t h, const int64_t *vals) {
+    long known = find(tab, key, h);
     if (known >= 0) {
-        memcpy(entry(s, (size_t)known) + s->words, vals, sizeof(int64_t) * n);
+        memcpy(entry(tab, (size_t)known) + tab->words, vals, sizeof(int64_t) * tab->nvals);
         return OK;
     }
-    if (s->count >= UINT32_MAX - 1) return NOMEM;
-    if (s->count == s->room) {
-        size_t room = s->room ? s->room * 2 : 1 << 11;
-        uint64_t *ents = realloc(s->ents, room * (size_t)(s->words + n) * sizeof(uint64_t));
+    if (tab->count >= UINT32_MAX - 1) return NOMEM;
+    if (tab->count == tab->room) {
+        size_t room = tab->room ? tab->room * 2 : 1 << 11;
+        uint64_t *ents = realloc(tab->ents, room * (size_t)(tab->words + tab->nvals) * sizeof(uint64_t));
         if (!ents) return NOMEM;
-        s->ents = ents;
-        s->room = room;
+        tab->ents = ents;
+        tab->room = room;
     }
-    if (2 * (s->count + 1) > s->nslots && grow_slots(s) != OK) return NOMEM;
-    size_t e = s->count++;
-    memcpy(entry(s, e), key, sizeof(uint64_t) * s->words);
-    memcpy(entry(s, e) + s->words, vals, sizeof(int64_t) * n);
-    place(s, h, e);
+    if (2 * (tab->count + 1) > tab->nslots && grow_slots(tab) != OK) return NOMEM;
+    size_t e = tab->count++;
+    memcpy(entry(tab, e), key, sizeof(uint64_t) * tab->words);
+    memcpy(entry(tab, e) + tab->words, vals, sizeof(int64_t) * tab->nvals);
+    place(tab, h, e);
     return OK;
+}
+
+static void tab_free(Tab *tab) {
+    free(tab->ents);
+    free(tab->slots);
+    tab->ents = tab->slots = NULL;
 }
 
 /* --- best play by all ------------------------------------------------------------------------------ */
@@ -357,9 +370,9 @@ static int maxn(SearchObject *s, const Pos *start, int64_t *out) {
         if (k > 1) {
             make_key(s, p, key);
             h = hash_key(key, s->words);
-            long known = find(s, key, h);
+            long known = find(&s->best, key, h);
             if (known >= 0) {
-                const int64_t *v = (const int64_t *)entry(s, (size_t)known) + s->words;
+                const int64_t *v = (const int64_t *)entry(&s->best, (size_t)known) + s->words;
                 for (int j = 0; j < n; j++) out[j] = s->capped ? v[j] : p->bal[j] + v[j];
                 return OK;
             }
@@ -388,9 +401,87 @@ static int maxn(SearchObject *s, const Pos *start, int64_t *out) {
     }
     int64_t kept[MAXN];
     for (int j = 0; j < n; j++) kept[j] = s->capped ? best[j] : best[j] - p->bal[j];
-    int status = store(s, key, h, kept);
+    int status = store(&s->best, key, h, kept);
     memcpy(out, best, sizeof(int64_t) * n);
     return status;
+}
+
+/* --- what a seat is sure of ----------------------------------------------------------------------- */
+#define BIG (INT64_C(1) << 62)
+
+static int alphabeta(SearchObject *s, const Pos *start, int seat, int64_t alpha, int64_t beta, int64_t *out) {
+    const Rules *t = &s->t;
+    Tab *tab = &s->sure[seat];
+    int mv[MAXMOVES], k, spare = 0;
+    uint64_t key[KMAX], h = 0;
+    long known = -1;
+    Pos forced[2];
+    const Pos *p = start;
+    for (;;) {
+        if (p->mode == ENDED) {
+            *out = p->bal[seat];
+            return OK;
+        }
+        /* as in best play by all: only decision positions are kept, a forced one is not looked up */
+        k = moves(t, p, mv);
+        if (k > 1) {
+            make_key(s, p, key);
+            h = hash_key(key, s->words);
+            known = find(tab, key, h);
+            break;
+        }
+        play(t, p, mv[0], &forced[spare]);
+        p = &forced[spare];
+        spare ^= 1;
+    }
+    int64_t base = s->capped ? 0 : p->bal[seat], lower = -BIG, upper = BIG;
+    if (known >= 0) {
+        const int64_t *e = (const int64_t *)entry(tab, (size_t)known) + s->words;
+        lower = e[0] + base, upper = e[1] + base;
+        if (lower >= beta || lower == upper) {
+            *out = lower;
+            return OK;
+        }
+        if (upper <= alpha) {
+            *out = upper;
+            return OK;
+        }
+        if (lower > alpha) alpha = lower;
+        if (upper < beta) beta = upper;
+        int decided = (int)e[2];
+        for (int m = 0; m < k; m++)
+            if (mv[m] == decided) { /* the move that decided last time first: it most often cuts again */
+                memmove(mv + 1, mv, sizeof(int) * m);
+                mv[0] = decided;
+                break;
+            }
+    }
+    s->nodes++;
+    if (s->nodes == s->limit) return LIMIT;
+    int64_t start_alpha = alpha, start_beta = beta, value, found;
+    int chosen = mv[0], mine = p->turn == seat;
+    Pos q;
+    value = mine ? -BIG : BIG;
+    for (int m = 0; m < k; m++) {
+        play(t, p, mv[m], &q);
+        int status = alphabeta(s, &q, seat, alpha, beta, &found);
+        if (status != OK) return status;
+        if (mine) {
+            if (found > value) value = found, chosen = mv[m];
+            if (value >= beta) break;
+            if (value > alpha) alpha = value;
+        } else {
+            if (found < value) value = found, chosen = mv[m];
+            if (value <= alpha) break;
+            if (value < beta) beta = value;
+        }
+    }
+    if (value <= start_alpha) upper = value;
+    else if (value >= start_beta) lower = value;
+    else lower = upper = value;
+    int64_t kept[3] = {lower - base, upper - base, chosen};
+    *out = value;
+    return store(tab, key, h, kept);
 }
 
 /* --- from and to Python ---------------------------------------------------------------------------- */
@@ -580,13 +671,15 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     }
     s->capped = capped;
     s->words = 2 * s->t.n + 2 + (capped ? s->t.n : 0);
+    s->best.words = s->words, s->best.nvals = s->t.n;
+    for (int seat = 0; seat < MAXN; seat++) s->sure[seat].words = s->words, s->sure[seat].nvals = 3;
     s->limit = limit;
     return (PyObject *)s;
 }
 
 static void Search_dealloc(SearchObject *s) {
-    free(s->ents);
-    free(s->slots);
+    tab_free(&s->best);
+    for (int seat = 0; seat < MAXN; seat++) tab_free(&s->sure[seat]);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -609,6 +702,32 @@ static PyObject *Search_values(SearchObject *s, PyObject *position) {
     return values_tuple(out, s->t.n);
 }
 
+static PyObject *Search_secure(SearchObject *s, PyObject *args) {
+    PyObject *position;
+    int seat;
+    Pos p;
+    if (!PyArg_ParseTuple(args, "Oi", &position, &seat)) return NULL;
+    if (s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is already searching (one thread at a time)");
+        return NULL;
+    }
+    if (seat < 0 || seat >= s->t.n) {
+        PyErr_SetString(PyExc_ValueError, "no such seat");
+        return NULL;
+    }
+    if (read_position(s, position, &p)) return NULL;
+    int64_t out;
+    int status;
+    s->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    status = alphabeta(s, &p, seat, -BIG, BIG, &out);
+    Py_END_ALLOW_THREADS
+    s->busy = 0;
+    if (status == LIMIT) Py_RETURN_NONE;
+    if (status == NOMEM) return PyErr_NoMemory();
+    return PyLong_FromLongLong(out);
+}
+
 static PyObject *Search_moves(SearchObject *s, PyObject *position) {
     Pos p;
     int mv[MAXMOVES];
@@ -629,13 +748,16 @@ static PyObject *Search_moves(SearchObject *s, PyObject *position) {
 
 static PyObject *Search_size(SearchObject *s, PyObject *unused) {
     (void)unused;
-    return PyLong_FromSize_t(s->count);
+    return PyLong_FromSize_t(s->best.count);
 }
 
 static PyMethodDef Search_methods[] = {
     {"values", (PyCFunction)Search_values, METH_O,
      "The chips each seat holds at the end of the deal under best play by all from the position, or None when "
      "the search reached its limit."},
+    {"secure", (PyCFunction)Search_secure, METH_VARARGS,
+     "secure(position, seat): the chips the seat is sure of at the end of the deal against all the others, or "
+     "None when the search reached its limit."},
     {"moves", (PyCFunction)Search_moves, METH_O, "The legal moves at the position, in the canonical order."},
     {"size", (PyCFunction)Search_size, METH_NOARGS, "How many positions the transposition table holds."},
     {NULL, NULL, 0, NULL},

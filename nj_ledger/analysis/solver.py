@@ -22,9 +22,9 @@ its balances plus what the position alone decides. Forced moves (one legal move)
 decision. :mod:`nj_ledger.analysis.reference` is the plain search (no table, no pruning) the tests hold this
 one to.
 
-Best play by all runs compiled where it can (:mod:`nj_ledger.analysis._maxn`, built from ``_maxn.c`` with the
-package): the same search move for move, some forty times faster. :class:`PythonSearch` is the same search in
-Python, the reference the compiled one is tested against, and what runs where no compiled module is found
+Both searches run compiled where they can (:mod:`nj_ledger.analysis._maxn`, built from ``_maxn.c`` with the
+package): the same searches move for move, some forty times faster. :class:`PythonSearch` is the same searches in
+Python, the reference the compiled ones are tested against, and what runs where no compiled module is found
 (Pyodide) or where ``NJ_LEDGER_NATIVE=0`` says not to use it.
 """
 
@@ -234,8 +234,8 @@ def compiled_table(table: Table) -> tuple[Any, ...]:
 
 
 class Search(PythonSearch):
-    """:class:`PythonSearch` with best play by all compiled where it can be (:func:`native`); what a seat is sure
-    of (``secure``) stays in Python. Both count their positions in ``nodes`` against the one ``limit``."""
+    """:class:`PythonSearch` compiled where it can be (:func:`native`): best play by all and what a seat is sure
+    of, each with its own tables, both counting their positions in ``nodes`` against the one ``limit``."""
 
     def __init__(self, table: Table, root: Position, limit: int | None = None) -> None:
         super().__init__(table, root, limit)
@@ -255,6 +255,21 @@ class Search(PythonSearch):
             found: Values | None = compiled.values(p)
         except OverflowError:  # balances past what the compiled search keeps: this position in Python
             return super().values(p)
+        finally:
+            self.nodes = compiled.nodes
+        if found is None:
+            raise TooLarge(self.nodes)
+        return found
+
+    def secure(self, p: Position, seat: int) -> int:
+        compiled = self._native
+        if compiled is None or p[P_MODE] == ENDED:
+            return super().secure(p, seat)
+        compiled.nodes, compiled.limit = self.nodes, self.limit
+        try:
+            found: int | None = compiled.secure(p, seat)
+        except OverflowError:
+            return super().secure(p, seat)
         finally:
             self.nodes = compiled.nodes
         if found is None:

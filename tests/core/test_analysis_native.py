@@ -1,11 +1,12 @@
-"""The compiled best play by all (``nj_ledger.analysis._maxn``) is the Python search move for move.
+"""The compiled searches (``nj_ledger.analysis._maxn``) are the Python ones move for move.
 
 - The module is built in the test environment (``make install`` builds it with the package): the tests below
   would otherwise hold nothing.
 - On small random deals of every profile and of every rule the model reads (``small_deal``: from the deal's
   first card, or a few random table actions in), 2 to 8 seats, its moves are the model's, its values are
   :class:`~nj_ledger.analysis.solver.PythonSearch`'s and so are its counts of positions searched, call after
-  call on one search (its transposition table carried over); a limit gives up at the same count.
+  call on one search (its transposition tables carried over), for best play by all and for what each seat is
+  sure of; a limit gives up at the same count.
 - ``NJ_LEDGER_NATIVE=0`` runs the search in Python, with the same answers.
 """
 
@@ -63,7 +64,7 @@ def positions_along(table: Table, p: Position, rng: random.Random, most: int) ->
 
 
 @scaled
-def test_the_compiled_search_equals_the_python_search_value_for_value_node_for_node() -> None:
+def test_the_compiled_searches_equal_the_python_ones_value_for_value_node_for_node() -> None:
     rng = random.Random(17)
     for seed in range(sized(400, 4000)):
         state = deal(60_000 + seed)
@@ -79,6 +80,10 @@ def test_the_compiled_search_equals_the_python_search_value_for_value_node_for_n
             if after[P_MODE] != ENDED:
                 assert compiled.values(after) == python.values(after), seed
         assert compiled.nodes == python.nodes, seed
+        for p in positions_along(table, root, rng, 3):  # what each seat is sure of: alpha-beta, node for node
+            for seat in range(table.n):
+                assert compiled.secure(p, seat) == python.secure(p, seat), (seed, seat)
+                assert compiled.nodes == python.nodes, (seed, seat)
 
 
 @scaled
@@ -110,4 +115,13 @@ def test_a_limit_gives_up_at_the_same_count() -> None:
             assert search.nodes == limit, seed
         more = whole.nodes + 1  # a limit not reached: the same values as with none
         assert Search(table, root, more).values(root) == whole.values(root), seed
+        seat = rng.randrange(table.n)
+        sure = PythonSearch(table, root)
+        sure.secure(root, seat)
+        if sure.nodes >= 2:
+            limit = rng.randint(1, sure.nodes)
+            for search in (Search(table, root, limit), PythonSearch(table, root, limit)):
+                with pytest.raises(TooLarge):
+                    search.secure(root, seat)
+                assert search.nodes == limit, seed
     assert tried >= sized(100, 1000)
