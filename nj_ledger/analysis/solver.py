@@ -23,9 +23,9 @@ decision. :mod:`nj_ledger.analysis.reference` is the plain search (no table, no 
 one to.
 
 Both searches run compiled where they can (:mod:`nj_ledger.analysis._maxn`, built from ``_maxn.c`` with the
-package): the same searches move for move, fifty to a hundred times faster. :class:`PythonSearch` is the same searches in
-Python, the reference the compiled ones are tested against, and what runs where no compiled module is found
-(Pyodide) or where ``NJ_LEDGER_NATIVE=0`` says not to use it.
+package): the same searches move for move, fifty to a hundred times faster. :class:`PythonSearch` is the same
+searches in Python, the reference the compiled ones are tested against, and what runs where no compiled module
+is found (Pyodide) or where ``NJ_LEDGER_NATIVE=0`` says not to use it.
 """
 
 from __future__ import annotations
