@@ -17,9 +17,11 @@ PYODIDE  := api/static/vendor/pyodide/VERSION
 
 .PHONY: run test lint test-slow test-slow-core test-slow-rest test-reliability-slow install clean translations
 
+# The install builds the solver's compiled searches (nj_ledger/analysis/_maxn*.c, .h): editing them installs again,
+# which rebuilds them.
 # -qq: pip says only what failed (a machine's own pip settings, such as an index folder it lacks, would
 # otherwise print a warning a line for every package).
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(wildcard nj_ledger/analysis/_maxn*.c nj_ledger/analysis/_maxn*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -qq --upgrade pip
 	$(BIN)/python -m pip install -qq -e '.[test]'

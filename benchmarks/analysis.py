@@ -10,7 +10,8 @@ players, avantcoureur-1760), dealt with every hand:
 
 Each solve has a budget of searched positions (``budget``): a deal that does not end within it counts at
 the time it took to reach it, and the line says how many did not end (their time is then a lower bound, so
-the p99 is too). Figures: p50 and p99 seconds a solve, and positions searched a second.
+the p99 is too). Figures: p50 and p99 seconds a solve, and positions searched a second, with whether best play
+by all ran compiled (``NJ_LEDGER_NATIVE=0`` measures the search in Python).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from typing import Any
 
 from nj_ledger import DECK, GameState, execute, new_game, replay
 from nj_ledger.analysis import TooLarge, solve
-from nj_ledger.analysis.model import ENDED, P_MODE, actions_of, position
-from nj_ledger.analysis.solver import Search, _turn_options
+from nj_ledger.analysis.convert import actions_of, position
+from nj_ledger.analysis.model import ENDED, P_MODE
+from nj_ledger.analysis.solver import Search, _turn_options, native
 
 from .results import percentile, row
 
@@ -91,7 +93,9 @@ def _rows(name: str, target: float, seconds: list[float], nodes: int, over: int,
     lines = [
         row(f"{name}, p50", "s", percentile(seconds, 50), at_most=target),
         row(f"{name}, p99", "s", percentile(seconds, 99), at_most=target, note=note),
-        row(f"{name}, positions", "positions/s", nodes / sum(seconds) if sum(seconds) else None),
+        row(f"{name}, positions", "positions/s", nodes / sum(seconds) if sum(seconds) else None,
+            note="best play by all compiled (nj_ledger.analysis._maxn)" if native() else
+            "best play by all in Python (NJ_LEDGER_NATIVE=0, or the compiled module not built)"),
     ]
     # a solve that did not end is not a time met, whatever the time it took to give up
     if over:

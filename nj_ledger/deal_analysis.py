@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .analysis import NoConsistentDeal, TooLarge, completions, mark, review, searcher
+from .analysis.convert import position
 from .analysis.fair import Watch, with_hands
-from .analysis.model import position
 from .analysis.review import Decision, decisions_of, fair_value, moves_of
 from .cards import DECK, Card
 from .decide import execute

@@ -13,9 +13,9 @@ FRAMEWORKS = {"flask", "flask_smorest", "flask_babel", "werkzeug", "marshmallow"
 STORAGE = {"sqlalchemy", "alembic", "psycopg", "sqlite3", "requests"}
 SHIPPED = ("migrations", "examples")  # links to the top-level folders (the store's Alembic scripts, game files)
 LIMIT = 400  # lines: every module of nj_ledger (the store included) stays under it
-# Temporary: nj_ledger/analysis/model.py is over the limit until it is split by responsibility. Remove it from
-# this set then (the test below fails once a module listed here is no longer over the limit).
-OVER_THE_LIMIT_FOR_NOW = {"nj_ledger/analysis/model.py"}
+# A module over the limit while it waits to be split, named here for the time being (none today); the test below
+# fails once a module listed here is no longer over it.
+OVER_THE_LIMIT_FOR_NOW: set[str] = set()
 
 
 def modules(store: bool):

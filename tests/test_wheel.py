@@ -80,6 +80,10 @@ def test_the_wheel_holds_what_the_ledger_reads_and_no_test_helper(installed: Pat
         "0001_initial.py"]
     assert len(list((site / "nj_ledger" / "examples").glob("*.json"))) >= 5
     assert (site / "nj_ledger" / "py.typed").is_file()
+    # the solver's compiled searches, built with the wheel, and their types
+    assert len(list((site / "nj_ledger" / "analysis").glob("_maxn.*.so"))) == 1
+    assert (site / "nj_ledger" / "analysis" / "_maxn.pyi").is_file()
+    assert not (site / "nj_ledger" / "analysis" / "_maxn.c").exists()
     assert (site / "api" / "translations" / "fr" / "LC_MESSAGES" / "messages.po").is_file()
     assert not (site / "nj_ledger" / "store" / "scratch.py").exists()
     assert not (site / "tests").exists()

@@ -2,7 +2,7 @@
 forced moves. Exponential, so only for small deals (the tests: 2 to 4 cards a hand).
 
     >>> from nj_ledger import new_game, execute, replay
-    >>> from nj_ledger.analysis.model import position
+    >>> from nj_ledger.analysis.convert import position
     >>> rules = {"profile": "cards", "players": [2], "deal_table": {"2": [2, 48]}}
     >>> state, _ = execute(replay([new_game(["Ana", "Ben"], rules, 60)]),
     ...                    [{"type": "deal", "hands": [["5H", "9C"], ["6S", "KD"]]}])

@@ -23,8 +23,9 @@ from typing import Any
 from ..cards import Card, parse_cards
 from ..decide import execute
 from ..state import PLAYING, GameState
+from .convert import position
 from .fair import Watch, with_hands
-from .model import CALL, ENDED, MIDDLE, NONE, P_BAL, P_MODE, PLAIN, Position, Table, card_index, position
+from .model import CALL, ENDED, MIDDLE, NONE, P_BAL, P_MODE, PLAIN, Position, Table, card_index
 from .solver import Hands, Option, Search, Values
 
 MARKS = ("best", "inaccuracy", "mistake", "blunder")

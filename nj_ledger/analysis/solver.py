@@ -21,28 +21,36 @@ held to a balance (``shortfall: end`` and a seat short of what it could pay): el
 its balances plus what the position alone decides. Forced moves (one legal move) are played without a
 decision. :mod:`nj_ledger.analysis.reference` is the plain search (no table, no pruning) the tests hold this
 one to.
+
+Both searches run compiled where they can (:mod:`nj_ledger.analysis._maxn`, built from ``_maxn.c`` with the
+package): the same searches move for move, fifty to a hundred times faster. :class:`PythonSearch` is the same
+searches in Python, the reference the compiled ones are tested against, and what runs where no compiled module
+is found (Pyodide) or where ``NJ_LEDGER_NATIVE=0`` says not to use it.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from ..cards import Card
 from ..state import GameState
-from .model import (
-    ENDED,
-    MIDDLE,
-    NONE,
-    P_BAL,
-    P_MODE,
-    P_TURN,
-    Position,
-    Table,
-    actions_of,
-    position,
-)
+from .convert import actions_of, position
+from .model import ENDED, MIDDLE, NONE, P_BAL, P_MODE, P_TURN, Position, Table
+
+
+def _compiled() -> ModuleType | None:
+    try:
+        from . import _maxn
+    except ImportError:  # a source tree not built, or Pyodide: the search in Python
+        return None
+    return _maxn
+
+
+_maxn = _compiled()
 
 Hands = Sequence[Iterable[Card | str]] | Mapping[int, Iterable[Card | str]] | None
 Values = tuple[int, ...]
@@ -77,10 +85,10 @@ class TooLarge(Exception):
     """The search met its budget of positions (``limit``) before it ended: no value is given."""
 
 
-class Search:
+class PythonSearch:
     """One search over one deal's positions, its tables kept between calls (a position solved once is not
     searched again). ``limit``: the most decision positions it searches (None: no limit) before it gives up
-    with :class:`TooLarge`."""
+    with :class:`TooLarge`. All in Python: the reference for the compiled best play by all (:class:`Search`)."""
 
     def __init__(self, table: Table, root: Position, limit: int | None = None) -> None:
         self.table = table
@@ -121,7 +129,7 @@ class Search:
         best: Values | None = None
         for move in moves:
             after = play(p, move)
-            value = after[P_BAL] if after[P_MODE] == ENDED else self.values(after)
+            value = after[P_BAL] if after[P_MODE] == ENDED else PythonSearch.values(self, after)
             if best is None or value[seat] > best[seat]:
                 best = value
         assert best is not None
@@ -217,6 +225,65 @@ class Search:
         return value
 
 
+def native() -> bool:
+    """Whether best play by all runs compiled: the module is built and ``NJ_LEDGER_NATIVE`` is not ``0``."""
+    return _maxn is not None and os.environ.get("NJ_LEDGER_NATIVE", "1") != "0"
+
+
+def compiled_table(table: Table) -> tuple[Any, ...]:
+    """What the compiled search reads of ``table`` (``_maxn.c``'s ``table_of``, in its order)."""
+    return (table.n, table.by_suit, table.may_stop, table.skip, table.first_passer, table.lowest, table.opened,
+            table.wild, ("none", "double", "sweep").index(table.go_reward), table.track_turns, table.track_laid,
+            table.cards_payment, ("none", "double", "face").index(table.bete), table.negative, table.wild_double,
+            table.point_value, table.hoc, table.boxes, table.face, tuple(table.honour_index), tuple(table.rank),
+            tuple(table.suit), tuple(table.points), tuple(table.ends), tuple(table.box_of), tuple(table.hoc_card),
+            tuple(table.announceable), tuple(table.special))
+
+
+class Search(PythonSearch):
+    """:class:`PythonSearch` compiled where it can be (:func:`native`): best play by all and what a seat is sure
+    of, each with its own tables, both counting their positions in ``nodes`` against the one ``limit``."""
+
+    def __init__(self, table: Table, root: Position, limit: int | None = None) -> None:
+        super().__init__(table, root, limit)
+        self._native: Any = None
+        if native() and _maxn is not None:
+            try:
+                self._native = _maxn.Search(compiled_table(table), self.capped, self.limit)
+            except (ValueError, OverflowError):  # a table past what the compiled search takes (more than 8 seats)
+                self._native = None
+
+    def values(self, p: Position) -> Values:
+        compiled = self._native
+        if compiled is None or p[P_MODE] == ENDED:
+            return super().values(p)
+        compiled.nodes, compiled.limit = self.nodes, self.limit
+        try:
+            found: Values | None = compiled.values(p)
+        except OverflowError:  # balances past what the compiled search keeps: this position in Python
+            return super().values(p)
+        finally:
+            self.nodes = compiled.nodes
+        if found is None:
+            raise TooLarge(self.nodes)
+        return found
+
+    def secure(self, p: Position, seat: int) -> int:
+        compiled = self._native
+        if compiled is None or p[P_MODE] == ENDED:
+            return super().secure(p, seat)
+        compiled.nodes, compiled.limit = self.nodes, self.limit
+        try:
+            found: int | None = compiled.secure(p, seat)
+        except OverflowError:
+            return super().secure(p, seat)
+        finally:
+            self.nodes = compiled.nodes
+        if found is None:
+            raise TooLarge(self.nodes)
+        return found
+
+
 # --- the public API -------------------------------------------------------------------------------------
 def _turn_options(table: Table, p: Position) -> list[tuple[list[int], Position]]:
     """Every table action open at ``p`` as the moves it is made of and the position after it: one seat's
@@ -271,4 +338,4 @@ def searcher(state: GameState, hands: Hands = None, limit: int | None = None) ->
     return Search(table, root, limit)
 
 
-__all__ = ["Option", "Search", "Solution", "TooLarge", "searcher", "secure", "solve"]
+__all__ = ["Option", "PythonSearch", "Search", "Solution", "TooLarge", "searcher", "secure", "solve"]

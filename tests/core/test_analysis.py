@@ -23,18 +23,8 @@ import pytest
 
 from nj_ledger import DECK, GameState, LedgerError, execute, new_game, replay
 from nj_ledger.analysis import mark, review, searcher, secure, solve
-from nj_ledger.analysis.model import (
-    CALL,
-    ENDED,
-    P_BAL,
-    P_MODE,
-    P_TURN,
-    PLAIN,
-    Table,
-    actions_of,
-    card_index,
-    position,
-)
+from nj_ledger.analysis.convert import actions_of, position
+from nj_ledger.analysis.model import CALL, ENDED, P_BAL, P_MODE, P_TURN, PLAIN, Table, card_index
 from nj_ledger.analysis.reference import best_play, guaranteed
 from nj_ledger.analysis.solver import Search, _turn_options
 from nj_ledger.cards import Card, parse_cards

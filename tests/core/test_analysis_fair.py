@@ -20,8 +20,8 @@ import pytest
 
 from nj_ledger import DECK, GameState, execute, new_game, replay
 from nj_ledger.analysis import completions, fair, mark, review, searcher, solve
+from nj_ledger.analysis.convert import position
 from nj_ledger.analysis.fair import Unseen, Watch, start_hands
-from nj_ledger.analysis.model import position
 from nj_ledger.analysis.review import decisions_of, fair_value, moves_of
 from nj_ledger.cards import Card, parse_cards
 from support.scale import scaled, sized
