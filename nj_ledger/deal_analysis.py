@@ -30,9 +30,9 @@ from .reducer import fold
 from .state import PLAYING, GameState
 
 DONE, PARTIAL, TOO_LARGE, HANDS_UNKNOWN = "done", "partial", "too-large", "hands-unknown"
-# Positions a decision point's search may take (about 5-15 s of the pure-Python solver); reviewed from the end
-# backwards, the analysis stops at the first point past it.
-DEFAULT_LIMIT = 300_000
+# Positions a deal's search may take (a few seconds of the compiled search, as long again for the fair values;
+# about a minute in Python); reviewed from the end backwards, the analysis stops at the first point past it.
+DEFAULT_LIMIT = 2_000_000
 # A deal settled by count: how many completions of its unseen cards are analysed, drawn from which seed.
 SAMPLES, SEED = 8, 0
 # Each decision valued on what its seat could see: how many deals are sampled (from SEED) and solved.
