@@ -283,6 +283,21 @@ def test_a_closed_evenings_grid_shows_only_the_rounds_played(browser: Browser, e
     context.close()
 
 
+def test_a_tables_phone_shows_the_next_round_as_soon_as_it_starts(browser: Browser, evening_club: LiveServer) -> None:
+    made = open_evening(evening_club, name="Tables en direct", players=SIX, rounds=2,
+                        seating=[[SIX[:3], SIX[3:]], [SIX[::2], SIX[1::2]]])
+    evening, link = made["id"], made["links"][0]
+    call(evening_club, "POST", evening_path(evening_club, evening, "rounds"), {}, status=201)
+    context, phone, errors = table_phone(browser, link["url"])
+    expect(phone.locator("#current h2")).to_have_text("This round's game (round 1)")
+    call(evening_club, "POST", evening_path(evening_club, evening, "rounds"), {"force": True}, status=201)
+    # the table's stream, not its reading every 8 seconds, brings the round: well within those 8 seconds
+    expect(phone.locator("#current h2")).to_have_text("This round's game (round 2)", timeout=3000)
+    expect(phone.locator("#current .seat-list li")).to_have_text(["Ana", "Chloé", "Élise"])
+    assert errors.errors == []
+    context.close()
+
+
 def adjust(page: Page, player: str, amount: int, reason: str) -> None:
     """The director's decisions form: a player's score adjusted, with its reason."""
     page.select_option("#mend-kind", "adjustment")
