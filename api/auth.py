@@ -63,7 +63,7 @@ SHARED_ROUTES = {
 # What a table token reaches: its table's games (by the game in the path) and its table's routes (by the code).
 TABLE_GAME_ROUTES = frozenset({"games.Game", "games.Actions", "games.Events", "replay.Replay", "replay.Analysis",
                                "streams.GameStream"})
-TABLE_CODE_ROUTES = frozenset({"evenings.Table", "evenings.TableConfirmations"})
+TABLE_CODE_ROUTES = frozenset({"evenings.Table", "evenings.TableConfirmations", "streams.TableStream"})
 FAILURES = "nj_ledger.failed_authentications"
 ADMIN_TOKEN_LENGTH = 32  # characters at least
 ADMIN_TOKEN_BITS = 128  # at least, counted as length x log2(distinct characters)

@@ -219,6 +219,16 @@ class EveningFollow(Follow):
         return self.store.evening_entries(self.club_id, self.key[len(EVENING_PREFIX):], after, PAGE)
 
 
+class TableFollow(EveningFollow):
+    """A table's phone following its evening: one item per decision, only its ``{seq, type, recorded_at}`` —
+    enough to read the table's view again at once (a round started, a result confirmed, the evening closed),
+    nothing of the director's decisions that the table's token may not read."""
+
+    def fetch(self, after: int) -> list[dict[str, Any]]:
+        return [{"seq": item["seq"], "type": item["type"], "recorded_at": item["recorded_at"]}
+                for item in super().fetch(after)]
+
+
 class _Member:
     """One follower on its channel, and its connection: the channel writes to it directly (a send the server
     takes at once, as it does unless the client is far behind, costs no turn of the event loop); a send the
@@ -565,6 +575,30 @@ class EveningStream(MethodView):
         the_store = store()
         the_store.evening_entries(token.club_id, evening, 0, 1)  # another club's evening, or none: 404 now
         return streamed(EveningFollow(the_store, token.club_id, EVENING_PREFIX + evening, after, *_timing()))
+
+
+@blp.route("/tables/<code>/stream")
+class TableStream(MethodView):
+    @blp.arguments(StreamQuerySchema(), location="query")
+    @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
+                          "description": "The id (seq) of the last decision received: the stream goes on after "
+                                         "it."}],
+             responses={"200": {"description": (
+                 "Server-Sent Events, one per decision of the table's evening: `id` its seq, `data` "
+                 "`{seq, type, recorded_at}` (what was decided is read from `GET /tables/{code}`). A comment "
+                 "`: heartbeat` every STREAM_HEARTBEAT seconds while nothing happens."),
+                 "content": {EVENT_STREAM: {"schema": SSE_EVENT, "example": (
+                     'id: 4\ndata: {"recorded_at": "2026-11-26T19:40:02.118204Z", "seq": 4, '
+                     '"type": "round_started"}\n\n')}}}})
+    def get(self, query: dict[str, Any], code: str) -> Response:
+        """Follow a table's evening (Server-Sent Events): each decision's kind as it is recorded — a round
+        started, a result confirmed, the evening closed — so that the table's phone reads its view again at
+        once. Open to the table's token and to the club's tokens."""
+        token = reader()
+        after = start_position(query)
+        the_store = store()
+        evening, _table = the_store.table_by_code(token.club_id, code)  # none in this club: 404 now
+        return streamed(TableFollow(the_store, token.club_id, EVENING_PREFIX + evening, after, *_timing()))
 
 
 def _timing() -> tuple[float, float]:

@@ -38,7 +38,8 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/clubs/{club}/evenings/{evening}/decisions",
         "/api/v1/clubs/{club}/evenings/{evening}/confirmations", "/api/v1/clubs/{club}/evenings/{evening}/close",
         "/api/v1/clubs/{club}/evenings/{evening}/tables/{table}/links", "/api/v1/tables/{code}",
-        "/api/v1/tables/{code}/confirmations", "/api/v1/clubs/{club}/seasons/{season}/ladder",
+        "/api/v1/tables/{code}/confirmations", "/api/v1/tables/{code}/stream",
+        "/api/v1/clubs/{club}/seasons/{season}/ladder",
         "/api/v1/clubs/{club}/players/{player}/evenings", "/api/v1/clubs/{club}/evenings/{evening}/stream",
         "/api/v1/clubs/{club}/seasons/{season}",
     }

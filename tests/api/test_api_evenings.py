@@ -176,6 +176,9 @@ def test_a_table_token_reaches_its_tables_games_only(calls: Calls, club: Club) -
     followed = client.get(f"/api/v1/games/{mine}/stream", headers=table, buffered=False)
     assert followed.status_code == 200 and followed.mimetype == "text/event-stream"
     followed.close()
+    followed = client.get(f"/api/v1/tables/{link['code']}/stream", headers=table, buffered=False)
+    assert followed.status_code == 200 and followed.mimetype == "text/event-stream"
+    followed.close()
     before = calls.state(club, other)["version"]
     # another table's game, the club, the evening's other routes, another table's code: as if they were not there
     for answer in (
@@ -201,6 +204,7 @@ def test_a_table_token_reaches_its_tables_games_only(calls: Calls, club: Club) -
         client.get(f"/api/v1/games/{mine}/audit", headers=table),
         client.get(f"/api/v1/clubs/{club.id}/stream", headers=table),
         client.get(evenings_url(club, evening, "stream"), headers=table),
+        client.get(f"/api/v1/tables/{created['links'][1]['code']}/stream", headers=table),
     ):
         assert_problem(answer, 404, "not-found")
     assert calls.state(club, other)["version"] == before

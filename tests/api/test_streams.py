@@ -346,3 +346,31 @@ def test_the_club_stream_tells_of_a_deal_undone_and_a_game_reopened(stream_calls
     route = stream_calls.client.get("/api/v1/openapi.json").json["paths"]["/api/v1/clubs/{club}/stream"]["get"]
     assert "`deal_undone`" in route["responses"]["200"]["description"]
     assert "`game_reopened`" in route["responses"]["200"]["description"]
+
+
+def test_a_tables_stream_tells_its_phone_of_each_decision_by_its_kind_only(stream_calls: Calls) -> None:
+    club = stream_calls.club()
+    client = stream_calls.client
+    made = client.post(f"/api/v1/clubs/{club.id}/evenings", json={
+        "name": "Jeudi", "players": ["Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny"], "rounds": 2,
+        "starting_chips": 60}, headers=club.auth)
+    assert made.status_code == 201, made.get_json()
+    evening, (first, second) = made.json["id"], made.json["links"]
+    table = {"Authorization": f"Bearer {first['secret']}"}
+    reader = Reader(client.get(f"/api/v1/tables/{first['code']}/stream", headers=table, buffered=False))
+    try:
+        assert reader.event()[1]["type"] == "evening_created"
+        assert client.post(f"/api/v1/clubs/{club.id}/evenings/{evening}/rounds", json={},
+                           headers=club.auth).status_code == 201
+        position, item = reader.event()
+        assert position == 2 and set(item) == {"seq", "type", "recorded_at"} and item["type"] == "round_started"
+    finally:
+        reader.close()
+    reader = Reader(client.get(f"/api/v1/tables/{first['code']}/stream", headers={**club.auth, "Last-Event-ID": "1"},
+                               buffered=False))
+    try:
+        assert reader.event()[0] == 2  # a club token follows it too, and resumes
+    finally:
+        reader.close()
+    assert client.get(f"/api/v1/tables/{second['code']}/stream", headers=table).status_code == 404
+    assert client.get("/api/v1/tables/ZZZZZZ/stream", headers=club.auth).status_code == 404

@@ -258,6 +258,46 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     context.close()
 
 
+def test_a_closed_evenings_grid_shows_only_the_rounds_played(browser: Browser, evening_club: LiveServer) -> None:
+    made = open_evening(evening_club, name="Soirée écourtée", players=SIX, rounds=3)
+    evening = made["id"]
+    call(evening_club, "POST", evening_path(evening_club, evening, "rounds"), {}, status=201)
+    context = new_context(browser, phone=True)
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_in(page, evening_club)
+    page.goto(f"{evening_club.url}/clubs/{evening_club.club}/evenings/{evening}")
+    heads = page.locator("#grid-table thead th[scope=col]")
+    expect(heads).to_have_text(["Round 1", "Round 2not started yet", "Round 3not started yet"])
+    expect(cell(page, 3, 1)).to_have_attribute("data-mark", "planned")
+    screenshot(page, "evening-grid-rounds-to-come")
+
+    call(evening_club, "POST", evening_path(evening_club, evening, "close"), {"reason": "Early night"}, status=201)
+    page.reload()
+    expect(page.locator("#summary")).to_contain_text("closed · 1 round played")
+    expect(heads).to_have_text(["Round 1"])  # the two rounds never played are gone
+    expect(page.locator("#grid-table tbody tr")).to_have_count(2)
+    expect(page.locator('#grid-table td[data-mark="planned"]')).to_have_count(0)
+    screenshot(page, "evening-grid-closed")
+    assert errors.errors == []
+    context.close()
+
+
+def test_a_tables_phone_shows_the_next_round_as_soon_as_it_starts(browser: Browser, evening_club: LiveServer) -> None:
+    made = open_evening(evening_club, name="Tables en direct", players=SIX, rounds=2,
+                        seating=[[SIX[:3], SIX[3:]], [SIX[::2], SIX[1::2]]])
+    evening, link = made["id"], made["links"][0]
+    call(evening_club, "POST", evening_path(evening_club, evening, "rounds"), {}, status=201)
+    context, phone, errors = table_phone(browser, link["url"])
+    expect(phone.locator("#current h2")).to_have_text("This round's game (round 1)")
+    call(evening_club, "POST", evening_path(evening_club, evening, "rounds"), {"force": True}, status=201)
+    # the table's stream, not its reading every 8 seconds, brings the round: well within those 8 seconds
+    expect(phone.locator("#current h2")).to_have_text("This round's game (round 2)", timeout=3000)
+    expect(phone.locator("#current .seat-list li")).to_have_text(["Ana", "Chloé", "Élise"])
+    assert errors.errors == []
+    context.close()
+
+
 def adjust(page: Page, player: str, amount: int, reason: str) -> None:
     """The director's decisions form: a player's score adjusted, with its reason."""
     page.select_option("#mend-kind", "adjustment")

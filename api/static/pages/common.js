@@ -309,16 +309,18 @@ export function setupHeader() {
     button.addEventListener("click", () => setLanguage(button.dataset.lang));
   }
   if (sharedSecret() || tableSession()) { // a shared page or a table's phone: nothing else to go to
-    for (const id of ["nav-scoreboard", "club-name"]) document.getElementById(id)?.setAttribute("hidden", "");
+    for (const id of ["nav-scoreboard", "nav-evenings", "club-name"]) document.getElementById(id)?.setAttribute("hidden", "");
     document.querySelector(".site-header .links")?.setAttribute("hidden", "");
     return;
   }
   const current = session();
   const signout = document.getElementById("signout");
   const scoreboard = document.getElementById("nav-scoreboard");
+  const evenings = document.getElementById("nav-evenings");
   const club = document.getElementById("club-name");
   if (current) {
     if (scoreboard) scoreboard.href = `/clubs/${encodeURIComponent(current.club)}/scoreboard`;
+    if (evenings) evenings.href = `/clubs/${encodeURIComponent(current.club)}/evenings`;
     if (club) club.textContent = current.name || current.club;
     if (signout) {
       signout.hidden = false;
@@ -327,8 +329,9 @@ export function setupHeader() {
         location.assign("/signin");
       });
     }
-  } else if (scoreboard) {
-    scoreboard.hidden = true;
+  } else {
+    if (scoreboard) scoreboard.hidden = true;
+    if (evenings) evenings.hidden = true;
   }
 }
 

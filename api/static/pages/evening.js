@@ -51,7 +51,8 @@ function renderSummary() {
   const e = page.evening;
   $("#title").textContent = e.name;
   const bits = [e.date, t(`evening.status.${e.status}`),
-    t("evening.round_of", { round: e.current_round, rounds: e.rounds }),
+    e.status === "closed" ? t("evening.rounds_played", { count: e.current_round })
+      : t("evening.round_of", { round: e.current_round, rounds: e.rounds }),
     t("evening.players_tables", { players: e.players.filter((p) => p.present && !p.withdrawn).length,
       tables: e.tables.length }),
     t(`evening.rule.${e.ranking}`)];
@@ -134,15 +135,23 @@ function confirmForm(cell) {
     el("button", { type: "submit", class: "confirm-button" }, t("evening.confirm")));
 }
 
+/** The grid's rounds: every round while the evening is open (those not started yet marked so); once it is
+ * closed, only the rounds played, and the tables that sat in one of them. */
 function renderGrid() {
   const grid = page.grid;
-  const rounds = [...Array(grid.rounds)].map((_, i) => i + 1);
+  const shown = grid.status === "closed" ? Math.min(grid.current_round, grid.rounds) : grid.rounds;
+  const rounds = [...Array(shown)].map((_, i) => i + 1);
   const head = el("tr", {}, el("th", {}, t("evening.table")),
-    rounds.map((r) => el("th", { scope: "col", class: r <= grid.current_round ? "started" : "planned" },
-      t("evening.round", { round: r }))));
-  const rows = grid.tables.map((row) => el("tr", { dataset: { table: row.table } },
-    el("th", { scope: "row" }, t("evening.table_n", { table: row.table }), el("div", { class: "hint code" }, row.code || "")),
-    row.cells.map(cellElement)));
+    rounds.map((r) => (r <= grid.current_round
+      ? el("th", { scope: "col", class: "started" }, t("evening.round", { round: r }))
+      : el("th", { scope: "col", class: "planned" }, t("evening.round", { round: r }),
+        el("div", { class: "hint" }, t("evening.round_waiting"))))));
+  const rows = grid.tables
+    .map((row) => ({ ...row, cells: row.cells.slice(0, shown) }))
+    .filter((row) => row.cells.some((cell) => cell))
+    .map((row) => el("tr", { dataset: { table: row.table } },
+      el("th", { scope: "row" }, t("evening.table_n", { table: row.table }), el("div", { class: "hint code" }, row.code || "")),
+      row.cells.map(cellElement)));
   $("#grid").replaceChildren(el("table", { id: "grid-table", class: "data evening-grid" }, el("thead", {}, head),
     el("tbody", {}, rows)));
 }

@@ -2,12 +2,14 @@
 // (`/tables/{code}#token=…`): it is kept on this phone and the address keeps only `#table={code}`, so a reload
 // still works and the secret does not stay on the screen. Typed by hand (`/tables`), the code opens the table with
 // the club's session. The page shows the table's game of the current round and opens its scorer; when the evening
-// asks for confirmation, a player of the table confirms the result here. It reads the table again every few
-// seconds (a round started by the director, a result recorded on another phone).
+// asks for confirmation, a player of the table confirms the result here. It follows the table's stream (each
+// decision of the evening: a round started by the director, a result confirmed) and reads the table again at
+// once; it also reads it every few seconds (a game played on another phone, or the stream dropped).
 
 import {
   $, ApiError, api, cleanCode, el, keepTableToken, notify, requireSession, start, t, tableSession,
 } from "./common.js";
+import { follow } from "./follow.js";
 import { markText } from "./marks.js";
 
 const POLL_EVERY = 8000;
@@ -135,6 +137,10 @@ async function main() {
     }
     throw failure;
   }
+  let soon = null; // decisions that come together (the log from its start, when the stream opens) read once
+  follow(`/tables/${page.code}/stream`, { onEvent: () => {
+    if (soon === null) soon = setTimeout(() => { soon = null; load().catch(() => {}); }, 250);
+  } });
   setInterval(() => { if (!document.hidden) load().catch(() => {}); }, POLL_EVERY);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) load().catch(() => {}); });
 }
