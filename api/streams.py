@@ -502,11 +502,16 @@ def take_handed(key: str) -> Follow | None:
         return _handed.pop(key, None)
 
 
+def last_event_id(what: str, id_is: str) -> dict[str, Any]:
+    """The ``Last-Event-ID`` header of a stream's OpenAPI description: where a reconnecting follower goes on."""
+    return {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
+            "description": f"The id ({id_is}) of the last {what} received: the stream goes on after it."}
+
+
 @blp.route("/games/<game>/stream")
 class GameStream(MethodView):
     @blp.arguments(StreamQuerySchema(), location="query")
-    @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
-                          "description": "The id (seq) of the last event received: the stream goes on after it."}],
+    @blp.doc(parameters=[last_event_id("event", "seq")],
              responses={"200": {"description": (
                  "Server-Sent Events, one per event of the log: `id` the event's seq, `data` the event as "
                  "`GET /games/{game}/events` shows it (JSON). A comment `: heartbeat` every "
@@ -526,9 +531,7 @@ class GameStream(MethodView):
 @blp.route("/clubs/<club>/stream")
 class ClubStream(MethodView):
     @blp.arguments(StreamQuerySchema(), location="query")
-    @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
-                          "description": "The id (position) of the last item received: the stream goes on after "
-                                         "it."}],
+    @blp.doc(parameters=[last_event_id("item", "position")],
              responses={"200": {"description": (
                  "Server-Sent Events, one per item of the club's feed: `id` the item's position in the feed "
                  "(1, 2, 3… in the order they were recorded), `data` `{position, game, seq, deal, type, "
@@ -554,9 +557,7 @@ class ClubStream(MethodView):
 @blp.route("/clubs/<club>/evenings/<evening>/stream")
 class EveningStream(MethodView):
     @blp.arguments(StreamQuerySchema(), location="query")
-    @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
-                          "description": "The id (seq) of the last decision received: the stream goes on after "
-                                         "it."}],
+    @blp.doc(parameters=[last_event_id("decision", "seq")],
              responses={"200": {"description": (
                  "Server-Sent Events, one per decision of the evening's log: `id` its seq, `data` the decision as "
                  "`GET /clubs/{club}/evenings/{evening}/decisions` shows it (`{seq, type, data, by, recorded_at, "
@@ -580,9 +581,7 @@ class EveningStream(MethodView):
 @blp.route("/tables/<code>/stream")
 class TableStream(MethodView):
     @blp.arguments(StreamQuerySchema(), location="query")
-    @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
-                          "description": "The id (seq) of the last decision received: the stream goes on after "
-                                         "it."}],
+    @blp.doc(parameters=[last_event_id("decision", "seq")],
              responses={"200": {"description": (
                  "Server-Sent Events, one per decision of the table's evening: `id` its seq, `data` "
                  "`{seq, type, recorded_at}` (what was decided is read from `GET /tables/{code}`). A comment "
