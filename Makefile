@@ -15,7 +15,7 @@ CHROMIUM := /usr/bin/chromium
 CATALOG  := api/translations/fr/LC_MESSAGES/messages
 PYODIDE  := api/static/vendor/pyodide/VERSION
 
-.PHONY: run test lint test-slow test-slow-core test-slow-rest test-reliability-slow install clean translations
+.PHONY: run test lint test-slow test-reliability-slow install clean translations
 
 # The install builds the solver's compiled searches (nj_ledger/analysis/_maxn*.c, .h): editing them installs again,
 # which rebuilds them.
@@ -68,25 +68,18 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/mypy --strict nj_ledger
 
+# The suite on every core (pytest-xdist): each test has its own scratch schema, SQLite folder and loopback port.
 test: install $(CHROMIUM) lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # The long runs (`.ci/run` runs them after `make test`): the tests marked `slow` (twenty kills, whole benches) and
 # the `scaled` ones again at their thorough size (10,024 simulated games, 3,000 NJN round trips, 600 random games
-# per property, 8 x 1,000 concurrent appends, the longer schemathesis run). The core's and the rest's run side by
-# side: the rest mostly waits on databases and child processes.
+# per property, 8 x 1,000 concurrent appends, the longer schemathesis run), on every core (pytest-xdist gives each
+# worker the next test as it frees up).
 SLOW := -m 'slow or scaled' --hypothesis-profile=thorough
 
 test-slow: install
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-slow-core test-slow-rest
-
-# Two lanes of about the same length (some nine minutes each here): the core's tests but the solver's, and the
-# rest with the solver's (tests/core/test_analysis*.py).
-test-slow-core: install
-	$(BIN)/python -m pytest $(SLOW) tests/core --ignore-glob='tests/core/test_analysis*'
-
-test-slow-rest: install
-	$(BIN)/python -m pytest $(SLOW) --ignore-glob='tests/core/test_[!a]*' --ignore-glob='tests/core/test_a[!n]*'
+	$(BIN)/python -m pytest -n auto $(SLOW)
 
 # The reliability suite's long runs alone.
 test-reliability-slow: install
