@@ -68,9 +68,10 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/mypy --strict nj_ledger
 
-# The suite on every core (pytest-xdist): each test has its own scratch schema, SQLite folder and loopback port.
+# The suite on every core (pytest-xdist): each test has its own scratch schema, SQLite folder and loopback port;
+# the browser tests keep to one worker (tests/conftest.py).
 test: install $(CHROMIUM) lint
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 # The long runs (`.ci/run` runs them after `make test`): the tests marked `slow` (twenty kills, whole benches) and
 # the `scaled` ones again at their thorough size (10,024 simulated games, 3,000 NJN round trips, 600 random games

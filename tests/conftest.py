@@ -17,6 +17,7 @@ import secrets
 import shutil
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ADMIN_TOKEN_ENV = "NJ_LEDGER_TEST_ADMIN_TOKEN"
@@ -33,3 +34,12 @@ os.environ["NJ_LEDGER_AUTH_FAILURE_LIMIT"] = "1000000/minute"
 settings.register_profile("quick")
 settings.register_profile("thorough", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("quick")  # --hypothesis-profile=thorough loads the other one after this file is read
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test``'s ``-n auto --dist loadgroup``) the browser tests run one after the other
+    on one worker, as they were written to: two Chromiums with their servers side by side on two cores slow
+    each other past the pages' timeouts. The other workers take the rest."""
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.xdist_group("browser"))

@@ -173,9 +173,13 @@ function pickBox(kind, name) {
   return el("label", { class: "check member" }, el("input", { type: "checkbox", class: kind, value: name }), " ", name);
 }
 
-function renderMendForm() {
+/** The mend form, drawn again (the evening changed, or its kind): what the director already chose or typed is kept,
+ * unless `fresh` (a mend just recorded). */
+function renderMendForm(fresh = false) {
   const e = page.evening;
   const form = $("#mend");
+  const kept = fresh ? [] : [...form.querySelectorAll("select[id], input[id]")].map((input) => [input.id, input.value]);
+  const ticked = fresh ? [] : [...form.querySelectorAll("input[type=checkbox]:checked")].map((box) => box.value);
   const kind = el("select", { id: "mend-kind", onchange: (event) => { page.kind = event.target.value; renderMendForm(); } },
     MEND_KINDS.map((k) => el("option", { value: k, selected: k === page.kind }, t(`mend.${k}`))));
   const fields = [field(t("mend.kind"), kind)];
@@ -216,6 +220,14 @@ function renderMendForm() {
     autocomplete: "off", placeholder: t("mend.reason_hint") })));
   fields.push(el("button", { type: "submit", id: "mend-submit", class: "primary" }, t("mend.record")));
   form.replaceChildren(...fields);
+  for (const [id, value] of kept) {
+    const input = id === "mend-kind" ? null : form.querySelector(`#${id}`);
+    // a select keeps its choice only while it still offers it (a player who left, a game voided meanwhile)
+    if (input && (input.tagName !== "SELECT" || [...input.options].some((option) => option.value === value))) {
+      input.value = value;
+    }
+  }
+  for (const box of form.querySelectorAll("input[type=checkbox]")) box.checked = ticked.includes(box.value);
 }
 
 function mendBody() {
@@ -480,7 +492,7 @@ async function main() {
       notify(t(body.type === "arrival" ? "mend.no_arrival" : "mend.no_departure"));
       return;
     }
-    if (await decide(body, $("#mend-submit"))) renderMendForm();
+    if (await decide(body, $("#mend-submit"))) renderMendForm(true);
   });
   follow(path("stream"), { after: page.evening.version, onEvent: soon });
   const me = session();
