@@ -61,7 +61,11 @@ def skipped(name: str, unit: str, why: str) -> dict[str, Any]:
 def _round(value: float | None) -> float | None:
     if value is None:
         return None
-    return round(value, 3) if abs(value) < 100 else round(value, 1)
+    if abs(value) >= 100:
+        return round(value, 1)
+    if abs(value) >= 0.1 or value == 0:
+        return round(value, 3)
+    return float(f"{value:.3g}")  # a fast solve's seconds keep three figures (0.0000412, not 0.0)
 
 
 def percentile(samples: Sequence[float], q: float) -> float:

@@ -164,7 +164,11 @@ def table(report: dict[str, Any]) -> str:
 def _figure(value: float | None) -> str:
     if value is None:
         return "-"
-    return f"{value:,.1f}" if abs(value) < 1000 else f"{value:,.0f}"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    if abs(value) >= 1 or value == 0:
+        return f"{value:,.1f}"
+    return f"{value:.2g}"  # seconds under one keep two figures (0.011, 4.1e-05), not 0.0
 
 
 def _ratio(value: float | None) -> str:

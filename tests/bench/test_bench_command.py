@@ -71,3 +71,16 @@ def test_the_quick_bench_runs_end_to_end(tmp_path: Path) -> None:
 def test_a_size_that_does_not_exist_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["bench", "--quick", "--size", "deals=3"])
     assert result.exit_code == 2 and "--size" in result.output
+
+
+def test_a_fast_solves_seconds_keep_their_figures() -> None:
+    """A decision point solved in 40 µs is reported as such, in the JSON and on the screen, not as 0."""
+    from benchmarks.results import row
+    from benchmarks.runner import _figure
+
+    line = row("analysis: one decision point, p50", "s", 0.0000412, at_most=1)
+    assert line["ours"] == 0.0000412 and line["met"] is True
+    assert row("x", "s", 0.01137)["ours"] == 0.0114 and row("x", "s", 2.34567)["ours"] == 2.346
+    assert row("x", "events/s", 42_245.37)["ours"] == 42_245.4
+    assert [_figure(v) for v in (0.0000412, 0.011, 0.53, 2.34, 42_245.4, None)] == \
+        ["4.1e-05", "0.011", "0.53", "2.3", "42,245", "-"]
