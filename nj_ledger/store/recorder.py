@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from .rows import (
     INSERT_EVENTS,
     SELECT_DEAL,
+    SELECT_MEMBERS,
     SELECT_OWNER_AND_VERSION,
     SELECT_RECORDS,
     event_rows,
@@ -140,6 +141,14 @@ class Recorder(ABC):
         """``(club_id, version)`` of a game, or None if there is no such game."""
         rows = self.fetch(_driver(connection), SELECT_OWNER_AND_VERSION, (game_id,))
         return (rows[0][0], int(rows[0][1])) if rows else None
+
+    def members(self, connection: Connection, club_id: str, keys: Sequence[str]) -> dict[str, int]:
+        """The member id of each name key of ``keys`` that is a member of ``club_id`` (every game created asks:
+        one statement, written for the count of keys, where an expanding parameter is rendered again each time)."""
+        if not keys:
+            return {}
+        sql = SELECT_MEMBERS.replace("{marks}", ", ".join(["{mark}"] * len(keys)))
+        return {str(key): int(member) for key, member in self.fetch(_driver(connection), sql, (club_id, *keys))}
 
     def lookup(self, engine: Engine, sql: str, parameters: Row) -> list[Row]:
         """The rows of one SELECT (``{mark}`` for each parameter) run straight on a pooled driver connection, in

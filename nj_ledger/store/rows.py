@@ -44,6 +44,7 @@ SELECT_RECORDS = ("SELECT seq, deal, type, CAST(data AS TEXT), v, recorded_at, h
 SELECT_DEAL = ("SELECT seq, deal, type, CAST(data AS TEXT), v, recorded_at, hash FROM events "
                "WHERE game_id = {mark} AND deal = {mark} AND seq + 0 <= {mark} ORDER BY seq + 0")
 SELECT_OWNER_AND_VERSION = "SELECT club_id, version FROM games WHERE id = {mark}"
+SELECT_MEMBERS = "SELECT name_key, id FROM players WHERE club_id = {mark} AND name_key IN ({marks})"
 
 
 def json_text(value: Any) -> str:

@@ -6,13 +6,21 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from nj_ledger import new_game
+from nj_ledger import GameState, new_game
+from nj_ledger.chain import GENESIS, chain_events
+from nj_ledger.profiles import PROFILES
+from nj_ledger.reducer import fold, replay
+from nj_ledger.simulator import simulate
 from nj_ledger.store import ClubInfo, Store
+from nj_ledger.store.log import event_of
 from nj_ledger.store.streaming import import_file
-from nj_ledger.store.writes import FEED_TYPES, club_key
+from nj_ledger.store.values import Record
+from nj_ledger.store.writes import DEAL_UNDONE, FEED_TYPES, GAME_REOPENED, club_key, undone_ends
+from support.scale import scaled, sized
 
 WRITERS = 6
 GAMES_EACH = 3
@@ -123,3 +131,41 @@ def test_a_created_or_imported_log_with_an_undone_end_tells_it_too(store: Store,
                 "starting_chips": 20, "actions": actions}
     imported = import_file(store, club.id, io.BytesIO(json.dumps(document).encode())).game.id
     assert told(store, club, imported) == told(store, club, created)
+
+
+def folded_undone_ends(before: GameState | None, records: list[Record]) -> list[tuple[int, str]]:
+    """What the undos among ``records`` withdrew, by folding them one by one and asking each state."""
+    state = before.copy() if before is not None else None
+    told: list[tuple[int, str]] = []
+    for record in records:
+        undoable = state.undoable() if record["type"] == "undo" and state is not None else None
+        was_ended = state is not None and state.status == "ended"
+        state = fold(state, event_of(record))
+        if undoable is not None and undoable["withdraws_settlement"]:
+            told.append((record["seq"], DEAL_UNDONE))
+            if was_ended and state.status != "ended":
+                told.append((record["seq"], GAME_REOPENED))
+    return told
+
+
+@scaled
+def test_what_an_undo_withdrew_is_read_from_the_log_as_a_fold_tells_it() -> None:
+    """The feed's ``deal_undone`` and ``game_reopened`` are read from the records without folding them: on
+    simulated games full of undos (every profile, short of chips so that games end), split at random points (an
+    append's records meet the state the earlier ones left), they are exactly what folding the records and asking
+    each state says."""
+    rng = random.Random(5)
+    seen = {DEAL_UNDONE: 0, GAME_REOPENED: 0}
+    for seed in range(sized(60, 600)):
+        profile = sorted(PROFILES)[seed % len(PROFILES)]
+        game = simulate(seed, profile, deals=6, chatter=3.0, starting_chips=rng.choice((None, 20, 30)))
+        records = chain_events(GENESIS, 0, game.events, "2026-11-24T10:00:00.000000Z")
+        whole = folded_undone_ends(None, records)
+        assert [(record["seq"], kind) for record, kind in undone_ends(None, records)] == whole
+        for _, kind in whole:
+            seen[kind] += 1
+        for split in sorted(rng.sample(range(1, len(records)), min(8, len(records) - 1))):
+            before = replay([event_of(record) for record in records[:split]])
+            later = records[split:]
+            assert [(r["seq"], kind) for r, kind in undone_ends(before, later)] == folded_undone_ends(before, later)
+    assert seen[DEAL_UNDONE] > 10 and seen[GAME_REOPENED] > 0, seen
