@@ -149,16 +149,21 @@ def chain_events(previous_hash: str, version: int, events: Iterable[Event],
                  recorded_at: str) -> list[dict[str, Any]]:
     """The records of ``events`` appended after ``version``: consecutive seqs, one timestamp, chained hashes.
 
-    Each record's data is made of plain JSON values (no tuples, no str subclasses): the record handed back
-    now is the one a replay reads from the table. Its data's canonical bytes, written to make it plain, are
-    the ones its hash is taken over (:func:`record_bytes`).
+    A record's data is its event's: the core's events hold plain JSON values (objects with text keys, lists,
+    texts, whole numbers, booleans), what a replay reads back from the table, and an event's data is never
+    changed. Data the fast path does not write (a float, a null, an integer past 64 bits) is made plain by
+    :func:`plain_data`. The data's canonical bytes, written once, are the ones its hash is taken over
+    (:func:`record_bytes`).
     """
     records: list[dict[str, Any]] = []
     seq = version
     sha256, written = hashlib.sha256, record_bytes  # what event_hash does, in a loop run for every event
     for event in events:
         seq += 1
-        data, data_bytes = plain_data(event.data)
+        data = event.data
+        data_bytes = _orjson_bytes(data)
+        if data_bytes is None:
+            data, data_bytes = plain_data(data)
         record: dict[str, Any] = {"seq": seq, "deal": event.deal, "type": event.type, "data": data, "v": event.v,
                                   "recorded_at": recorded_at}
         record["hash"] = previous_hash = sha256(previous_hash.encode() + written(record, data_bytes)).hexdigest()

@@ -69,10 +69,23 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a value the ledger writes")
 
 
+def data_text(value: Any) -> str:
+    """An event's data as its column holds it: compact JSON text, keys sorted as in the data's canonical bytes
+    (:func:`nj_ledger.chain.canonical_bytes`), UTF-8 kept.
+
+    >>> data_text({"seat": 1, "cards": ["10D"], "announced": []})
+    '{"announced":[],"cards":["10D"],"seat":1}'
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:  # integers past 64 bits
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
 def event_rows(game_id: str, records: Sequence[Record]) -> list[tuple[Any, ...]]:
     """The ``events`` rows of ``records``, in :data:`EVENT_COLUMNS` order."""
     return [
-        (game_id, r["seq"], r["deal"], r["type"], json_text(r["data"]), r["v"], r["recorded_at"], r["hash"])
+        (game_id, r["seq"], r["deal"], r["type"], data_text(r["data"]), r["v"], r["recorded_at"], r["hash"])
         for r in records
     ]
 

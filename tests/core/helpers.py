@@ -54,6 +54,22 @@ def snapshot(value: Any, depth: int = 0) -> Any:
     return value
 
 
+def assert_plain_json(value: Any, where: str = "data") -> None:
+    """``value`` is made of plain JSON values only: objects with text keys, lists, texts, whole numbers,
+    booleans and nulls, each of exactly its type (no tuple, no text or number subclass). An event's data is
+    kept as it is in the record the store hands back, which must be what a replay reads from the table."""
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            assert type(key) is str, f"{where}: key {key!r} is a {type(key).__name__}, not a text"
+            assert_plain_json(item, f"{where}.{key}")
+    elif kind is list:
+        for index, item in enumerate(value):
+            assert_plain_json(item, f"{where}[{index}]")
+    else:
+        assert kind in (str, int, bool, type(None)), f"{where}: {value!r} is a {kind.__name__}, not plain JSON"
+
+
 def chips_total(state: GameState) -> int:
     return sum(state.balances) + sum(state.boxes)
 
@@ -62,6 +78,7 @@ def check_log(log: Sequence[Event], state: GameState) -> None:
     """The invariants every log keeps: chips conserved at each event, replay equals ``state``."""
     s: GameState | None = None
     for event in log:
+        assert_plain_json(event.data, event.type)
         s = fold(s, event)
         assert chips_total(s) == s.total_chips, f"chips not conserved after {event}"
     assert s is not None

@@ -12,7 +12,7 @@ from nj_ledger import DECK, GameState, LedgerError, execute, fold, replay
 from nj_ledger.events import TABLE_ACTIONS
 from nj_ledger.simulator import SimulatedGame
 
-from .helpers import snapshot
+from .helpers import assert_plain_json, snapshot
 
 
 def states_before_batches(game: SimulatedGame) -> Iterator[tuple[GameState, list[dict[str, Any]] | None]]:
@@ -30,6 +30,7 @@ def states_before_batches(game: SimulatedGame) -> Iterator[tuple[GameState, list
         state, events = execute(state, batch)
         assert events == game.events[position : position + len(events)]
         for event in events:
+            assert_plain_json(event.data, event.type)
             folded = fold(folded, event)
             assert sum(folded.balances) + sum(folded.boxes) == folded.total_chips, event
         position += len(events)
@@ -91,6 +92,7 @@ def check_simulated(game: SimulatedGame) -> int:
         state, events = execute(state, batch)
         assert events == game.events[position : position + len(events)]
         for event in events:
+            assert_plain_json(event.data, event.type)
             folded = fold(folded, event)
             assert sum(folded.balances) + sum(folded.boxes) == total, (position, event)
         position += len(events)
