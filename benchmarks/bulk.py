@@ -5,6 +5,12 @@ Ours: each game's document goes through :func:`~nj_ledger.store.documents.import
 game's events saved as one aggregate with ``Application.save``. Raw: the very
 rows our store wrote, inserted with ``sqlite3.executemany`` (SQLite) or
 ``COPY`` (PostgreSQL), one transaction per game.
+
+Each line is the best of :data:`ROUNDS` rounds, the three contenders taking
+turns, each round on fresh databases: on this machine one import moves by 15%
+from one round to the next, and a process's first round also pays for its
+caches (ours some 10%, the peer's less). The ratio of every round is kept in the
+line's note.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ EVENTS_DDL = (
 COPY = "COPY events FROM STDIN"
 EVENTS_INDEX = "CREATE INDEX ix_events_game_id_deal ON events (game_id, deal)"
 Rows = list[list[tuple[Any, ...]]]
+ROUNDS = 3
 
 
 def _events_per_second(count: int, work: Callable[[], None]) -> float:
@@ -116,17 +123,27 @@ def insert_raw_sqlite(path: Path, rows: Rows) -> float:
         connection.close()
 
 
-def bulk_sqlite(games: list[SimulatedGame]) -> dict[str, Any]:
+def _best(name: str, rates: list[tuple[float, float, float]]) -> dict[str, Any]:
+    """The line of the best rate of each contender over the rounds, every round's ratios in its note."""
+    ours, theirs, raw = (max(column) for column in zip(*rates, strict=True))
+    rounds = ", ".join(f"{o / p:.2f}× peer {o / r:.2f}× raw" for o, p, r in rates)
+    return row(name, "events/s", ours, peer=theirs, raw=raw, min_peer=1.0, min_raw=0.3,
+               note=f"best of {len(rates)} rounds taken in turns; each round: {rounds}")
+
+
+def bulk_sqlite(games: list[SimulatedGame], rounds: int = ROUNDS) -> dict[str, Any]:
     count = sum(len(game.events) for game in games)
     deals = sum(game.state.deals_played for game in games if game.state is not None)
-    with tempfile.TemporaryDirectory(prefix="nj-bench-") as folder:
-        url = f"sqlite:///{Path(folder) / 'ours.sqlite'}"
-        upgrade(url)
-        ours, rows = import_ours(url, games)
-        theirs = save_peer(peer.sqlite_app(str(Path(folder) / "peer.sqlite")), games)
-        raw = insert_raw_sqlite(Path(folder) / "raw.sqlite", rows)
-    return row(f"bulk import, SQLite ({deals} deals, {count} events)", "events/s", ours, peer=theirs, raw=raw,
-               min_peer=1.0, min_raw=0.3)
+    rates: list[tuple[float, float, float]] = []
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory(prefix="nj-bench-") as folder:
+            url = f"sqlite:///{Path(folder) / 'ours.sqlite'}"
+            upgrade(url)
+            ours, rows = import_ours(url, games)
+            theirs = save_peer(peer.sqlite_app(str(Path(folder) / "peer.sqlite")), games)
+            raw = insert_raw_sqlite(Path(folder) / "raw.sqlite", rows)
+        rates.append((ours, theirs, raw))
+    return _best(f"bulk import, SQLite ({deals} deals, {count} events)", rates)
 
 
 @contextmanager
@@ -162,25 +179,28 @@ def insert_raw_postgres(server: str, schema: str, rows: Rows) -> float:
         return _events_per_second(sum(map(len, rows)), work)
 
 
-def bulk_postgres(games: list[SimulatedGame], server: str) -> dict[str, Any]:
+def bulk_postgres(games: list[SimulatedGame], server: str, rounds: int = ROUNDS) -> dict[str, Any]:
     name = "bulk import, PostgreSQL"
     unreachable = postgres_unreachable(server)
     if unreachable:
         return skipped(name, "events/s", unreachable)
     count = sum(len(game.events) for game in games)
     deals = sum(game.state.deals_played for game in games if game.state is not None)
-    with scratch_postgres(server) as url:
-        upgrade(url)
-        ours, rows = import_ours(url, games)
     address = make_url(server)
-    with _scratch_schema(server) as schema:
-        app = peer.postgres_app(address.host or "127.0.0.1", address.port or 5432, address.database or "postgres",
-                                address.username or "postgres", address.password or "", schema)
-        try:
-            theirs = save_peer(app, games)
-        finally:
-            app.close()
-    with _scratch_schema(server) as schema:
-        raw = insert_raw_postgres(server, schema, rows)
-    return row(f"{name} ({deals} deals, {count} events)", "events/s", ours, peer=theirs, raw=raw,
-               min_peer=1.0, min_raw=0.3)
+    rates: list[tuple[float, float, float]] = []
+    for _ in range(rounds):
+        with scratch_postgres(server) as url:
+            upgrade(url)
+            ours, rows = import_ours(url, games)
+        with _scratch_schema(server) as schema:
+            app = peer.postgres_app(address.host or "127.0.0.1", address.port or 5432,
+                                    address.database or "postgres", address.username or "postgres",
+                                    address.password or "", schema)
+            try:
+                theirs = save_peer(app, games)
+            finally:
+                app.close()
+        with _scratch_schema(server) as schema:
+            raw = insert_raw_postgres(server, schema, rows)
+        rates.append((ours, theirs, raw))
+    return _best(f"{name} ({deals} deals, {count} events)", rates)
