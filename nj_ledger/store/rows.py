@@ -47,12 +47,17 @@ SELECT_OWNER_AND_VERSION = "SELECT club_id, version FROM games WHERE id = {mark}
 SELECT_MEMBERS = "SELECT name_key, id FROM players WHERE club_id = {mark} AND name_key IN ({marks})"
 
 
-def json_text(value: Any) -> str:
-    """Compact JSON text, keys in their order, UTF-8 kept (what the JSON columns hold)."""
+def json_text(value: Any, sort_keys: bool = False) -> str:
+    """Compact JSON text, keys in their order (``sort_keys``: sorted, as in canonical bytes), UTF-8 kept (what the
+    JSON columns hold; an event's data is written with sorted keys).
+
+    >>> json_text({"seat": 1, "cards": ["10D"]}, sort_keys=True)
+    '{"cards":["10D"],"seat":1}'
+    """
     try:
-        return orjson.dumps(value).decode()
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS if sort_keys else None).decode()
     except TypeError:  # integers past 64 bits, keys that are not text
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys)
 
 
 def json_value(text: str | bytes) -> Any:
@@ -69,23 +74,11 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a value the ledger writes")
 
 
-def data_text(value: Any) -> str:
-    """An event's data as its column holds it: compact JSON text, keys sorted as in the data's canonical bytes
-    (:func:`nj_ledger.chain.canonical_bytes`), UTF-8 kept.
-
-    >>> data_text({"seat": 1, "cards": ["10D"], "announced": []})
-    '{"announced":[],"cards":["10D"],"seat":1}'
-    """
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-    except TypeError:  # integers past 64 bits
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-
-
 def event_rows(game_id: str, records: Sequence[Record]) -> list[tuple[Any, ...]]:
     """The ``events`` rows of ``records``, in :data:`EVENT_COLUMNS` order."""
     return [
-        (game_id, r["seq"], r["deal"], r["type"], data_text(r["data"]), r["v"], r["recorded_at"], r["hash"])
+        (game_id, r["seq"], r["deal"], r["type"], json_text(r["data"], sort_keys=True), r["v"], r["recorded_at"],
+         r["hash"])
         for r in records
     ]
 
