@@ -145,17 +145,24 @@ def plain_data(value: Any) -> tuple[Any, bytes]:
     return orjson.loads(written), written
 
 
-def chain_events(previous_hash: str, version: int, events: Iterable[Event],
-                 recorded_at: str) -> list[dict[str, Any]]:
+class Chained(list[dict[str, Any]]):
+    """The records :func:`chain_events` made, with the canonical text of each one's data (``data_texts``, in
+    the same order): the text its hash was taken over, which is what a store writes for it."""
+
+    data_texts: list[str]
+
+
+def chain_events(previous_hash: str, version: int, events: Iterable[Event], recorded_at: str) -> Chained:
     """The records of ``events`` appended after ``version``: consecutive seqs, one timestamp, chained hashes.
 
     A record's data is its event's: the core's events hold plain JSON values (objects with text keys, lists,
     texts, whole numbers, booleans), what a replay reads back from the table, and an event's data is never
     changed. Data the fast path does not write (a float, a null, an integer past 64 bits) is made plain by
     :func:`plain_data`. The data's canonical bytes, written once, are the ones its hash is taken over
-    (:func:`record_bytes`).
+    (:func:`record_bytes`), and their text is kept beside the records (:attr:`Chained.data_texts`).
     """
-    records: list[dict[str, Any]] = []
+    records = Chained()
+    records.data_texts = texts = []
     seq = version
     sha256, written = hashlib.sha256, record_bytes  # what event_hash does, in a loop run for every event
     for event in events:
@@ -168,6 +175,7 @@ def chain_events(previous_hash: str, version: int, events: Iterable[Event],
                                   "recorded_at": recorded_at}
         record["hash"] = previous_hash = sha256(previous_hash.encode() + written(record, data_bytes)).hexdigest()
         records.append(record)
+        texts.append(data_bytes.decode())
     return records
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from ..chain import GENESIS, chain_events, verify_chain
+from ..chain import GENESIS, Chained, chain_events, verify_chain
 from ..events import Event, event_from_dict
 from .base import iso
 from .values import Record
@@ -21,7 +21,7 @@ from .values import Record
 __all__ = ["GENESIS", "chain_records", "event_of", "verify_chain"]
 
 
-def chain_records(previous_hash: str, version: int, events: Iterable[Event], moment: datetime) -> list[Record]:
+def chain_records(previous_hash: str, version: int, events: Iterable[Event], moment: datetime) -> Chained:
     """The records of ``events`` appended after ``version``: consecutive seqs, one timestamp, chained hashes
     (:func:`nj_ledger.chain.chain_events`)."""
     return chain_events(previous_hash, version, events, iso(moment))

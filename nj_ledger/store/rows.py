@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Text, cast
 
+from ..chain import Chained
 from .models import EventRecord
 from .values import Record
 
@@ -75,7 +76,11 @@ def _no_constant(name: str) -> Any:
 
 
 def event_rows(game_id: str, records: Sequence[Record]) -> list[tuple[Any, ...]]:
-    """The ``events`` rows of ``records``, in :data:`EVENT_COLUMNS` order."""
+    """The ``events`` rows of ``records``, in :data:`EVENT_COLUMNS` order: each one's data as its canonical text
+    (the chain's, when the records come straight from it: :class:`~nj_ledger.chain.Chained`)."""
+    if isinstance(records, Chained):
+        return [(game_id, r["seq"], r["deal"], r["type"], text, r["v"], r["recorded_at"], r["hash"])
+                for r, text in zip(records, records.data_texts, strict=True)]
     return [
         (game_id, r["seq"], r["deal"], r["type"], json_text(r["data"], sort_keys=True), r["v"], r["recorded_at"],
          r["hash"])

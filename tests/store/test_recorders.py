@@ -11,6 +11,7 @@ from sqlalchemy import Connection, Table, func, select, text
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 
 from benchmarks.data import long_game
+from nj_ledger.chain import Chained, canonical_json
 from nj_ledger.store import ClubInfo, NotFound, Store, recorder_for, utcnow
 from nj_ledger.store import recorder as recorder_module
 from nj_ledger.store.base import new_id
@@ -19,6 +20,7 @@ from nj_ledger.store.log import GENESIS, chain_records
 from nj_ledger.store.models import GamePlayer, Player
 from nj_ledger.store.postgresql import COPY_FROM
 from nj_ledger.store.recorder import LAST_SEQ
+from nj_ledger.store.rows import event_rows
 from nj_ledger.store.values import GameInfo, Record
 from nj_ledger.store.writes import NewGame, insert_games, register_players
 
@@ -120,6 +122,13 @@ def test_a_deal_is_read_by_itself_up_to_a_seq(store: Store, club: ClubInfo) -> N
         assert store.recorder.select_deal(connection, game_id, 9, LAST_SEQ) == []
     assert deal == [record for record in records if record["deal"] == 2]
     assert cut == deal[:4]
+
+
+def test_the_rows_of_chained_records_hold_the_text_their_hashes_were_taken_over(store: Store) -> None:
+    records = simulated_records(300)
+    assert isinstance(records, Chained)
+    assert event_rows("g", records) == event_rows("g", list(records))  # the text kept is what json_text writes
+    assert [row[4] for row in event_rows("g", records)] == [canonical_json(r["data"]) for r in records]
 
 
 def test_a_games_owner_and_version_are_read_in_one_statement(store: Store, club: ClubInfo) -> None:

@@ -86,10 +86,10 @@ def _load(store: GamesMixin, club_id: str, chunk: Sequence[BulkGame], ratings: d
     with store.writing() as session:
         seats = insert_games(session.connection(), games, moment)
         session.info[COUNTED_BY_CALLER] = True
-        for new, records in zip(games, logs, strict=True):
-            insert_records(session, new.info.id, records, signer, moment)  # as every path writes them
-        ended = [found for new, members, records in zip(games, seats, logs, strict=True) if new.info.status == "ended"
-                 and (found := ended_game(new.info.id, club_id, new.info.played_on, members, records)) is not None]
+        for new, log in zip(games, logs, strict=True):
+            insert_records(session, new.info.id, log, signer, moment)  # as every path writes them
+        ended = [found for new, members, log in zip(games, seats, logs, strict=True) if new.info.status == "ended"
+                 and (found := ended_game(new.info.id, club_id, new.info.played_on, members, log)) is not None]
         record_results(session, club_id, ended, ratings)
     return len(chunk)
 
