@@ -46,7 +46,7 @@ EVENTS_DDL = (
     "CONSTRAINT ck_events_seq_positive CHECK (seq >= 1))"
 )
 COPY = "COPY events FROM STDIN"
-EVENTS_INDEX = "CREATE INDEX ix_events_game_id_deal ON events (game_id, deal)"
+EVENTS_INDEX = "CREATE INDEX ix_events_deal_starts ON events (game_id, deal, seq) WHERE type = 'deal'"  # as the store's
 Rows = list[list[tuple[Any, ...]]]
 ROUNDS = 3
 

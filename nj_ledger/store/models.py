@@ -24,6 +24,7 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -166,12 +167,17 @@ class GamePlayer(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
 
 
+DEAL_STARTS_WHERE = "type = 'deal'"  # the events of ix_events_deal_starts: the first of each deal
+
+
 class EventRecord(Base):
     """One event of a game's log. The primary key (game_id, seq) makes seq unique per game."""
 
     __tablename__ = "events"
     __table_args__ = (
-        Index(None, "game_id", "deal"),
+        # the first event of each deal (a deal's records are read from it): one row a deal, not one an event
+        Index("ix_events_deal_starts", "game_id", "deal", "seq", sqlite_where=text(DEAL_STARTS_WHERE),
+              postgresql_where=text(DEAL_STARTS_WHERE)),
         CheckConstraint("seq >= 1", name="seq_positive"),
     )
 

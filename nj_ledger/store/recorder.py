@@ -135,7 +135,8 @@ class Recorder(ABC):
 
     def select_deal(self, connection: Connection, game_id: str, deal: int, upto: int) -> list[Record]:
         """The records of deal ``deal`` with seq <= ``upto``, in order."""
-        return [record_of(row) for row in self.fetch(_driver(connection), SELECT_DEAL, (game_id, deal, upto))]
+        parameters = (game_id, deal, upto, game_id, deal, game_id, deal, LAST_SEQ)
+        return [record_of(row) for row in self.fetch(_driver(connection), SELECT_DEAL, parameters)]
 
     def owner_and_version(self, connection: Connection, game_id: str) -> tuple[str, int] | None:
         """``(club_id, version)`` of a game, or None if there is no such game."""

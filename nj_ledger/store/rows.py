@@ -24,7 +24,7 @@ import orjson
 from sqlalchemy import Text, cast
 
 from ..chain import Chained
-from .models import EventRecord
+from .models import DEAL_STARTS_WHERE, EventRecord
 from .values import Record
 
 EVENT_COLUMNS = ("game_id", "seq", "deal", "type", "data", "v", "recorded_at", "hash")
@@ -40,10 +40,15 @@ INSERT_EVENTS = (f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) "
                  f"VALUES ({', '.join(['{mark}'] * len(EVENT_COLUMNS))})")
 SELECT_RECORDS = ("SELECT seq, deal, type, CAST(data AS TEXT), v, recorded_at, hash FROM events "
                   "WHERE game_id = {mark} AND seq > {mark} AND seq <= {mark} ORDER BY seq")
-# "seq + 0": SQLite would otherwise walk the whole log by the (game_id, seq) key to filter or sort it, instead
-# of reading the deal from the (game_id, deal) index.
+# A deal's records are the stretch of the log from its "deal" event to the next deal's, found by the index of
+# the deals' first events (ix_events_deal_starts: one row a deal, where an index of every event's deal would
+# cost each of the log's inserts) and read along the (game_id, seq) key.
 SELECT_DEAL = ("SELECT seq, deal, type, CAST(data AS TEXT), v, recorded_at, hash FROM events "
-               "WHERE game_id = {mark} AND deal = {mark} AND seq + 0 <= {mark} ORDER BY seq + 0")
+               "WHERE game_id = {mark} AND deal = {mark} AND seq <= {mark} "
+               "AND seq >= (SELECT min(seq) FROM events WHERE game_id = {mark} AND deal = {mark} AND "
+               + DEAL_STARTS_WHERE + ") "
+               "AND seq < coalesce((SELECT min(seq) FROM events WHERE game_id = {mark} AND deal = {mark} + 1 AND "
+               + DEAL_STARTS_WHERE + "), {mark}) ORDER BY seq")
 SELECT_OWNER_AND_VERSION = "SELECT club_id, version FROM games WHERE id = {mark}"
 SELECT_MEMBERS = "SELECT name_key, id FROM players WHERE club_id = {mark} AND name_key IN ({marks})"
 

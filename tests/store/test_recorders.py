@@ -124,6 +124,24 @@ def test_a_deal_is_read_by_itself_up_to_a_seq(store: Store, club: ClubInfo) -> N
     assert cut == deal[:4]
 
 
+def test_every_deal_is_read_as_its_stretch_of_the_log(store: Store, club: ClubInfo) -> None:
+    records = simulated_records(1500)
+    game_id = stored_log(store, club, records)
+    deals = sorted({record["deal"] for record in records} - {0})
+    assert len(deals) > 10
+    with store.reading() as session:
+        connection = session.connection()
+        for deal in deals:
+            expected = [record for record in records if record["deal"] == deal]
+            assert store.recorder.select_deal(connection, game_id, deal, LAST_SEQ) == expected
+            middle = expected[len(expected) // 2]["seq"]
+            assert store.recorder.select_deal(connection, game_id, deal, middle) == [
+                record for record in expected if record["seq"] <= middle]
+            before = expected[0]["seq"] - 1  # cut before the deal started: nothing of it yet
+            assert store.recorder.select_deal(connection, game_id, deal, before) == []
+        assert store.recorder.select_deal(connection, game_id, deals[-1] + 1, LAST_SEQ) == []
+
+
 def test_the_rows_of_chained_records_hold_the_text_their_hashes_were_taken_over(store: Store) -> None:
     records = simulated_records(300)
     assert isinstance(records, Chained)
