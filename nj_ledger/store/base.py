@@ -76,6 +76,7 @@ class StoreBase:
         self.signed_heads: Remembered[str] = Remembered(cache_size)  # game -> a head hash known to be signed
         self.tokens_marked: Remembered[float] = Remembered(cache_size)  # token id -> when this process noted its use
         self._followers: Followers | None = None
+        self.checkpointer = self.recorder.checkpointer(self.engine)  # SQLite's log, off the writers' path
 
     @property
     def followers(self) -> Followers:
@@ -106,12 +107,14 @@ class StoreBase:
     def writing(self) -> Iterator[Session]:
         with self.writers.turn(), self._write() as session, session.begin():
             yield session
+        self._wrote()
 
     @contextmanager
     def writing_connection(self) -> Iterator[Connection]:
         """A write transaction on a Core connection: the append path, which has no use for the ORM's session."""
         with self.writers.turn(), self._write_engine.begin() as connection:
             yield connection
+        self._wrote()
 
     @contextmanager
     def writing_if_free(self) -> Iterator[Connection | None]:
@@ -123,6 +126,12 @@ class StoreBase:
                 return
             with self._write_engine.begin() as connection:
                 yield connection
+        self._wrote()
+
+    def _wrote(self) -> None:
+        """A write transaction committed."""
+        if self.checkpointer is not None:
+            self.checkpointer.wrote()
 
     def retrying(self, attempt: Callable[[], T]) -> T:
         """Run a write transaction again when it lost a race to another writer (never a 500 on a race)."""
@@ -140,4 +149,6 @@ class StoreBase:
     def close(self) -> None:
         if self._followers is not None:
             self._followers.stop()
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         self.engine.dispose()

@@ -36,6 +36,7 @@ from .rows import (
     record_of,
 )
 from .values import Record
+from .walcheckpoints import WalCheckpointer
 
 WRITE = "nj_ledger_write"  # execution option marking a write transaction
 FETCH_ROWS = 4096  # rows of a log read at a time: a long game's log is never held whole
@@ -98,6 +99,11 @@ class Recorder(ABC):
     def is_transient(self, error: DBAPIError) -> bool:
         """An error another writer can cause (a duplicate key, a lock waited on too long, a serialization
         failure): the transaction is worth running again."""
+
+    def checkpointer(self, engine: Engine) -> WalCheckpointer | None:
+        """What checkpoints the database's write-ahead log off the writers' path, for the store of ``engine``
+        (None: the database needs nothing of the kind)."""
+        return None
 
     # --- followers -----------------------------------------------------------------------------------
     def announce(self, connection: Connection, game_id: str, version: int) -> None:

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from .recorder import WRITE, Changes, Recorder
+from .walcheckpoints import BACKSTOP_PAGES, WalCheckpointer
 
 BUSY_TIMEOUT_MS = 30_000
 CASEFOLD = "nj_casefold"  # a function each connection is given
@@ -76,6 +77,19 @@ class SQLiteRecorder(Recorder):
             connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
         return engine
+
+    def checkpointer(self, engine: Engine) -> WalCheckpointer | None:
+        """For a file: a thread of its own checkpoints the log; the writers' connections only do past
+        :data:`~.walcheckpoints.BACKSTOP_PAGES` pages (:mod:`.walcheckpoints`)."""
+        path = _file(engine.url.render_as_string(hide_password=False))
+        if path is None:
+            return None
+
+        @event.listens_for(engine, "connect")
+        def _backstop(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
+
+        return WalCheckpointer(path)
 
     def writers_file(self, url: str) -> str | None:
         path = _file(url)
