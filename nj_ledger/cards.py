@@ -50,6 +50,7 @@ class Card(str):
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
 _BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+_CANONICAL = _BY_TEXT.__getitem__  # the card of a canonical text (KeyError for any other)
 
 
 def rank_label(rank: int) -> str:
@@ -104,7 +105,7 @@ def parse_cards(texts: Iterable[object]) -> tuple[Card, ...]:
     elif not isinstance(texts, (list, tuple)):
         texts = list(texts)
     try:  # the common case, canonical cards, is one lookup each
-        return tuple(map(_BY_TEXT.__getitem__, texts))
+        return tuple(map(_CANONICAL, texts))
     except (KeyError, TypeError):
         return tuple(parse_card(text) for text in texts)
 

@@ -11,8 +11,7 @@ by the reducer and appended in the same batch.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 # Table actions (submitted) and ledger events (derived). ``pass`` is both: an explicit
 # pass is a table action, an inferred one (``"inferred": true``) is derived.
@@ -27,8 +26,10 @@ END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 SCHEMA_VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
+    """One event: immutable, a named tuple (an engine makes one for every event it decides, and a replay one for
+    every record it reads: a tuple is made in half the time of a frozen dataclass)."""
+
     type: str
     data: Mapping[str, Any]
     deal: int = 0

@@ -21,6 +21,14 @@ def test_an_event_has_a_stored_form() -> None:
     assert event_from_dict({"type": "end", "data": {"reason": ""}}) == Event("end", {"reason": ""}, 0)
 
 
+def test_an_event_cannot_be_changed() -> None:
+    event = Event("pass", {"seat": 2}, 3)
+    for name, value in (("type", "play"), ("deal", 4), ("v", 2), ("data", {})):
+        with pytest.raises(AttributeError):
+            setattr(event, name, value)
+    assert event == Event("pass", {"seat": 2}, 3, SCHEMA_VERSION)
+
+
 def test_table_actions_and_ledger_events() -> None:
     assert Event("pass", {"seat": 1}).is_table_action
     assert not Event("pass", {"seat": 1, "inferred": True}).is_table_action
