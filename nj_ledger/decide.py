@@ -50,8 +50,8 @@ from .checks import (
 from .errors import InvalidInput, LedgerError, RuleViolation
 from .events import Event
 from .messages import Listed
-from .reducer import losers
-from .settlement import can_ante, emit, end_game, pay_during_play, player, settle, transfer
+from .reducer import lay_cards, losers, pass_turn
+from .settlement import can_ante, emit, emitted, end_game, pay_during_play, player, settle, transfer
 from .state import ENDED, PLAYING, READY, GameState
 
 
@@ -115,7 +115,9 @@ def _decide_pass(s: GameState, a: Pass, events: list[Event]) -> None:
             player=player(s, a.seat),
         )
     check_may_pass(s, a.seat)
-    emit(s, events, "pass", {"seat": a.seat})
+    data = {"seat": a.seat}
+    emitted(s, events, "pass", data)
+    pass_turn(s, data, a.seat, False)
 
 
 def _infer_passes(s: GameState, seat: int, events: list[Event]) -> None:
@@ -125,8 +127,11 @@ def _infer_passes(s: GameState, seat: int, events: list[Event]) -> None:
     if deal.expected is None or deal.continuing:
         return
     while deal.turn is not None and deal.turn != seat:
-        check_may_pass(s, deal.turn)
-        emit(s, events, "pass", {"seat": deal.turn, "inferred": True})
+        passer = deal.turn
+        check_may_pass(s, passer)
+        data = {"seat": passer, "inferred": True}
+        emitted(s, events, "pass", data)
+        pass_turn(s, data, passer, True)
         deal = s.deal
         assert deal is not None
         if deal.expected is None:  # the round completed and the run restarts: no more passes
@@ -167,11 +172,9 @@ def _decide_play(s: GameState, a: Play, events: list[Event]) -> None:
             )
     called = dict.fromkeys(a.announced)
     check_announced(s, cards, called)
-    emit(s, events, "play", {
-        "seat": seat,
-        "cards": [str(c) for c in cards],
-        "announced": [str(c) for c in cards if c in called],
-    })
+    data = {"seat": seat, "cards": [str(c) for c in cards], "announced": [str(c) for c in cards if c in called]}
+    emitted(s, events, "play", data)
+    lay_cards(s, data, seat, cards)
     for card in cards:
         if card in called and card in rules.board:  # "Dame qui prend !"
             transfer(s, events, box_account(card), seat_account(seat), s.boxes[s.box_index(card)], "take")

@@ -13,11 +13,11 @@ the public :func:`apply` works on a copy, so it is pure.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .actions import account
-from .cards import DECK, KING, parse_cards
+from .actions import Account, account
+from .cards import DECK, KING, Card, parse_cards
 from .events import Event
 from .rules import resolve_rules
 from .state import ENDED, PLAYING, READY, REVEALING, CountedHand, DealState, GameState
@@ -125,8 +125,11 @@ def _on_deal(s: GameState, d: Mapping[str, Any]) -> None:
 
 
 def _on_transfer(s: GameState, d: Mapping[str, Any]) -> None:
-    amount = d["amount"]
-    source, target = account(d["from"]), account(d["to"])
+    move_chips(s, d, account(d["from"]), account(d["to"]), d["amount"])
+
+
+def move_chips(s: GameState, d: Mapping[str, Any], source: Account, target: Account, amount: int) -> None:
+    """A ``transfer`` event ``d``, given the accounts and amount it names (the engine has them at hand)."""
     balances, boxes = list(s.balances), list(s.boxes)
     for held, change in ((source, -amount), (target, amount)):
         if held.seat is not None:
@@ -162,16 +165,20 @@ def _block(s: GameState) -> None:
 
 
 def _on_pass(s: GameState, d: Mapping[str, Any]) -> None:
+    pass_turn(s, d, int(d["seat"]), bool(d.get("inferred")))
+
+
+def pass_turn(s: GameState, d: Mapping[str, Any], seat: int, inferred: bool) -> None:
+    """A ``pass`` event ``d``, given its seat and whether it was inferred."""
     deal = s.deal
     assert deal is not None
-    if d.get("inferred"):
+    if inferred:
         if not deal.in_inferred:
             _push_undo(s)
             deal.in_inferred = True
     else:
         _push_undo(s)
         _recorded(s, "pass", d)
-    seat = int(d["seat"])
     deal.passers += (seat,)
     deal.turn = (seat + 1) % s.n
     if len(deal.passers) >= deal.passes_needed:
@@ -192,6 +199,11 @@ def losers(s: GameState, winner: int) -> list[int]:
 
 
 def _on_play(s: GameState, d: Mapping[str, Any]) -> None:
+    lay_cards(s, d, int(d["seat"]), parse_cards(d["cards"]))
+
+
+def lay_cards(s: GameState, d: Mapping[str, Any], seat: int, cards: Sequence[Card]) -> None:
+    """A ``play`` event ``d``, given its seat and cards."""
     deal = s.deal
     assert deal is not None
     if deal.in_inferred:
@@ -199,8 +211,6 @@ def _on_play(s: GameState, d: Mapping[str, Any]) -> None:
     else:
         _push_undo(s)
     _recorded(s, "play", d)
-    seat = int(d["seat"])
-    cards = parse_cards(d["cards"])
     if not (deal.continuing and deal.turn == seat):
         turns = list(deal.laying_turns)
         turns[seat] += 1

@@ -14,7 +14,7 @@ from .cards import Card
 from .errors import RuleViolation
 from .events import EndReason, Event, TransferReason
 from .messages import Player
-from .reducer import fold, losers
+from .reducer import fold, losers, move_chips
 from .state import DealState, GameState
 
 
@@ -24,6 +24,15 @@ def emit(s: GameState, events: list[Event], event_type: str, data: dict[str, Any
     event = Event(event_type, data, deal)
     fold(s, event)
     events.append(event)
+
+
+def emitted(s: GameState, events: list[Event], event_type: str, data: dict[str, Any]) -> None:
+    """Record an event of the open deal that the caller applies to ``s`` at once with the reducer's own step for
+    it, given the values that step would read back from ``data`` (:func:`~nj_ledger.reducer.lay_cards`,
+    :func:`~nj_ledger.reducer.pass_turn`, :func:`~nj_ledger.reducer.move_chips`): what :func:`emit` does, without
+    parsing again the cards and accounts the engine has at hand. Added to ``events``."""
+    events.append(Event(event_type, data, s.deal_number))
+    s.version += 1
 
 
 def player(s: GameState, seat: int) -> Player:
@@ -80,8 +89,9 @@ def transfer(s: GameState, events: list[Event], source: Account, target: Account
     if amount > 0:
         if amount > MAX_CHIPS:
             raise amount_out_of_range(amount)
-        emit(s, events, "transfer", {"from": source.text, "to": target.text, "amount": amount, "reason": reason,
-                                     **extra})
+        data = {"from": source.text, "to": target.text, "amount": amount, "reason": reason, **extra}
+        emitted(s, events, "transfer", data)
+        move_chips(s, data, source, target, amount)
         _check_accounts(s, source, target)
 
 
@@ -95,8 +105,9 @@ def pay_during_play(s: GameState, events: list[Event], payer: int, payee: int, o
     if paid == owed:
         transfer(s, events, source, target, paid, reason)
     else:
-        emit(s, events, "transfer",
-             {"from": source.text, "to": target.text, "amount": paid, "reason": reason, "owed": owed})
+        data = {"from": source.text, "to": target.text, "amount": paid, "reason": reason, "owed": owed}
+        emitted(s, events, "transfer", data)
+        move_chips(s, data, source, target, paid)
         _check_accounts(s, source, target)
 
 
