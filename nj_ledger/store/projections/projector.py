@@ -22,7 +22,19 @@ from datetime import date
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, and_, bindparam, case, delete, insert, select, update
+from sqlalchemy import (
+    CompoundSelect,
+    Connection,
+    Table,
+    and_,
+    bindparam,
+    case,
+    delete,
+    insert,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from ...scoring import START_RATING, GameFigures, Rating, game_figures, rate_game
@@ -49,11 +61,21 @@ _RATED_AFTER = (
                                          GameResult.end_key > bindparam("key"))))
     .order_by(SeatResult.end_key, SeatResult.seat)
 )
-_RATING_BEFORE = (
-    select(SeatResult.rating_mu, SeatResult.rating_sigma)
-    .where(SeatResult.player_id == bindparam("player"), SeatResult.end_key < bindparam("key"))
-    .order_by(SeatResult.end_key.desc()).limit(1)
-)
+_INSERT_GAME_RESULTS = insert(GAME_RESULTS)
+_INSERT_SEAT_RESULTS = insert(SEAT_RESULTS)
+
+
+@cache
+def _ratings_before_statement(players: int) -> CompoundSelect[Any]:
+    """The latest rating before ``key`` of each of ``players`` players (``player0``…), in one statement: a game
+    of four players would otherwise ask four times."""
+    latest = [
+        select(SeatResult.player_id, SeatResult.rating_mu, SeatResult.rating_sigma)
+        .where(SeatResult.player_id == bindparam(f"player{index}"), SeatResult.end_key < bindparam("key"))
+        .order_by(SeatResult.end_key.desc()).limit(1).subquery()
+        for index in range(players)
+    ]
+    return union_all(*(select(*subquery.c) for subquery in latest))
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +195,7 @@ def withdraw_results(session: Session, game_id: str) -> None:
     connection.execute(delete(SCORE_ROLLUPS).where(rollups.club_id == club_id, rollups.games <= 0))
     later = _rated_after(connection, club_id, key)
     if later:
-        known = {member: _rating_before(connection, member, key) for game in later for member in game.members}
+        known = _ratings_before(connection, (member for game in later for member in game.members), key)
         for game in later:
             rated = rate_game([known[m] for m in game.members], game.ranks)
             for index, (member, (mu, sigma)) in enumerate(zip(game.members, rated, strict=True)):
@@ -219,9 +241,8 @@ def record_results(session: Session, club_id: str, games: Sequence[EndedGame],
     first = games[0].end_key
     later = _rated_after(connection, club_id, first)
     known = {} if ratings is None or later else ratings
-    for player in {m for g in games for m in g.members} | {m for g in later for m in g.members}:
-        if player not in known:
-            known[player] = _rating_before(connection, player, first)
+    players = {m for g in games for m in g.members} | {m for g in later for m in g.members}
+    known.update(_ratings_before(connection, (player for player in players if player not in known), first))
     after: dict[tuple[str, int], Rating] = {}
     sequence: list[EndedGame | _Rated] = sorted([*games, *later], key=lambda g: g.end_key)
     for game in sequence:
@@ -254,20 +275,27 @@ def _rated_after(connection: Connection, club_id: str, key: str) -> list[_Rated]
     return list(games.values())
 
 
-def _rating_before(connection: Connection, player: int, key: str) -> Rating:
-    row = connection.execute(_RATING_BEFORE, {"player": player, "key": key}).first()
-    return START_RATING if row is None else (row[0], row[1])
+def _ratings_before(connection: Connection, players: Iterable[int], key: str) -> dict[int, Rating]:
+    """Each player's rating after their latest game counted before ``key`` (the starting rating if none)."""
+    wanted = sorted(set(players))
+    ratings: dict[int, Rating] = dict.fromkeys(wanted, START_RATING)
+    if wanted:
+        parameters: dict[str, Any] = {f"player{index}": player for index, player in enumerate(wanted)}
+        parameters["key"] = key
+        for row in connection.execute(_ratings_before_statement(len(wanted)), parameters):
+            ratings[row.player_id] = (row.rating_mu, row.rating_sigma)
+    return ratings
 
 
 def _insert_results(connection: Connection, games: Sequence[EndedGame],
                     after: Mapping[tuple[str, int], Rating]) -> None:
-    connection.execute(insert(GAME_RESULTS), [
+    connection.execute(_INSERT_GAME_RESULTS, [
         {"game_id": g.game_id, "club_id": g.club_id, "played_on": g.played_on, "end_key": g.end_key,
          "reason": g.figures.reason, "players": len(g.members), "deals": g.figures.deals,
          "starting_chips": g.figures.starting_chips}
         for g in games
     ])
-    connection.execute(insert(SEAT_RESULTS), [
+    connection.execute(_INSERT_SEAT_RESULTS, [
         {"game_id": g.game_id, "seat": s.seat, "club_id": g.club_id, "player_id": g.members[s.seat],
          "played_on": g.played_on, "end_key": g.end_key, "deals_played": s.deals_played, "deals_won": s.deals_won,
          "grand_operas": s.grand_operas, "honours_taken": s.honours_taken, "honour_chips": s.honour_chips,
