@@ -43,7 +43,7 @@ class WalCheckpointer:
     """A thread that checkpoints ``path``'s write-ahead log a moment after writes (:meth:`wrote`)."""
 
     def __init__(self, path: Path, delay: float = DELAY_SECONDS, idle_seconds: float = IDLE_SECONDS) -> None:
-        self.path = path
+        self.path = path.absolute()
         self.delay = delay
         self.idle_seconds = idle_seconds
         self.checkpoints = 0  # PASSIVE checkpoints run (for the tests)
@@ -98,9 +98,10 @@ class WalCheckpointer:
                 if self._stopped.wait(self.delay):
                     return
                 self._wake.clear()
-                if connection is None:
-                    connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 try:
+                    if connection is None:  # never creates the file (a database removed meanwhile stays gone)
+                        connection = sqlite3.connect(f"{self.path.as_uri()}?mode=rw", uri=True, isolation_level=None,
+                                                     check_same_thread=False)
                     connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                     self.checkpoints += 1
                 except sqlite3.Error:

@@ -80,3 +80,15 @@ def test_a_database_in_memory_or_on_a_server_has_no_checkpointer(store: Store) -
         memory.close()
     if store.dialect == "postgresql":
         assert store.checkpointer is None
+
+
+def test_a_database_removed_meanwhile_is_not_made_again(tmp_path: Path) -> None:
+    path = tmp_path / "removed.sqlite"
+    checkpointer = WalCheckpointer(path, delay=0)
+    try:
+        checkpointer.wrote()
+        assert checkpointer.idle(timeout=10)
+    finally:
+        checkpointer.stop()
+    assert checkpointer.checkpoints == 0
+    assert not path.exists()
