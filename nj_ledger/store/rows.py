@@ -42,9 +42,10 @@ SELECT_RECORDS = ("SELECT seq, deal, type, CAST(data AS TEXT), v, recorded_at, h
                   "WHERE game_id = {mark} AND seq > {mark} AND seq <= {mark} ORDER BY seq")
 # A deal's records are the stretch of the log from its "deal" event to the next deal's, found by the index of
 # the deals' first events (ix_events_deal_starts: one row a deal, where an index of every event's deal would
-# cost each of the log's inserts) and read along the (game_id, seq) key.
+# cost each of the log's inserts) and read along the (game_id, seq) key between those two. ("seq + 0 <=": SQLite
+# bounds a range by one term on each side, and would otherwise take this one and read on to the end of the log.)
 SELECT_DEAL = ("SELECT seq, deal, type, CAST(data AS TEXT), v, recorded_at, hash FROM events "
-               "WHERE game_id = {mark} AND deal = {mark} AND seq <= {mark} "
+               "WHERE game_id = {mark} AND deal = {mark} AND seq + 0 <= {mark} "
                "AND seq >= (SELECT min(seq) FROM events WHERE game_id = {mark} AND deal = {mark} AND "
                + DEAL_STARTS_WHERE + ") "
                "AND seq < coalesce((SELECT min(seq) FROM events WHERE game_id = {mark} AND deal = {mark} + 1 AND "

@@ -142,6 +142,34 @@ def test_every_deal_is_read_as_its_stretch_of_the_log(store: Store, club: ClubIn
         assert store.recorder.select_deal(connection, game_id, deals[-1] + 1, LAST_SEQ) == []
 
 
+def test_reading_a_deal_reads_that_deal_and_not_the_rest_of_the_log(store: Store, club: ClubInfo) -> None:
+    """Counted in SQLite's own steps (its progress handler): the first deal of a long log costs what the last
+    one does, not a walk to the end of the log."""
+    if store.dialect != "sqlite":
+        pytest.skip("SQLite's progress handler counts the steps of a statement")
+    records = simulated_records(3000)
+    game_id = stored_log(store, club, records)
+    last = max(record["deal"] for record in records)
+    steps: dict[int, int] = {}
+    with store.reading() as session:
+        connection = session.connection()
+        driver = connection.connection.driver_connection
+        for deal in (1, last):
+            count = [0]
+
+            def step(count: list[int] = count) -> int:
+                count[0] += 1
+                return 0
+
+            driver.set_progress_handler(step, 10)
+            try:
+                assert store.recorder.select_deal(connection, game_id, deal, LAST_SEQ)
+            finally:
+                driver.set_progress_handler(None, 10)
+            steps[deal] = count[0]
+    assert steps[1] < 3 * steps[last] + 50, steps
+
+
 def test_the_rows_of_chained_records_hold_the_text_their_hashes_were_taken_over(store: Store) -> None:
     records = simulated_records(300)
     assert isinstance(records, Chained)
