@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Connection, Table, func, select, text
@@ -17,6 +18,7 @@ from nj_ledger.store import recorder as recorder_module
 from nj_ledger.store.base import new_id
 from nj_ledger.store.clubs import token_digest
 from nj_ledger.store.log import GENESIS, chain_records
+from nj_ledger.store.migrate import upgrade
 from nj_ledger.store.models import GamePlayer, Player
 from nj_ledger.store.postgresql import COPY_FROM
 from nj_ledger.store.recorder import LAST_SEQ
@@ -142,35 +144,40 @@ def test_every_deal_is_read_as_its_stretch_of_the_log(store: Store, club: ClubIn
         assert store.recorder.select_deal(connection, game_id, deals[-1] + 1, LAST_SEQ) == []
 
 
-def test_reading_a_deal_reads_that_deal_and_not_the_rest_of_the_log(store: Store, club: ClubInfo) -> None:
-    """Counted in SQLite's own steps (its progress handler): the first deal of a long log costs what the last
-    one does, not a walk to the end of the log."""
-    if store.dialect != "sqlite":
-        pytest.skip("SQLite's progress handler counts the steps of a statement")
-    records = simulated_records(3000)
-    game_id = stored_log(store, club, records)
-    last = max(record["deal"] for record in records)
-    steps: dict[int, int] = {}
-    with store.reading() as session:
-        connection = session.connection()
-        driver = connection.connection.driver_connection
-        for deal in (1, last):
-            count = [0]
+def test_reading_a_deal_reads_that_deal_and_not_the_rest_of_the_log(tmp_path: Path) -> None:
+    """Counted in SQLite's own steps (its progress handler; PostgreSQL has none): the first deal of a long log
+    costs what the last one does, not a walk to the end of the log."""
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite'}"
+    upgrade(url)
+    store = Store(url)
+    try:
+        club = store.create_club("Club")[0]
+        records = simulated_records(3000)
+        game_id = stored_log(store, club, records)
+        last = max(record["deal"] for record in records)
+        steps: dict[int, int] = {}
+        with store.reading() as session:
+            connection = session.connection()
+            driver = connection.connection.driver_connection
+            for deal in (1, last):
+                count = [0]
 
-            def step(count: list[int] = count) -> int:
-                count[0] += 1
-                return 0
+                def step(count: list[int] = count) -> int:
+                    count[0] += 1
+                    return 0
 
-            driver.set_progress_handler(step, 10)
-            try:
-                assert store.recorder.select_deal(connection, game_id, deal, LAST_SEQ)
-            finally:
-                driver.set_progress_handler(None, 10)
-            steps[deal] = count[0]
+                driver.set_progress_handler(step, 10)
+                try:
+                    assert store.recorder.select_deal(connection, game_id, deal, LAST_SEQ)
+                finally:
+                    driver.set_progress_handler(None, 10)
+                steps[deal] = count[0]
+    finally:
+        store.close()
     assert steps[1] < 3 * steps[last] + 50, steps
 
 
-def test_the_rows_of_chained_records_hold_the_text_their_hashes_were_taken_over(store: Store) -> None:
+def test_the_rows_of_chained_records_hold_the_text_their_hashes_were_taken_over() -> None:
     records = simulated_records(300)
     assert isinstance(records, Chained)
     assert event_rows("g", records) == event_rows("g", list(records))  # the text kept is what json_text writes
