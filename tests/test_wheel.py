@@ -85,6 +85,7 @@ def test_the_wheel_holds_what_the_ledger_reads_and_no_test_helper(installed: Pat
     assert (site / "nj_ledger" / "analysis" / "_maxn.pyi").is_file()
     assert not (site / "nj_ledger" / "analysis" / "_maxn.c").exists()
     assert (site / "api" / "translations" / "fr" / "LC_MESSAGES" / "messages.po").is_file()
+    assert (site / "api" / "translations" / "fr" / "LC_MESSAGES" / "messages.mo").is_file()  # compiled at build
     assert not (site / "nj_ledger" / "store" / "scratch.py").exists()
     assert not (site / "tests").exists()
 
