@@ -47,6 +47,14 @@ $(CHROMIUM):
 	-apt-get install -y -qq chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium) \
 	  || echo "Chromium could not be installed: the browser tests will be skipped."
 
+# The programs the tests of a club's server use as a club would (tests/deploy/, tests/lan/): Caddy (the proxy with
+# HTTPS that docs/DEPLOY.md installs), NSS's certutil (a browser's trust in the test's authority) and zbar's
+# zbarimg (the QR codes the server prints and the pages show, read back).
+SERVER_PROGRAMS := /usr/bin/caddy /usr/bin/certutil /usr/bin/zbarimg
+$(SERVER_PROGRAMS):
+	apt-get install -y -qq caddy libnss3-tools zbar-tools >/dev/null 2>&1 \
+	  || (apt-get update -qq && apt-get install -y -qq caddy libnss3-tools zbar-tools >/dev/null)
+
 # Migrate the embedded SQLite, load the example games into the demo club, print where to look, serve.
 run: install
 	@mkdir -p instance
@@ -70,7 +78,7 @@ lint: install
 
 # The suite on every core (pytest-xdist): each test has its own scratch schema, SQLite folder and loopback port;
 # the browser tests keep to one worker (tests/conftest.py).
-test: install $(CHROMIUM) lint
+test: install $(CHROMIUM) $(SERVER_PROGRAMS) lint
 	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 # The long runs (`.ci/run` runs them after `make test`): the tests marked `slow` (twenty kills, whole benches) and

@@ -11,13 +11,14 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from nj_ledger.store import Store
 
 from . import (
+    accesslog,
     analysis,
     auth,
     clubs,
@@ -27,6 +28,8 @@ from . import (
     games,
     health,
     i18n,
+    lan,
+    metrics,
     pages,
     receipts,
     replay,
@@ -82,7 +85,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "reads its one game or its club's scoreboard and nothing else, or a table token of an evening (POST "
         "/clubs/{club}/evenings), which reaches its table's games only.")})
     for blueprint in (health.blp, clubs.blp, shares.blp, games.blp, replay.blp, exchange.blp, scoreboards.blp,
-                      receipts.blp, streams.blp, evenings.blp):
+                      receipts.blp, streams.blp, evenings.blp, lan.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
     app.register_blueprint(pages.blp)
@@ -91,6 +94,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     replay.init_app(app)
     analysis.init_app(app)
+    accesslog.init_app(app)  # every answer's X-Request-Id, and its line in the access log
+    metrics.init_app(app, api, store)  # GET /metrics, and what it counts
+    lan.init_app(app)  # the installation page of HTTPS on a room's network; its port's redirect to HTTPS
     app.before_request(guard)
     app.before_request(require_json_body)
     app.before_request(reject_unreadable_input)
@@ -107,6 +113,10 @@ SECURITY_HEADERS = (
     ("Cross-Origin-Resource-Policy", "same-origin"),
 )
 NO_CACHE = (("Cache-Control", "no-cache"),)
+# Sent on answers to requests that arrived over HTTPS (directly, or through a trusted proxy: api.proxies): the
+# browser then never asks this name over plain HTTP again, for a year, so a network between a phone and the club's
+# server cannot take it back to HTTP. Not on plain HTTP, where browsers ignore it (a club room's network).
+HSTS = (("Strict-Transport-Security", "max-age=31536000"),)
 
 
 def _security_headers(response: Response) -> Response:
@@ -116,5 +126,7 @@ def _security_headers(response: Response) -> Response:
     wanted: tuple[tuple[str, str], ...] = SECURITY_HEADERS
     if request.path.startswith("/api/v1") and not request.path.startswith("/api/v1/docs"):
         wanted += NO_CACHE
+    if request.is_secure and current_app.config["HSTS"]:
+        wanted += HSTS
     headers.extend([(name, value) for name, value in wanted if name.lower() not in present])
     return response

@@ -19,6 +19,7 @@ from nj_ledger.store import Store
 from nj_ledger.store.errors import unreplayable
 from nj_ledger.store.log import event_of
 
+from . import metrics
 from .auth import reader
 from .context import store
 from .i18n import translate
@@ -49,7 +50,8 @@ SENTENCES = {
 
 class Runs:
     """The analyses this process is computing (one at a time), and those that failed: a failure is not tried
-    again until the process restarts (it is logged; each request then answers ``failed``, never a 202 loop)."""
+    again until the process restarts (it is logged; each request then answers ``failed``, never a 202 loop).
+    Those waiting for the solver and the one it is solving are counted (api.metrics)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -67,6 +69,7 @@ class Runs:
             self.running.add(key)
 
         def run() -> None:
+            metrics.analysis_started()
             try:
                 work()
             except Exception:
@@ -76,7 +79,9 @@ class Runs:
             finally:
                 with self.lock:
                     self.running.discard(key)
+                metrics.analysis_ended()
 
+        metrics.analysis_queued()
         self.executor.submit(run)
         return True
 

@@ -39,11 +39,13 @@ import asyncio
 import contextlib
 import io
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from flask import Flask
 
+from .accesslog import RECEIVED
 from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed, writers
 
 READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
@@ -67,10 +69,12 @@ def asgi_app(app: Flask, threads: int) -> Any:
             return
         if scope["type"] != "http":  # a WebSocket: none here
             return
+        received = time.perf_counter()  # a request's time is counted from here (api.metrics, api.accesslog)
         writers.enter()  # the streams' work waits until this request is answered (api.streams.writers)
         try:
             body, length = await _body(scope, receive, limit)
             environ = _environ(scope, body, length)
+            environ[RECEIVED] = received
             loop = asyncio.get_running_loop()
             status, headers, chunks = await loop.run_in_executor(calls, _call, app, environ)
             follow = None

@@ -10,8 +10,8 @@ window kept in each process: with N workers an address gets N times the limit):
 past ``AUTH_FAILURE_LIMIT`` every token from that address is answered 429 with
 ``Retry-After`` until the window moves on, a right one too (were a right token
 still let through, the 429s would only tell a guesser which guess was right).
-A request with no token is not counted. Behind a reverse proxy, say how many
-proxies to trust (``NJ_LEDGER_PROXIES``), or every client counts as the proxy.
+A request with no token is not counted. Behind a reverse proxy, name the proxies
+to believe (``NJ_LEDGER_PROXIES``, :mod:`api.proxies`), or every client counts as the proxy.
 
 A table token (:mod:`api.evenings`, role ``table``) reaches one table of one evening: the games of that table
 (their state, events, stream and replays, and its table actions), the table's own view by its code, and its
@@ -38,19 +38,19 @@ from flask import Flask, current_app, g, request
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 from nj_ledger.store import ShareInfo, TableInfo, TokenInfo
 
 from .context import store
 from .problems import NO_ROUTE, Problem
+from .proxies import behind_proxies, trusted_proxies
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="nj-ledger"'}
 API_PREFIX = "/api/v1/"
 READ_METHODS = frozenset({"GET", "HEAD"})
-# Routes that need no club token: the service's health, its documentation, creating a club (admin token), and
-# the public keys that check receipts.
-OPEN_ENDPOINTS = frozenset({"health.Health", "clubs.Clubs", "keys.Keys"})
+# Routes that need no club token: the service's health and readiness, its documentation, creating a club (admin
+# token), and the public keys that check receipts.
+OPEN_ENDPOINTS = frozenset({"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys"})
 OPEN_BLUEPRINTS = frozenset({"api-docs", "docs"})
 # What a share reaches: the routes of its resource (reading, and the audit's receipts check, which writes nothing).
 SHARED_ROUTES = {
@@ -125,8 +125,8 @@ def init_app(app: Flask) -> None:
     """Check the admin token, set up the count of wrong tokens, and trust the proxies the settings name."""
     check_admin_token(app.config.get("ADMIN_TOKEN"))
     app.extensions[FAILURES] = FailedAuthentications(app.config["AUTH_FAILURE_LIMIT"])
-    if app.config["PROXIES"]:  # the client's address is the one the last PROXIES proxies put in X-Forwarded-For
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"])  # type: ignore[method-assign]
+    # the client's address and scheme as the trusted proxies tell them (api.proxies)
+    app.wsgi_app = behind_proxies(app.wsgi_app, trusted_proxies(app.config["PROXIES"]))  # type: ignore[method-assign]
 
 
 def _failures() -> FailedAuthentications:

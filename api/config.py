@@ -11,7 +11,9 @@ ADMIN_TOKEN_ENV = "NJ_LEDGER_ADMIN_TOKEN"
 AUTH_FAILURE_LIMIT_ENV = "NJ_LEDGER_AUTH_FAILURE_LIMIT"
 STREAM_HEARTBEAT_ENV = "NJ_LEDGER_STREAM_HEARTBEAT"
 STREAM_LIFETIME_ENV = "NJ_LEDGER_STREAM_LIFETIME"
+ACCESS_LOG_ENV = "NJ_LEDGER_ACCESS_LOG"
 PROXIES_ENV = "NJ_LEDGER_PROXIES"
+PUBLIC_URL_ENV = "NJ_LEDGER_PUBLIC_URL"
 
 
 class Config:
@@ -31,13 +33,31 @@ class Config:
     MIGRATE = False  # run the migrations when the app starts (the CLI's serve does it for SQLite)
     # Wrong tokens one client address may send before it is answered 429 (limits' notation).
     AUTH_FAILURE_LIMIT = "100/minute"
-    # Reverse proxies in front of the server whose X-Forwarded-For is trusted for the client's address (0: none).
+    # Reverse proxies in front of the server believed about the client's address and scheme (api.proxies): their
+    # addresses or networks ("127.0.0.1,::1"), or a number of hops; 0: none.
     PROXIES = 0
     # Seconds between two heartbeats (SSE comments) of an idle stream (NJ_LEDGER_STREAM_HEARTBEAT).
     STREAM_HEARTBEAT = 15.0
     # Seconds a stream lasts at most (NJ_LEDGER_STREAM_LIFETIME): then it ends, and the client reconnects with
     # Last-Event-ID (EventSource does by itself), maybe to another worker: connections spread again.
     STREAM_LIFETIME = 3600.0
+    # The access log (NJ_LEDGER_ACCESS_LOG): "json", a JSON line per request on the standard error (api.accesslog),
+    # or "off". Off for an app made by create_app (the tests), unless asked; `nj-ledger serve` writes it unless
+    # the environment says "off". ACCESS_LOG_STREAM, a text stream, takes the lines instead (the tests).
+    ACCESS_LOG = "off"
+    ACCESS_LOG_STREAM = None
+    # The address phones open (NJ_LEDGER_PUBLIC_URL; `nj-ledger serve --lan` sets it): the links written for phones
+    # use it (api.addresses). None: the address the request came to, unless that is this machine's loopback.
+    PUBLIC_URL = None
+    # Set by `nj-ledger serve --lan --https` (api.lan): the club's certificate authority (a PEM file) the
+    # installation page gives phones, that page's plain-HTTP address, and, on the plain-HTTP port, the redirect of
+    # every other page to HTTPS.
+    LAN_AUTHORITY = None
+    LAN_INSTALL_URL = None
+    LAN_REDIRECT = False
+    # Strict-Transport-Security on answers over HTTPS; off on a room's network, where the plain-HTTP port must stay
+    # reachable by name for the installation page.
+    HSTS = True
 
 
 def from_environment() -> dict[str, Any]:
@@ -46,9 +66,13 @@ def from_environment() -> dict[str, Any]:
     if os.environ.get(AUTH_FAILURE_LIMIT_ENV):
         settings["AUTH_FAILURE_LIMIT"] = os.environ[AUTH_FAILURE_LIMIT_ENV]
     if os.environ.get(PROXIES_ENV):
-        settings["PROXIES"] = int(os.environ[PROXIES_ENV])
+        settings["PROXIES"] = os.environ[PROXIES_ENV]  # read by api.proxies.trusted_proxies
     if os.environ.get(STREAM_HEARTBEAT_ENV):
         settings["STREAM_HEARTBEAT"] = float(os.environ[STREAM_HEARTBEAT_ENV])
     if os.environ.get(STREAM_LIFETIME_ENV):
         settings["STREAM_LIFETIME"] = float(os.environ[STREAM_LIFETIME_ENV])
+    if os.environ.get(ACCESS_LOG_ENV):
+        settings["ACCESS_LOG"] = os.environ[ACCESS_LOG_ENV]
+    if os.environ.get(PUBLIC_URL_ENV):
+        settings["PUBLIC_URL"] = os.environ[PUBLIC_URL_ENV]
     return settings

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import segno
-from flask import Response, request
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -32,6 +32,7 @@ from nj_ledger.evenings import EveningResult, EveningState, GameOutcome
 from nj_ledger.store import EveningRead, NewTableLink, TableInfo, TokenInfo, iso
 from nj_ledger.store.projections import find_season
 
+from .addresses import link_base
 from .auth import caller, own_club, reader, writer
 from .context import etag, next_page, store
 from .games import expected_version
@@ -498,7 +499,7 @@ def _qr(url: str) -> dict[str, str]:
 
 
 def link_view(link: NewTableLink) -> dict[str, Any]:
-    url = f"{request.host_url.rstrip('/')}{_page(link.code)}#{TOKEN_FRAGMENT}={link.secret}"
+    url = f"{link_base()}{_page(link.code)}#{TOKEN_FRAGMENT}={link.secret}"  # the address phones open
     return {"table": link.table, "code": link.code, "secret": link.secret, "url": url, **_qr(url)}
 
 

@@ -24,6 +24,7 @@ from nj_ledger.notation.problems import MAX_ERRORS, NOTATION_ERROR, TextProblem,
 from nj_ledger.notation.syntax import Scanner
 from nj_ledger.store.documents import export_document, import_document
 
+from . import metrics
 from .auth import own_club, reader, writer
 from .context import etag, game_view, store
 from .i18n import N_, render
@@ -146,6 +147,7 @@ class Imports(MethodView):
         else:
             document = blp.ARGUMENTS_PARSER.parse(GameDocumentSchema(unknown="raise"), location="json")
         created = import_document(store(), club, document)
+        metrics.recorded("import", created.game.version)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
         return {**game_view(created.game, created.state), "receipt": created.receipt}, 201, headers
 

@@ -18,6 +18,7 @@ from nj_ledger.exchange import META_FIELDS
 from nj_ledger.state import STATUSES
 from nj_ledger.store import IdempotentRequest, StoredResponse
 
+from . import metrics
 from .auth import own_club, reader, writer
 from .context import actions_body, etag, game_view, next_page, store, summary_view
 from .dumping import ViewSchema
@@ -168,6 +169,7 @@ class ClubGames(MethodView):
         if payload.get("date") is not None:
             meta["date"] = payload["date"].isoformat()
         created = store().create_game(club, started, meta=meta)
+        metrics.recorded("new-game", created.game.version)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
         return {**game_view(created.game, created.state), "receipt": created.receipt}, 201, headers
 
@@ -226,6 +228,7 @@ class Actions(MethodView):
             raise
         if isinstance(result, StoredResponse):
             return _replayed(result)
+        metrics.recorded("actions", len(result.records), len(payload["actions"]))
         return actions_body(result.game, result.state, result.records, result.receipt), 201, etag(result.game.version)
 
 

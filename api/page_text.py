@@ -18,6 +18,15 @@ MESSAGES = {
     "saving": _l("Recording…"),
     "retrying": _l("No answer yet: trying again ({attempt})…"),
     "signin.refused": _l("This club id and token do not match: check both and try again."),
+    "signin.link_refused": _l("This sign-in code is no longer valid: ask for a new one, or sign in with the club's "
+                              "id and token."),
+    # the home page's phones (api/lan.py)
+    "phones.label": _l("phone (QR code), {when}"),
+    "phones.made": _l("The code holds a token of its own, “{label}” (token {id}), which records games until it is "
+                      "revoked (nj-ledger tokens revoke)."),
+    "phones.made_viewer": _l("The code holds a token of its own, “{label}” (token {id}), which only reads, until it "
+                             "is revoked (nj-ledger tokens revoke)."),
+    "phones.revoked": _l("The code is revoked: no phone can sign in with it."),
     # home
     "home.no_live": _l("No game in progress."),
     "home.no_games": _l("No game yet: start one above."),

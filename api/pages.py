@@ -28,6 +28,7 @@ import nj_ledger
 from nj_ledger.profiles import PROFILES, default_starting_chips
 from nj_ledger.rules import resolve_rules
 
+from .addresses import public_base
 from .i18n import LANGUAGES, current_language
 from .page_text import page_messages
 
@@ -73,7 +74,8 @@ def render_page(template: str, script: str, **data: Any) -> Response:
 
 @blp.route("/")
 def home() -> Response:
-    return render_page("home.html", "home.js")
+    """The club's games, and the address phones open with the code that signs one in (api.lan)."""
+    return render_page("home.html", "home.js", phones=public_base() or "")
 
 
 @blp.route("/signin")
@@ -142,7 +144,7 @@ def evenings(club: str) -> Response:
 @blp.route(f"/clubs/{CLUB_ID}/evenings/{EVENING_ID}")
 def evening(club: str, evening: str) -> Response:
     """The director's page: rounds, the table × round grid, the mends, the tables' codes and QR codes."""
-    return render_page("evening.html", "evening.js", club=club, evening=evening)
+    return render_page("evening.html", "evening.js", club=club, evening=evening, phones=public_base() or "")
 
 
 @blp.route(f"/clubs/{CLUB_ID}/evenings/{EVENING_ID}/screen")

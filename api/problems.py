@@ -28,6 +28,7 @@ from werkzeug.exceptions import HTTPException
 from nj_ledger.errors import LedgerError, RuleViolation
 from nj_ledger.store import StoreError
 
+from .accesslog import request_id
 from .i18n import N_, english, fill, sentence_of, translate, translate_messages
 
 PROBLEM_JSON = "application/problem+json"
@@ -54,6 +55,7 @@ TITLES = {
     "log-damaged": N_("The game's log was changed outside the ledger"),
     "last-scorer-token": N_("The club's last scorer token"),
     "evening-closed": N_("The evening is closed"),
+    "no-phone-address": N_("No address phones reach"),
     "signing-key": N_("The server cannot sign receipts"),
     "setting": N_("The server cannot sign receipts"),
     "too-many-receipts": N_("Too many receipts"),
@@ -271,5 +273,5 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:
-        log.exception("Unexpected error on %s %s", request.method, request.path)
+        log.exception("Unexpected error on %s %s (request %s)", request.method, request.path, request_id())
         return problem_response(500, "internal-error", INTERNAL)

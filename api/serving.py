@@ -38,6 +38,13 @@ set here on purpose rather than left at the server's default:
 
 Stopping: a worker stops with its server however the server stops (see
 ``_stop_with_server`` and ``_server_class``).
+
+Watching: each run has a private folder of its own (``PROMETHEUS_MULTIPROC_DIR``,
+made before the workers start and removed when the server stops) where every
+worker writes its counters, so that ``GET /metrics`` answers for all of them
+(:mod:`api.metrics`); and the workers write the access log, a JSON line per
+request, to the server's standard error (:mod:`api.accesslog`), unless
+``NJ_LEDGER_ACCESS_LOG=off``.
 """
 
 from __future__ import annotations
@@ -46,14 +53,23 @@ import ctypes
 import gc
 import json
 import os
+import shutil
 import signal
 import sys
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
+from nj_ledger.store.database import instance_path
+
 from . import create_app
+from .config import ACCESS_LOG_ENV
+from .lan_serving import Tls, plain_http_beside
+from .metrics import MULTIPROCESS_ENV
 
 ONE_PROCESS_THREADS = 8
 WORKER_THREADS = 1
@@ -67,14 +83,67 @@ _SERVER_PID_ENV = "NJ_LEDGER_SERVER_PID"  # the process that started the workers
 _WORKER_THREADS_ENV = "NJ_LEDGER_WORKER_THREADS"  # threads of each worker for the requests that are not streams
 _PR_SET_PDEATHSIG = 1
 _OPEN_FILES_WANTED = 65536  # the soft limit asked for when the hard limit is unlimited
+METRICS_FOLDER = "nj-ledger-metrics-"  # then the server's process id: each run's folder of counters (api.metrics)
 
 
-def serve(config: Mapping[str, Any], host: str, port: int, threads: int | None, workers: int) -> None:
+def serve(config: Mapping[str, Any], host: str, port: int, threads: int | None, workers: int,
+          tls: Tls | None = None) -> None:
     """Serve ``create_app(config)`` on ``host:port`` until interrupted: granian's ASGI workers (``threads`` in
-    each for the requests that are not streams)."""
+    each for the requests that are not streams). With ``tls`` (a room's network), HTTPS on its port, and ``port``
+    keeps plain HTTP for the installation page of the club's certificate (:mod:`api.lan_serving`)."""
     connections = connection_limit(raise_open_files_limit())
     default = ONE_PROCESS_THREADS if workers == 1 else WORKER_THREADS
-    _run_workers(config, host, port, threads or default, workers, connections)
+    config = {"ACCESS_LOG": os.environ.get(ACCESS_LOG_ENV) or "json", **config}  # a server logs its requests
+    with metrics_folder():
+        if tls is None:
+            _run_workers(config, host, port, threads or default, workers, connections)
+            return
+        with plain_http_beside(_run_workers, config, host, port, threads or default, connections):
+            _run_workers(config, host, tls.port, threads or default, workers, connections, tls)
+
+
+@contextmanager
+def metrics_folder() -> Iterator[str]:
+    """A fresh private folder for this run's counters, which the workers inherit (``PROMETHEUS_MULTIPROC_DIR``:
+    api.metrics), removed when the server stops. Never one named in the environment: files a previous run left
+    there would be added to this run's counts, and two servers sharing one would add up each other's.
+
+    In the temporary folder (``TMPDIR``; a systemd service's private ``/tmp``), else in the instance folder, the
+    one place a locked-down service surely may write. Its name holds the server's process id: the folders of
+    servers that were killed (SIGKILL stops a server before it removes its own) are removed when the next one
+    starts (:func:`remove_dead_metrics_folders`)."""
+    prefix = f"{METRICS_FOLDER}{os.getpid()}-"
+    try:
+        remove_dead_metrics_folders(Path(tempfile.gettempdir()))
+        folder = tempfile.mkdtemp(prefix=prefix)  # empty, mode 0700
+    except OSError:
+        remove_dead_metrics_folders(instance_path())
+        folder = tempfile.mkdtemp(prefix=prefix, dir=instance_path())
+    previous = os.environ.get(MULTIPROCESS_ENV)
+    os.environ[MULTIPROCESS_ENV] = folder
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        if previous is None:
+            os.environ.pop(MULTIPROCESS_ENV, None)
+        else:
+            os.environ[MULTIPROCESS_ENV] = previous
+
+
+def remove_dead_metrics_folders(parent: Path) -> None:
+    """Remove the metrics folders in ``parent`` of servers that are gone (never one of a server still running,
+    nor one this user may not remove)."""
+    for folder in parent.glob(f"{METRICS_FOLDER}*-*"):
+        owner = folder.name[len(METRICS_FOLDER):].split("-", 1)[0]
+        if not owner.isdigit() or not folder.is_dir():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:  # alive (another user's process): not ours to judge
+            continue
 
 
 def raise_open_files_limit() -> int | None:
@@ -111,7 +180,7 @@ def connection_limit(open_files: int | None) -> int:
 
 
 def _run_workers(config: Mapping[str, Any], host: str, port: int, threads: int, workers: int,
-                 connections: int) -> None:
+                 connections: int, tls: Tls | None = None) -> None:
     """granian's ASGI workers, each making its own app (and with it its own database engine): the streams on
     each worker's event loop, every other request on ``threads`` threads of it (:mod:`api.asgi`)."""
     from granian.constants import HTTPModes, Interfaces
@@ -128,8 +197,10 @@ def _run_workers(config: Mapping[str, Any], host: str, port: int, threads: int, 
         backlog=BACKLOG, backpressure=connections,
         respawn_failed_workers=True,  # a worker that dies is replaced, as the others keep serving
         workers_kill_timeout=STOP_GRACE,  # a worker still busy (or stuck) that long after a stop is killed
-        # requests are not logged: a URL may name a game, a header carries a token
+        # granian's own access log stays off: it would write the query string (filters name players) and cannot
+        # leave a player's name out of a path; the app writes its own (api.accesslog), with the request's id
         log_level=LogLevels.warning,
+        **(tls.granian_settings() if tls else {}),
     ).serve()
 
 

@@ -55,6 +55,7 @@ from nj_ledger.store import Store
 from nj_ledger.store.followers import EVENING_PREFIX
 from nj_ledger.store.writes import club_key
 
+from . import metrics
 from .auth import own_club, reader
 from .context import store
 from .problems import Problem
@@ -125,6 +126,7 @@ class Follow:
     sent) and how to read past it."""
 
     position_field = "seq"
+    kind = "game"  # what it follows, as the metrics count open streams (api.metrics)
 
     def __init__(self, store: Store, club_id: str, key: str, after: int, heartbeat: float,
                  lifetime: float = float("inf")) -> None:
@@ -161,6 +163,7 @@ class Follow:
         """The stream for a WSGI server: it holds the thread that serves it until the client leaves."""
         woken = threading.Event()
         unfollow = self.store.followers.follow(self.key, woken.set)
+        closed = metrics.follower(self.kind)
         try:
             yield self.opening()
             while True:
@@ -174,6 +177,7 @@ class Follow:
                 elif not woken.wait(wait):
                     yield HEARTBEAT
         finally:
+            closed()
             unfollow()
 
     async def run(self, send: Callable[[bytes], Awaitable[None]], reads: Executor) -> None:
@@ -184,14 +188,18 @@ class Follow:
         log once per position for every follower there, frames each event once and writes the same bytes to
         each follower's connection; this coroutine only waits for the stream to be over."""
         loop = asyncio.get_running_loop()
-        await send(self.opening())
-        member = _Member(self, send, loop)
-        leave = _Channels.of(loop).join(member, reads)
+        closed = metrics.follower(self.kind)
         try:
-            await member.over
+            await send(self.opening())
+            member = _Member(self, send, loop)
+            leave = _Channels.of(loop).join(member, reads)
+            try:
+                await member.over
+            finally:
+                leave()
+                member.stop()
         finally:
-            leave()
-            member.stop()
+            closed()
 
 
 class GameFollow(Follow):
@@ -206,6 +214,7 @@ class ClubFollow(Follow):
     recorded_at}``."""
 
     position_field = "position"
+    kind = "club"
 
     def fetch(self, after: int) -> list[dict[str, Any]]:
         return self.store.club_feed(self.club_id, after, PAGE)
@@ -215,6 +224,8 @@ class EveningFollow(Follow):
     """A follower of an evening's log: positions are the decisions' seqs, items the decisions as
     ``…/decisions`` shows them."""
 
+    kind = "evening"
+
     def fetch(self, after: int) -> list[dict[str, Any]]:
         return self.store.evening_entries(self.club_id, self.key[len(EVENING_PREFIX):], after, PAGE)
 
@@ -223,6 +234,8 @@ class TableFollow(EveningFollow):
     """A table's phone following its evening: one item per decision, only its ``{seq, type, recorded_at}`` —
     enough to read the table's view again at once (a round started, a result confirmed, the evening closed),
     nothing of the director's decisions that the table's token may not read."""
+
+    kind = "table"
 
     def fetch(self, after: int) -> list[dict[str, Any]]:
         return [{"seq": item["seq"], "type": item["type"], "recorded_at": item["recorded_at"]}

@@ -12,11 +12,12 @@ import secrets
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
@@ -41,30 +42,32 @@ def serving(database_url: str, threads: int | None = None, workers: int = 1) -> 
     port = free_port()
     admin = secrets.token_urlsafe(32)
     env = {**os.environ, "NJ_LEDGER_DATABASE_URL": database_url, "NJ_LEDGER_ADMIN_TOKEN": admin}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cli", "serve", "--host", HOST, "--port", str(port),
-         "--workers", str(workers), *(["--threads", str(threads)] if threads else [])],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    try:
-        _wait_until_up(process, port)
-        yield Server(port, admin, process.pid)
-    finally:
-        process.terminate()
+    # Its standard error, the access log's line per request among it, goes to a file: a pipe nobody reads while
+    # the workload runs would fill up and stop the server. The log is written as a served server writes it.
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cli", "serve", "--host", HOST, "--port", str(port),
+             "--workers", str(workers), *(["--threads", str(threads)] if threads else [])],
+            env=env, stdout=subprocess.DEVNULL, stderr=errors,
+        )
         try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stderr is not None:
-            process.stderr.close()
+            _wait_until_up(process, port, errors)
+            yield Server(port, admin, process.pid)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
-def _wait_until_up(process: subprocess.Popen[bytes], port: int) -> None:
+def _wait_until_up(process: subprocess.Popen[bytes], port: int, errors: IO[bytes]) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            error = process.stderr.read().decode(errors="replace") if process.stderr else ""
+            errors.seek(0)
+            error = errors.read().decode(errors="replace")
             raise RuntimeError(f"the server stopped on start: {error.strip()[-2000:]}")
         try:
             client = Client(port, "")

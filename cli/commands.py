@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cli.backup import BACKUPS_ENV, backup_before_upgrade, register_backups
+from cli.lan import lan_options, room
 from nj_ledger.errors import LedgerError
 from nj_ledger.messages import Message
 
@@ -131,28 +133,41 @@ def main() -> None:
     """Nain Jaune Ledger: record, replay and audit games of Nain Jaune."""
 
 
+register_backups(main)  # nj-ledger backup FILE|FOLDER, nj-ledger restore FILE (cli/backup.py)
+
 # --- the service -------------------------------------------------------------------------------
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True, envvar="NJ_LEDGER_HOST", show_envvar=True,
+              help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), envvar="NJ_LEDGER_PORT",
+              show_envvar=True, help="Port to listen on.")
 @click.option("--threads", default=None, type=click.IntRange(1, 64), show_default="8 in one process, 1 per worker",
+              envvar="NJ_LEDGER_THREADS", show_envvar=True,
               help="Threads in each worker for the requests that are not streams.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), envvar="NJ_LEDGER_WORKERS",
+              show_envvar=True,
               help="granian's worker processes (one per core); streams run on each worker's event loop.")
-def serve(host: str, port: int, threads: int | None, workers: int) -> None:
-    """Serve the API and the pages (an embedded SQLite database is migrated on start)."""
+@lan_options  # --lan, --https, --https-port: phones on a room's network (cli/lan.py)
+def serve(host: str, port: int, threads: int | None, workers: int, lan: bool, https: bool, https_port: int) -> None:
+    """Serve the API and the pages (an embedded SQLite database is migrated on start).
+
+    Each option may come from the environment instead (a service's settings file: deploy/nj-ledger.env)."""
     from api.auth import WeakAdminToken, check_admin_token
-    from api.config import ADMIN_TOKEN_ENV
+    from api.config import ADMIN_TOKEN_ENV, PROXIES_ENV
+    from api.proxies import ProxySettingError, trusted_proxies
     from api.serving import serve as serve_app
     from nj_ledger.store import Store, default_database_url, recorder_for
     from nj_ledger.store.migrate import is_current, upgrade
 
     try:
         check_admin_token(os.environ.get(ADMIN_TOKEN_ENV))
-    except WeakAdminToken as weak:
-        raise click.ClickException(str(weak)) from None
+        trusted_proxies(os.environ.get(PROXIES_ENV))
+    except (WeakAdminToken, ProxySettingError) as refused:
+        raise click.ClickException(str(refused)) from None
     url = default_database_url()
-    if recorder_for(url).embedded:
+    if recorder_for(url).embedded:  # migrated here, as `db upgrade` does: a database that holds data backed up first
+        folder = os.environ.get(BACKUPS_ENV)
+        backup_before_upgrade(url, Path(folder) if folder else None)
         upgrade(url)
     elif not is_current(url):
         raise click.ClickException(f"The database {_shown_url(url)} is not up to date: run `nj-ledger db upgrade`.")
@@ -161,10 +176,12 @@ def serve(host: str, port: int, threads: int | None, workers: int) -> None:
         signer = store.signer()  # said now, not at the first write: the key must be the one that signed here
     finally:
         store.close()
-    click.echo(f"Nain Jaune Ledger on http://{host}:{port}/  (API docs: http://{host}:{port}/api/v1/docs)")
+    where = room(lan, https, https_port, host, port)  # with --lan: the room's network's addresses (cli/lan.py)
+    click.echo(f"Nain Jaune Ledger on {where.local}/  (API docs: {where.local}/api/v1/docs)")
     click.echo(f"Database: {_shown_url(url)}" + (f", {workers} workers" if workers > 1 else "")
                + f"; receipts signed with key {signer.id}")
-    serve_app({"DATABASE_URL": url}, host, port, threads, workers)
+    where.announce()
+    serve_app({"DATABASE_URL": url, **where.config}, where.host, port, threads, workers, where.tls)
 
 
 @main.group()
@@ -173,13 +190,27 @@ def db() -> None:
 
 
 @db.command("upgrade")
-def db_upgrade() -> None:
-    """Create or migrate the database to the latest schema."""
+@click.option("--backup-to", "backups", type=click.Path(path_type=Path), envvar=BACKUPS_ENV,
+              show_envvar=True, help="Where the backup of a database that holds data goes before it is migrated "
+                                     "(default: backups/ in the instance folder).")
+@click.option("--no-backup", is_flag=True, help="Migrate a database that holds data without a backup first (you "
+                                                "made one yourself).")
+def db_upgrade(backups: Path | None, no_backup: bool) -> None:
+    """Create or migrate the database to the latest schema; a database that holds data is backed up first."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from nj_ledger.store import default_database_url
     from nj_ledger.store.migrate import current_revision, upgrade
 
     url = default_database_url()
-    upgrade(url)
+    made = None if no_backup else backup_before_upgrade(url, backups)
+    try:
+        upgrade(url)
+    except SQLAlchemyError as error:
+        if made is None:
+            raise
+        raise click.ClickException(f"The migration failed: {error}. The backup made before it is {made}: install "
+                                   f"the release you had and run `nj-ledger restore {made}`.") from None
     click.echo(f"Database {_shown_url(url)} is at revision {current_revision(url)}.")
 
 

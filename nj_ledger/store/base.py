@@ -10,7 +10,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, event
+from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -60,6 +61,20 @@ def new_id() -> str:
     return "".join(secrets.choice(ID_ALPHABET) for _ in range(12))
 
 
+class StoreWatcher:
+    """Who is told of the store's trouble: every database error and every write run again. This one tells
+    nobody; the server sets one that counts them for its metrics (``api.metrics``), so that the store never
+    depends on how they are exported."""
+
+    def database_error(self, kind: str) -> None:
+        """A statement or a connection failed: ``connect`` (no connection could be made), ``disconnect`` (a
+        connection was lost), ``transient`` (a race with another writer, worth a retry) or ``other``."""
+
+    def retried(self, reason: str) -> None:
+        """A write transaction is run again: ``lost-race`` (another writer moved the game first) or
+        ``transient`` (a transient database error)."""
+
+
 class StoreBase:
     """Engines and sessions. Each public store method is one transaction of its own."""
 
@@ -77,6 +92,8 @@ class StoreBase:
         self.tokens_marked: Remembered[float] = Remembered(cache_size)  # token id -> when this process noted its use
         self._followers: Followers | None = None
         self.checkpointer = self.recorder.checkpointer(self.engine)  # SQLite's log, off the writers' path
+        self.watcher = StoreWatcher()  # told of database errors and retries (the server's metrics count them)
+        event.listen(self.engine, "handle_error", self._database_error)
 
     @property
     def followers(self) -> Followers:
@@ -133,17 +150,33 @@ class StoreBase:
         if self.checkpointer is not None:
             self.checkpointer.wrote()
 
+    def _database_error(self, context: ExceptionContext) -> None:
+        """SQLAlchemy's hook for every error of the engine's statements and connections: told to the watcher."""
+        error = context.sqlalchemy_exception
+        if context.connection is None:
+            kind = "connect"
+        elif context.is_disconnect:
+            kind = "disconnect"
+        elif isinstance(error, DBAPIError) and self.recorder.is_transient(error):
+            kind = "transient"
+        else:
+            kind = "other"
+        self.watcher.database_error(kind)
+
     def retrying(self, attempt: Callable[[], T]) -> T:
         """Run a write transaction again when it lost a race to another writer (never a 500 on a race)."""
         for tries in range(ATTEMPTS):
             try:
                 return attempt()
             except LostRace:
-                pass
+                reason = "lost-race"
             except DBAPIError as error:
                 if not self.recorder.is_transient(error):
                     raise
-            time.sleep(min(0.002 * 2**tries, 0.2) * (0.5 + secrets.randbelow(100) / 100))
+                reason = "transient"
+            if tries + 1 < ATTEMPTS:
+                self.watcher.retried(reason)
+                time.sleep(min(0.002 * 2**tries, 0.2) * (0.5 + secrets.randbelow(100) / 100))
         raise StoreBusy("The game is being written by others: try again in a moment.")
 
     def close(self) -> None:

@@ -35,7 +35,7 @@ def _casefold(value: Any) -> Any:
     return value.casefold() if isinstance(value, str) else value
 
 
-def _file(url: str) -> Path | None:
+def database_file(url: str) -> Path | None:
     """The database's file (None for a database in memory)."""
     database = make_url(url).database
     if not database or database == ":memory:" or database.startswith("file:"):
@@ -50,7 +50,7 @@ class SQLiteRecorder(Recorder):
     queues_writers: ClassVar[bool] = True
 
     def create_engine(self, url: str, **options: Any) -> Engine:
-        path = _file(url)
+        path = database_file(url)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
         database = make_url(url).database
@@ -81,7 +81,7 @@ class SQLiteRecorder(Recorder):
     def checkpointer(self, engine: Engine) -> WalCheckpointer | None:
         """For a file: a thread of its own checkpoints the log; the writers' connections only do past
         :data:`~.walcheckpoints.BACKSTOP_PAGES` pages (:mod:`.walcheckpoints`)."""
-        path = _file(engine.url.render_as_string(hide_password=False))
+        path = database_file(engine.url.render_as_string(hide_password=False))
         if path is None:
             return None
 
@@ -92,7 +92,7 @@ class SQLiteRecorder(Recorder):
         return WalCheckpointer(path)
 
     def writers_file(self, url: str) -> str | None:
-        path = _file(url)
+        path = database_file(url)
         return None if path is None else f"{path}.writers"
 
     def begin_snapshot(self, session: Session) -> None:

@@ -22,7 +22,8 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
     spec = answer.json
     assert spec["openapi"].startswith("3.") and spec["info"]["title"] == "Nain Jaune Ledger"
     assert set(spec["paths"]) == {
-        "/api/v1/health", "/api/v1/clubs", "/api/v1/clubs/{club}", "/api/v1/clubs/{club}/tokens",
+        "/api/v1/health", "/api/v1/ready", "/metrics", "/api/v1/clubs", "/api/v1/clubs/{club}",
+        "/api/v1/clubs/{club}/tokens",
         "/api/v1/clubs/{club}/players", "/api/v1/clubs/{club}/games", "/api/v1/clubs/{club}/imports",
         "/api/v1/games/{game}", "/api/v1/games/{game}/actions", "/api/v1/games/{game}/events",
         "/api/v1/games/{game}/deals/{number}/replay", "/api/v1/games/{game}/deals/{number}/analysis",
@@ -41,7 +42,7 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/tables/{code}/confirmations", "/api/v1/tables/{code}/stream",
         "/api/v1/clubs/{club}/seasons/{season}/ladder",
         "/api/v1/clubs/{club}/players/{player}/evenings", "/api/v1/clubs/{club}/evenings/{evening}/stream",
-        "/api/v1/clubs/{club}/seasons/{season}",
+        "/api/v1/clubs/{club}/seasons/{season}", "/api/v1/clubs/{club}/phones",
     }
     bearer = spec["components"]["securitySchemes"]["bearerAuth"]
     assert (bearer["type"], bearer["scheme"]) == ("http", "bearer") and "share" in bearer["description"]

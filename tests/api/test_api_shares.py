@@ -27,7 +27,7 @@ from nj_ledger.store.models import Base
 from support.http import PLAYERS, Calls, Club
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
-OPEN = {"health.Health", "clubs.Clubs", "keys.Keys", "api-docs.openapi_json", "docs.page", "docs.asset"}
+OPEN = {"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys", "api-docs.openapi_json", "docs.page", "docs.asset"}
 BODIES = {"/api/v1/games/<game>/actions": {"actions": [{"type": "end"}]},
           "/api/v1/games/<game>/audit": {"receipts": []},
           "/api/v1/clubs/<club>/shares": {"game": "x"}}

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, ViewportSize
 
 from .server import LiveServer, start_server
 
@@ -51,12 +51,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     server = start_server(tmp_path_factory.mktemp("browser"))
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="session")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as driver:
-        yield driver
 
 
 @pytest.fixture(scope="session")
@@ -110,6 +104,18 @@ def page(context: BrowserContext, live_server: LiveServer) -> Iterator[Page]:
     sign_in(page, live_server)
     yield page
     assert errors.errors == []
+
+
+def wait_for_worker(page: Page) -> None:
+    """The service worker installed (every asset kept), in control of the page, and the page kept."""
+    assert page.evaluate("""async () => {
+        await navigator.serviceWorker.ready;
+        const ready = async () => navigator.serviceWorker.controller && await caches.match(location.pathname);
+        for (let waited = 0; !(await ready()) && waited < 15000; waited += 50) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return navigator.serviceWorker.controller !== null;
+    }""")
 
 
 def screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Reque
 
 from nj_ledger import new_game
 
-from .conftest import CHROMIUM_ARGS, PageErrors, chromium_path, new_context, screenshot, sign_in
+from .conftest import CHROMIUM_ARGS, PageErrors, chromium_path, new_context, screenshot, sign_in, wait_for_worker
 from .server import LiveServer, start_server
 
 NAMES = ["Ana", "Ben", "Chloé"]
@@ -56,18 +56,6 @@ def action_requests(page: Page) -> list[Request]:
 def open_scorer(page: Page, server: LiveServer, game: str) -> None:
     page.goto(f"{server.url}/games/{game}/record")
     expect(page.locator("#status")).to_contain_text("Deal 1")
-
-
-def wait_for_worker(page: Page) -> None:
-    """The service worker installed (every asset kept), in control of the page, and the page kept."""
-    assert page.evaluate("""async () => {
-        await navigator.serviceWorker.ready;
-        const ready = async () => navigator.serviceWorker.controller && await caches.match(location.pathname);
-        for (let waited = 0; !(await ready()) && waited < 10000; waited += 50) {
-            await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        return navigator.serviceWorker.controller !== null;
-    }""")
 
 
 def tap_play(page: Page, cards: list[str], seat: int | None = None) -> None:

@@ -27,7 +27,7 @@ from nj_ledger.simulator import simulate
 from nj_ledger.state import GameState
 from nj_ledger.view import state_view
 
-from .conftest import PageErrors, new_context, screenshot, sign_in
+from .conftest import PageErrors, new_context, screenshot, sign_in, wait_for_worker
 from .server import LiveServer, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,17 +44,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     server = start_server(tmp_path_factory.mktemp("offline-deal"))
     yield server
     server.stop()
-
-
-def wait_for_worker(page: Page) -> None:
-    assert page.evaluate("""async () => {
-        await navigator.serviceWorker.ready;
-        const ready = async () => navigator.serviceWorker.controller && await caches.match(location.pathname);
-        for (let waited = 0; !(await ready()) && waited < 10000; waited += 50) {
-            await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        return navigator.serviceWorker.controller !== null;
-    }""")
 
 
 def wait_for_runtime(page: Page) -> None:

@@ -8,59 +8,14 @@ is the simulator's (seed 142, chatter 0), written out here so that it reads as a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from nj_ledger import new_game
 
 from .conftest import PageErrors, new_context, screenshot, sign_in
+from .scripted_deal import DEAL, LOSERS, NAMES, Taps
 from .server import LiveServer
-
-# (seat, cards laid in one turn, the seats whose passes the play records). Chloé (2) deals: Ana opens.
-DEAL = [
-    (0, ["9H", "10C", "JD", "QC", "KD", "6C", "7D", "8C", "9D"], []),  # Nain jaune qui prend, sans 10
-    (2, ["10H", "JS", "QS"], [1]),  # Ben passes; Chloé continues: Dame qui prend
-    (0, ["KH", "AS", "2C", "3H"], []),  # Roi qui prend, Roi et je recommence
-    (1, ["4S", "5C"], []),
-    (2, ["6D", "7C", "8S"], []),
-    (1, ["9C"], [0]),
-    (2, ["10S", "JH"], []),
-    (1, ["QD", "KC", "8D"], [0]),
-    (1, ["2D", "3S", "4C"], [2, 0]),  # sans 9: nobody has one, Ben starts a new run
-    (2, ["5H"], []),
-    (2, ["4D"], [0, 1]),  # sans 6: blocked, Chloé starts again
-    (0, ["5D"], []),
-    (0, ["AH"], [1, 2]),  # blocked again; Ana lays her last card: J'arrête
-]
-# What each loser says at settlement: cards left, points (A=1, 2–9 face value, 10/J/Q/K=10), honours held.
-LOSERS = {
-    1: {"count": 6, "points": 35, "honours": []},  # 2H 7H 7S 8H AC KS
-    2: {"count": 5, "points": 21, "honours": ["10D"]},  # 10D 3C 3D 4H AD: bête of the 10♦
-}
-NAMES = ["Ana", "Ben", "Chloé"]
-
-
-@dataclass
-class Taps:
-    """Every tap the test makes goes through here, and is counted."""
-
-    page: Page
-    count: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)
-
-    def tap(self, target: Locator, kind: str) -> None:
-        self.count += 1
-        self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        target.tap()
-
-    def record(self, target: Locator, kind: str) -> None:
-        """A tap that records an action: waits for the new state."""
-        with self.page.expect_response(lambda r: r.url.endswith("/actions") and r.request.method == "POST") as answer:
-            self.tap(target, kind)
-        assert answer.value.status == 201, answer.value.text()
-        expect(self.page.locator("#notice")).to_be_hidden()
 
 
 def in_view(page: Page, target: Locator) -> bool:

@@ -2,7 +2,7 @@
 
 The route checks walk the app's own URL map, so a route added later is
 covered without anyone remembering to add it here; only the open routes (the
-service's health, its documentation, creating a club with the admin token) are
+service's health and readiness, its documentation, creating a club with the admin token) are
 listed, and a new open route fails the test until it is listed on purpose.
 """
 
@@ -36,7 +36,8 @@ from support.http import ADMIN_TOKEN, PLAYERS, Calls, Club, assert_problem
 from .helpers import ROOT, start_server
 
 OPEN_ROUTES = {
-    ("GET", "/api/v1/health"), ("GET", "/api/v1/openapi.json"), ("POST", "/api/v1/clubs"), ("GET", "/api/v1/keys"),
+    ("GET", "/api/v1/health"), ("GET", "/api/v1/ready"), ("GET", "/api/v1/openapi.json"), ("POST", "/api/v1/clubs"),
+    ("GET", "/api/v1/keys"),
     ("GET", "/api/v1/docs"), ("GET", "/api/v1/docs/"), ("GET", "/api/v1/docs/assets/<name>"),
 }
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}

@@ -305,6 +305,10 @@ function setLanguage(code) {
 }
 
 export function setupHeader() {
+  // Over plain HTTP at an address other than this machine's, no service worker runs: the page says what that
+  // costs, and how to get HTTPS (base.html; docs/DEPLOY.md, "In a club room: the local network").
+  const insecure = document.getElementById("insecure");
+  if (insecure) insecure.hidden = window.isSecureContext;
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.addEventListener("click", () => setLanguage(button.dataset.lang));
   }

@@ -352,7 +352,7 @@ function renderFreeze() {
 
 // --- the tables' codes and QR codes -----------------------------------------------------------------------------
 function renderCodes() {
-  $("#codes").replaceChildren(el("p", {}, t("evening.codes_explain", { page: `${location.origin}/tables` })),
+  $("#codes").replaceChildren(el("p", {}, t("evening.codes_explain", { page: `${document.body.dataset.phones || location.origin}/tables` })),
     el("ul", { class: "codes" }, page.evening.tables.map((tb) => el("li", {},
       t("evening.table_n", { table: tb.table }), ": ", el("strong", { class: "code" }, tb.code)))));
 }

@@ -8,6 +8,7 @@
 import { $, api, el, requireSession, start, t } from "./common.js";
 import { setupImport } from "./exchange.js";
 import { follow } from "./follow.js";
+import { setupPhones } from "./phones.js";
 
 const STATUS = (status) => t(`status.${status}`);
 const PAGE = 20;
@@ -126,6 +127,7 @@ async function main() {
   $("#f-status").addEventListener("change", () => search(club));
   $("#f-date").addEventListener("change", () => search(club));
   $("#more").addEventListener("click", () => { if (next) showPage(next, true); });
+  setupPhones(club); // the address phones open, and the code that signs one in
   // an imported game joins the lists at once
   document.addEventListener("nj:imported", () => Promise.all([showLive(club), search(club)]));
   const [info] = await Promise.all([api(`/clubs/${club}`), showLive(club), search(club)]);

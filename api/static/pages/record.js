@@ -974,7 +974,9 @@ async function main() {
   follow(`${gameUrl()}/stream`, { after: page.known.state.version, onEvent: streamed });
   if (page.offline && page.outbox.length) notify(t("outbox.offline"), "info");
   // the core's rules, for the state the waiting actions give: kept by the service worker now, loaded when needed
-  if (page.keptCopy || page.offline) wantCore();
+  // (over plain HTTP no service worker keeps it: loaded now, while the network is there, so that a page kept open
+  // goes on through a deal without it)
+  if (page.keptCopy || page.offline || !window.isSecureContext) wantCore();
   else keepRuntime();
   await flush();
 }

@@ -29,20 +29,43 @@ setupHeader();
 // Signing in replaces whatever session this browser holds: this page offers no "Sign out".
 const signout = document.getElementById("signout");
 if (signout) signout.hidden = true;
-$("#signin").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const club = $("#club").value.trim();
-  const token = $("#token").value.trim();
-  const candidate = { club, token };
+
+/** Check a club id and token against the API, keep them, and go on; false when they are refused (said). */
+async function signIn(club, token, remember, refused = "signin.refused") {
   try {
-    const info = await api(`/clubs/${encodeURIComponent(club)}`, { session: candidate });
-    saveSession({ club: info.id, token, name: info.name }, $("#remember").checked);
-    location.assign(nextPage());
+    const info = await api(`/clubs/${encodeURIComponent(club)}`, { session: { club, token } });
+    saveSession({ club: info.id, token, name: info.name }, remember);
+    return true;
   } catch (failure) {
     if (failure instanceof ApiError && (failure.status === 401 || failure.status === 404)) {
-      notify(t("signin.refused"));
+      notify(t(refused));
     } else {
       notify(failure instanceof ApiError ? failure.message : t("error.unexpected"));
     }
+    return false;
+  }
+}
+
+$("#signin").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (await signIn($("#club").value.trim(), $("#token").value.trim(), $("#remember").checked)) {
+    location.assign(nextPage());
   }
 });
+
+/**
+ * A phone signed in by a QR code (the home page's "Sign in a phone", api/lan.py) opens
+ * /signin#club=…&token=…: the token is in the fragment, which no server receives. It is taken out of the address
+ * (and so out of the history) before anything else, kept on this device, and the phone goes to the home page.
+ */
+async function signInFromLink() {
+  const given = new URLSearchParams(location.hash.slice(1));
+  const club = given.get("club");
+  const token = given.get("token");
+  if (!club || !token) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  $("#club").value = club;
+  if (await signIn(club, token, true, "signin.link_refused")) location.replace(nextPage());
+}
+
+signInFromLink();

@@ -1,0 +1,129 @@
+"""Which reverse proxies are believed about the client: ``NJ_LEDGER_PROXIES``.
+
+Behind a proxy (Caddy, docs/DEPLOY.md) every connection comes from the proxy;
+the client's address and the scheme it used arrive in ``X-Forwarded-For`` and
+``X-Forwarded-Proto``. Anyone can send those headers, so they are believed only
+from the proxies the setting names, and nothing else may set them:
+
+- a list of addresses or networks (``127.0.0.1,::1``, ``10.0.0.0/8``): the
+  headers are read only when the connection comes from one of them; the client
+  is the right-most address of ``X-Forwarded-For`` that is not itself a trusted
+  proxy (each proxy appends the address it saw), so an address a client wrote
+  at the left of the header is never taken. This is what the deploy files use.
+- a number of hops (``1``): the last that many proxies, whoever connects
+  (werkzeug's ``ProxyFix``). Right only when nothing can reach the server but
+  through them.
+- ``0`` or nothing: no proxy; the connection's address is the client's.
+
+What follows depends on it: the count of wrong tokens per address
+(:mod:`api.auth`), the access log, the links the server writes (an evening's
+table links) and ``Strict-Transport-Security``, sent on answers to requests
+that arrived over HTTPS.
+
+    >>> trusted_proxies("127.0.0.1, ::1, 10.0.0.0/8")
+    (IPv4Network('127.0.0.1/32'), IPv6Network('::1/128'), IPv4Network('10.0.0.0/8'))
+    >>> trusted_proxies("2")
+    2
+    >>> trusted_proxies("") == trusted_proxies("0") == 0
+    True
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Proxies = int | tuple[Network, ...]
+SCHEMES = frozenset({"http", "https"})
+
+
+class ProxySettingError(ValueError):
+    """``NJ_LEDGER_PROXIES`` names something that is not a number of hops nor addresses or networks."""
+
+
+def trusted_proxies(setting: object) -> Proxies:
+    """The proxies a setting names: a number of hops, or the addresses and networks to believe.
+
+    >>> trusted_proxies("127.0.0.1, example.org")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    api.proxies.ProxySettingError: NJ_LEDGER_PROXIES ...: 'example.org' is not an address or a network ...
+    """
+    if isinstance(setting, int) and not isinstance(setting, bool) and setting >= 0:
+        return setting
+    if isinstance(setting, (list, tuple)):
+        setting = ",".join(str(part) for part in setting)
+    text = str(setting or "").strip()
+    if not text:
+        return 0
+    if text.isdigit():
+        return int(text)
+    networks: list[Network] = []
+    for part in (piece.strip() for piece in text.split(",")):
+        try:
+            networks.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise ProxySettingError(
+                f"NJ_LEDGER_PROXIES names the proxies to believe about the client's address: {part!r} is not an "
+                "address or a network (write them separated by commas, e.g. 127.0.0.1,::1, or a number of "
+                "hops).") from None
+    return tuple(networks)
+
+
+def behind_proxies(wsgi_app: Callable[..., Any], proxies: Proxies) -> Callable[..., Any]:
+    """``wsgi_app`` reading the client's address and scheme from the proxies named (itself when none)."""
+    if isinstance(proxies, int):
+        return ProxyFix(wsgi_app, x_for=proxies, x_proto=proxies) if proxies else wsgi_app
+    return TrustedProxies(wsgi_app, proxies)
+
+
+class TrustedProxies:
+    """WSGI middleware: the client's address and scheme as the trusted proxies tell them, and only they."""
+
+    def __init__(self, app: Callable[..., Any], networks: Iterable[Network]) -> None:
+        self.app = app
+        self.networks = tuple(networks)
+
+    def trusted(self, address: str) -> bool:
+        try:
+            parsed = ipaddress.ip_address(address.strip().removeprefix("[").split("]")[0])
+        except ValueError:
+            return False
+        if parsed.version == 6 and parsed.ipv4_mapped is not None:
+            parsed = parsed.ipv4_mapped
+        return any(parsed in network for network in self.networks)
+
+    def client(self, peer: str, forwarded: str) -> str:
+        """The right-most address of ``forwarded`` that is not a trusted proxy (the peer when none is readable).
+
+        >>> proxies = TrustedProxies(None, [ipaddress.ip_network("127.0.0.1")])  # type: ignore[arg-type]
+        >>> proxies.client("127.0.0.1", "203.0.113.9, 198.51.100.7")  # the client wrote the first one
+        '198.51.100.7'
+        >>> proxies.client("127.0.0.1", "198.51.100.7, 127.0.0.1, not-an-address")
+        '127.0.0.1'
+        """
+        client = peer
+        for hop in reversed([piece.strip() for piece in forwarded.split(",") if piece.strip()]):
+            try:
+                ipaddress.ip_address(hop)
+            except ValueError:
+                break  # a hop that is no address: nothing to its left can be believed either
+            client = hop
+            if not self.trusted(hop):
+                break
+        return client
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        peer = environ.get("REMOTE_ADDR") or ""
+        if peer and self.trusted(peer):
+            forwarded = environ.get("HTTP_X_FORWARDED_FOR")
+            if forwarded:
+                environ["REMOTE_ADDR"] = self.client(peer, forwarded)
+            scheme = (environ.get("HTTP_X_FORWARDED_PROTO") or "").rsplit(",", 1)[-1].strip().lower()
+            if scheme in SCHEMES:
+                environ["wsgi.url_scheme"] = scheme
+        return self.app(environ, start_response)

@@ -1,0 +1,139 @@
+"""``nj-ledger backup`` and ``nj-ledger restore`` (docs/DEPLOY.md, "Backups and restores"), and the backup that
+``nj-ledger db upgrade`` makes before it migrates a database that holds data.
+
+    $ nj-ledger backup /var/lib/nj-ledger/backups --keep 14
+    $ nj-ledger restore /var/lib/nj-ledger/backups/nj-ledger-20261127T033000.000Z.tar
+
+The store's work is in :mod:`nj_ledger.store.backups`, imported inside the commands (``--help`` stays quick).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from nj_ledger.store.backups import BackupError, Manifest
+
+BACKUPS_ENV = "NJ_LEDGER_BACKUPS"
+BACKUPS_FOLDER = "backups"  # in the instance folder, unless NJ_LEDGER_BACKUPS or --backup-to names another
+
+
+def _said(error: BackupError) -> click.ClickException:
+    return click.ClickException(f"{error.code}: {error.sentence}")
+
+
+def _size(count: int) -> str:
+    if count < 1000:
+        return f"{count:,} bytes"
+    value, unit = count / 1000, "KB"
+    for larger in ("MB", "GB"):
+        if value < 1000:
+            break
+        value, unit = value / 1000, larger
+    return f"{value:,.1f} {unit}"
+
+
+def _held(manifest: Manifest) -> str:
+    counted = ", ".join(f"{count:,} {name[:-1] if count == 1 else name}"
+                        for name, count in manifest.contents.counts.items())
+    return f"{counted} as they were at {manifest.created_at} (schema {manifest.contents.revision})"
+
+
+def _key_note() -> str:
+    from nj_ledger.store.keys import SIGNING_KEY_ENV, key_source
+
+    source = key_source()
+    where = "the settings file" if source == SIGNING_KEY_ENV else source
+    return (f"The signing key is not in it: keep a copy of {where} apart, once and after every `nj-ledger keys "
+            "rotate` (docs/DEPLOY.md, \"The signing key\").")
+
+
+@click.command("backup")
+@click.argument("named", metavar="FILE|FOLDER", type=click.Path())
+@click.option("--keep", type=click.IntRange(1), metavar="N",
+              help="With a FOLDER: keep its N newest backups named after their moment, removing older ones once "
+                   "the new one is whole (files named otherwise are never removed).")
+def backup(named: str, keep: int | None) -> None:
+    """Write a backup of the database to FILE (replaced in one step when it is there), or to a new file named
+    after its moment in FOLDER (a folder, or a name ending in /). It is taken in one moment while the server
+    goes on writing; a backup that fails leaves no file and the older backups as they were."""
+    from nj_ledger.store import default_database_url
+    from nj_ledger.store.backups import BackupError, backup_in, shown
+    from nj_ledger.store.backups import backup as write
+
+    url = default_database_url()
+    target = Path(named)
+    in_folder = target.is_dir() or named.endswith(os.sep)
+    if keep is not None and not in_folder:
+        raise click.BadParameter("only with a FOLDER: the backups named after their moment there are counted",
+                                 param_hint="--keep")
+    try:
+        made = backup_in(url, target, keep) if in_folder else write(url, target)
+    except BackupError as error:
+        raise _said(error) from None
+    click.echo(f"Backup of {shown(url)} written to {made.path} ({_size(made.manifest.size)}, {made.seconds:.1f} s): "
+               f"{_held(made.manifest)}.")
+    for old in made.removed:
+        click.echo(f"  removed the older {old.name} (--keep {keep})")
+    click.echo(_key_note())
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--other-key", is_flag=True,
+              help="Restore although the configured signing key did not sign the backup's games (that key is "
+                   "lost); then sign with yours: `nj-ledger keys rotate --adopt --after KEY`.")
+def restore(file: Path, other_key: bool) -> None:
+    """Replace the database by the backup FILE. Everything is checked first (a whole backup of nj-ledger, of
+    this kind of database, whose games the configured signing key signed); a refusal changes nothing. Stop the
+    server first, and start it after: what was recorded after the backup is not in it, and the receipts members
+    kept name those events."""
+    from nj_ledger.store import default_database_url
+    from nj_ledger.store.backups import BackupError, shown
+    from nj_ledger.store.backups import restore as bring_back
+
+    url = default_database_url()
+    try:
+        done = bring_back(url, file, other_key=other_key)
+    except BackupError as error:
+        raise _said(error) from None
+    migrated = f", migrated to {done.migrated_to}" if done.migrated_to else ""
+    click.echo(f"Restored {file} into {shown(url)} in {done.seconds:.1f} s: {_held(done.manifest)}{migrated}.")
+    if done.key is not None:
+        click.echo(f"Receipts are signed with key {done.key}, which the restored games' receipts trust.")
+    elif done.signing is not None:
+        click.echo(f"Warning: {done.signing}", err=True)
+    click.echo(f"What was recorded after {done.manifest.created_at} is not in it: the receipts members kept name those "
+               "events (the audit with receipts, `nj-ledger heads check`). Start the server again.")
+
+
+def register_backups(group: click.Group) -> None:
+    """Add ``backup`` and ``restore`` to the ``nj-ledger`` command."""
+    group.add_command(backup)
+    group.add_command(restore)
+
+
+def backup_before_upgrade(url: str, folder: Path | None) -> Path | None:
+    """The backup ``db upgrade`` makes before it migrates a database that holds data (None: none was needed), in
+    ``folder`` (default: ``backups/`` in the instance folder); when none can be made, the refusal says how on."""
+    from nj_ledger.store.backups import BackupError
+    from nj_ledger.store.backups import backup_before_upgrade as make
+    from nj_ledger.store.database import instance_path
+
+    try:
+        made = make(url, folder or instance_path() / BACKUPS_FOLDER)
+    except BackupError as error:
+        raise click.ClickException(
+            f"The database holds data and was not migrated, because no backup of it could be made first: "
+            f"{error.sentence} Make a backup possible (install what is missing, or name a folder it may be written "
+            f"to: --backup-to FOLDER or {BACKUPS_ENV}), or migrate without one if you made your own: "
+            "`nj-ledger db upgrade --no-backup`.") from None
+    if made is None:
+        return None
+    click.echo(f"Backup of the database at schema {made.manifest.contents.revision} written to {made.path} "
+               f"({_size(made.manifest.size)}): `nj-ledger restore {made.path}` brings it back.")
+    return made.path
