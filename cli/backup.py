@@ -1,5 +1,6 @@
-"""``nj-ledger backup`` and ``nj-ledger restore`` (docs/DEPLOY.md, "Backups and restores"), and the backup that
-``nj-ledger db upgrade`` makes before it migrates a database that holds data.
+"""``nj-ledger backup`` and ``nj-ledger restore`` (docs/DEPLOY.md, "Backups and restores"), and the backup made
+before a database that holds data is changed: ``nj-ledger db upgrade`` makes one before it migrates it,
+``nj-ledger restore`` before it replaces it (so that restoring the wrong file is undone, and no event is lost).
 
     $ nj-ledger backup /var/lib/nj-ledger/backups --keep 14
     $ nj-ledger restore /var/lib/nj-ledger/backups/nj-ledger-20261127T033000.000Z.tar
@@ -43,6 +44,11 @@ def _held(manifest: Manifest) -> str:
     return f"{counted} as they were at {manifest.created_at} (schema {manifest.contents.revision})"
 
 
+def _swept(paths: list[Path]) -> None:
+    for path in paths:
+        click.echo(f"  removed {path.name}, left by an interrupted backup or restore (its process is gone)")
+
+
 def _key_note() -> str:
     from nj_ledger.store.keys import SIGNING_KEY_ENV, key_source
 
@@ -75,6 +81,7 @@ def backup(named: str, keep: int | None) -> None:
         made = backup_in(url, target, keep) if in_folder else write(url, target)
     except BackupError as error:
         raise _said(error) from None
+    _swept(made.swept)
     click.echo(f"Backup of {shown(url)} written to {made.path} ({_size(made.manifest.size)}, {made.seconds:.1f} s): "
                f"{_held(made.manifest)}.")
     for old in made.removed:
@@ -87,22 +94,39 @@ def backup(named: str, keep: int | None) -> None:
 @click.option("--other-key", is_flag=True,
               help="Restore although the configured signing key did not sign the backup's games (that key is "
                    "lost); then sign with yours: `nj-ledger keys rotate --adopt --after KEY`.")
-def restore(file: Path, other_key: bool) -> None:
+@click.option("--backup-to", "backups", type=click.Path(path_type=Path), envvar=BACKUPS_ENV, show_envvar=True,
+              help="Where the backup of the database it replaces goes, when that one holds data (default: "
+                   "backups/ in the instance folder).")
+@click.option("--no-backup", is_flag=True, help="Replace a database that holds data without a backup of it first "
+                                                "(you made one yourself).")
+def restore(file: Path, other_key: bool, backups: Path | None, no_backup: bool) -> None:
     """Replace the database by the backup FILE. Everything is checked first (a whole backup of nj-ledger, of
-    this kind of database, whose games the configured signing key signed); a refusal changes nothing. Stop the
-    server first, and start it after: what was recorded after the backup is not in it, and the receipts members
-    kept name those events."""
+    this kind of database, whose games the configured signing key signed); a refusal changes nothing. The
+    database it replaces, when it holds data, is backed up first (`nj-ledger restore` of that backup undoes
+    this one). Stop the server first, and start it after: what was recorded after the backup is not in it, and
+    the receipts members kept name those events."""
     from nj_ledger.store import default_database_url
     from nj_ledger.store.backups import BackupError, shown
     from nj_ledger.store.backups import restore as bring_back
 
     url = default_database_url()
+    kept: list[Path] = []
+
+    def first() -> None:
+        made = backup_first(url, backups, RESTORE)
+        if made is not None:
+            kept.append(made)
+
     try:
-        done = bring_back(url, file, other_key=other_key)
+        done = bring_back(url, file, first=None if no_backup else first, other_key=other_key)
     except BackupError as error:
         raise _said(error) from None
+    _swept(done.swept)
     migrated = f", migrated to {done.migrated_to}" if done.migrated_to else ""
     click.echo(f"Restored {file} into {shown(url)} in {done.seconds:.1f} s: {_held(done.manifest)}{migrated}.")
+    if kept:
+        click.echo(f"The database it replaced is kept in {kept[0]}: `nj-ledger restore {kept[0]}` undoes this "
+                   "restore.")
     if done.key is not None:
         click.echo(f"Receipts are signed with key {done.key}, which the restored games' receipts trust.")
     elif done.signing is not None:
@@ -117,23 +141,40 @@ def register_backups(group: click.Group) -> None:
     group.add_command(restore)
 
 
-def backup_before_upgrade(url: str, folder: Path | None) -> Path | None:
-    """The backup ``db upgrade`` makes before it migrates a database that holds data (None: none was needed), in
-    ``folder`` (default: ``backups/`` in the instance folder); when none can be made, the refusal says how on."""
-    from nj_ledger.store.backups import BackupError
-    from nj_ledger.store.backups import backup_before_upgrade as make
+UPGRADE, RESTORE = "upgrade", "restore"
+# what was not done without a backup first, how to do it without one, and the command that does
+_WITHOUT = {UPGRADE: ("migrated", "migrate", "nj-ledger db upgrade --no-backup"),
+            RESTORE: ("replaced", "restore", "nj-ledger restore --no-backup FILE")}
+
+
+def backup_first(url: str, folder: Path | None, before: str) -> Path | None:
+    """The backup made before a database that holds data is changed (``before``: :data:`UPGRADE`, a migration;
+    :data:`RESTORE`, a restore over it), in ``folder`` (default: ``backups/`` in the instance folder), said with
+    how to bring it back; None when none was needed. When none can be made, the refusal says how on: the
+    database is not changed unknowingly, and never without a way back."""
+    from nj_ledger.store.backups import BackupError, backup_before_restore
+    from nj_ledger.store.backups import backup_before_upgrade as before_upgrade
     from nj_ledger.store.database import instance_path
 
+    make = before_upgrade if before == UPGRADE else backup_before_restore
+    done, verb, command = _WITHOUT[before]
     try:
         made = make(url, folder or instance_path() / BACKUPS_FOLDER)
     except BackupError as error:
         raise click.ClickException(
-            f"The database holds data and was not migrated, because no backup of it could be made first: "
-            f"{error.sentence} Make a backup possible (install what is missing, or name a folder it may be written "
-            f"to: --backup-to FOLDER or {BACKUPS_ENV}), or migrate without one if you made your own: "
-            "`nj-ledger db upgrade --no-backup`.") from None
+            f"The database holds data and was not {done}, because no backup of it could be made first: "
+            f"{error.sentence} Nothing was changed. Make a backup possible (install what is missing, or name a "
+            f"folder it may be written to: --backup-to FOLDER or {BACKUPS_ENV}), or {verb} without one if you made "
+            f"your own: `{command}`.") from None
     if made is None:
         return None
+    _swept(made.swept)
     click.echo(f"Backup of the database at schema {made.manifest.contents.revision} written to {made.path} "
                f"({_size(made.manifest.size)}): `nj-ledger restore {made.path}` brings it back.")
     return made.path
+
+
+def backup_before_upgrade(url: str, folder: Path | None) -> Path | None:
+    """The backup ``db upgrade`` (and ``serve``, on SQLite) makes before it migrates a database that holds data
+    (:func:`backup_first`)."""
+    return backup_first(url, folder, UPGRADE)

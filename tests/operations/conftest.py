@@ -29,3 +29,12 @@ def fresh_url(backend: str, tmp_path: Path, instance: Path, monkeypatch: pytest.
     with migrated_database(backend, tmp_path) as url:
         monkeypatch.setenv(DATABASE_URL_ENV, url)
         yield url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path, instance: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """An SQLite database of this test's own, for what only SQLite has (a file that other processes hold open, a
+    write-ahead log); PostgreSQL restores in a transaction of its own instead, which its other sessions see whole."""
+    with migrated_database("sqlite", tmp_path) as url:
+        monkeypatch.setenv(DATABASE_URL_ENV, url)
+        yield url

@@ -13,7 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import tarfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from benchmarks.scratch import migrated_database
 from nj_ledger.store import recorder_for
 from nj_ledger.store.database import DATABASE_URL_ENV
 from nj_ledger.store.sqlite import database_file
+from support.backends import usable_backend
 
 from .helpers import destroy, fill, fingerprint, invoked, nj_ledger
 
@@ -49,7 +50,7 @@ def archive(path: Path, manifest: dict[str, Any], payload: bytes, name: str | No
     return path
 
 
-def foreign_files(good: Path, other_backend: Path | None, folder: Path) -> dict[str, tuple[Path, str]]:
+def foreign_files(good: Path, folder: Path) -> dict[str, tuple[Path, str]]:
     """Every kind of file a restore must refuse, and the code it is refused with."""
     raw = good.read_bytes()
     manifest, payload, member = members(good)
@@ -95,8 +96,6 @@ def foreign_files(good: Path, other_backend: Path | None, folder: Path) -> dict[
         extra = tarfile.TarInfo("more.sql")
         extra.size = 4
         tar.addfile(extra, io.BytesIO(b"DROP"))
-    if other_backend is not None:
-        made["the-other-database.tar"] = (other_backend, "wrong-database")
     return made
 
 
@@ -107,15 +106,11 @@ def sqlite_files(url: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def other_backend_backup(backend: str, tmp_path: Path) -> Path | None:
-    """A real backup of the other kind of database (None when PostgreSQL cannot be reached)."""
+def other_backend_backup(backend: str, tmp_path: Path) -> Path:
+    """A real backup of the other kind of database: both must be reachable (an unreachable PostgreSQL skips the
+    test, or fails it where it is required)."""
     other = "postgresql" if backend == "sqlite" else "sqlite"
-    from support.backends import usable_backend
-
-    try:
-        usable_backend(other)
-    except pytest.skip.Exception:
-        return None
+    usable_backend(other)
     with migrated_database(other, tmp_path / "other") as url:
         fill(url, 1, seed=7, name="Un autre club")
         target = tmp_path / "other.tar"
@@ -123,25 +118,35 @@ def other_backend_backup(backend: str, tmp_path: Path) -> Path | None:
     return target
 
 
-def test_a_file_that_is_not_a_whole_backup_is_refused_and_nothing_changes(
-        fresh_url: str, tmp_path: Path, other_backend_backup: Path | None) -> None:
-    fill(fresh_url, 4)
-    good = tmp_path / "good.tar"
-    nj_ledger("backup", str(good))
-    (tmp_path / "bad").mkdir()
-    bad = foreign_files(good, other_backend_backup, tmp_path / "bad")
-    before = fingerprint(fresh_url)
-    files = sqlite_files(fresh_url) if recorder_for(fresh_url).embedded else None
+def refused_and_nothing_changed(url: str, bad: dict[str, tuple[Path, str]]) -> None:
+    """Each file restored, each refused with its code, the database and its folder as they were."""
+    before = fingerprint(url)
+    files = sqlite_files(url) if recorder_for(url).embedded else None
     for name, (path, code) in bad.items():
         refused = invoked("restore", str(path), expect=1).stderr
         assert refused.startswith(f"Error: {code}: "), (name, refused)
         assert "othing was changed" in refused and "Traceback" not in refused, (name, refused)
-        assert fingerprint(fresh_url) == before, name
+        assert fingerprint(url) == before, name
         if files is not None:
-            assert sqlite_files(fresh_url) == files, name
+            assert sqlite_files(url) == files, name
+
+
+def test_a_file_that_is_not_a_whole_backup_is_refused_and_nothing_changes(fresh_url: str, tmp_path: Path) -> None:
+    fill(fresh_url, 4)
+    good = tmp_path / "good.tar"
+    nj_ledger("backup", str(good))
+    (tmp_path / "bad").mkdir()
+    before = fingerprint(fresh_url)
+    refused_and_nothing_changed(fresh_url, foreign_files(good, tmp_path / "bad"))
     assert before is not None and len(before["games"]) == 4
     nj_ledger("restore", str(good))  # and the whole one restores
     assert fingerprint(fresh_url) == before
+
+
+def test_a_backup_of_the_other_database_is_refused_and_nothing_changes(fresh_url: str,
+                                                                      other_backend_backup: Path) -> None:
+    fill(fresh_url, 2)
+    refused_and_nothing_changed(fresh_url, {"the-other-database.tar": (other_backend_backup, "wrong-database")})
 
 
 def test_a_refused_restore_into_a_destroyed_database_makes_none(fresh_url: str, tmp_path: Path) -> None:
@@ -173,15 +178,6 @@ def holding(url: str) -> Callable[[], None]:
         process.wait(timeout=30)
 
     return release
-
-
-@pytest.fixture
-def sqlite_url(tmp_path: Path, instance: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """An SQLite database of this test's own (PostgreSQL restores in a transaction of its own instead, which its
-    other sessions see whole)."""
-    with migrated_database("sqlite", tmp_path) as url:
-        monkeypatch.setenv(DATABASE_URL_ENV, url)
-        yield url
 
 
 def test_an_sqlite_database_open_in_another_process_is_not_replaced(sqlite_url: str, tmp_path: Path) -> None:

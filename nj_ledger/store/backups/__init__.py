@@ -6,15 +6,19 @@
   may sign its games once restored (the key is never in a backup);
 - :mod:`.sqlite`: SQLite's online backup, and a restore that replaces the file;
 - :mod:`.postgresql`: ``pg_dump`` in one exported snapshot, and a restore in one transaction;
-- :mod:`.operations`: ``backup``, ``restore`` and the backup made before a migration.
+- :mod:`.operations`: ``backup``, ``restore``, and the backups made before a migration and before a restore;
+- :mod:`.leftovers`: what an interrupted backup or restore left behind, named after its process, and removed by
+  the next one once that process is gone.
 """
 
 from .archive import BackupError, Contents, Manifest, verify
 from .operations import (
+    BEFORE_RESTORE,
     SCHEDULED,
     Made,
     Restored,
     backup,
+    backup_before_restore,
     backup_before_upgrade,
     backup_in,
     restore,
@@ -23,6 +27,7 @@ from .operations import (
 )
 
 __all__ = [
+    "BEFORE_RESTORE",
     "SCHEDULED",
     "BackupError",
     "Contents",
@@ -30,6 +35,7 @@ __all__ = [
     "Manifest",
     "Restored",
     "backup",
+    "backup_before_restore",
     "backup_before_upgrade",
     "backup_in",
     "restore",

@@ -9,8 +9,9 @@ A backup is a plain tar archive (``tar -tf`` lists it) of two members, in this o
   (``pg_dump --format=custom`` of the ledger's schema).
 
 A file is written beside its target under a temporary name, synced, then renamed over the target: a backup
-that fails (a full disk) leaves no partial file, and never touches the backups already there. The private
-signing key is never in it (docs/DEPLOY.md, "The signing key").
+that fails (a full disk) leaves no partial file, and never touches the backups already there; one whose process
+is killed leaves files named after it, which the next one removes (:mod:`.leftovers`). The private signing key
+is never in it (docs/DEPLOY.md, "The signing key").
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
+
+from .leftovers import prefix
 
 PRODUCT = "nj-ledger"
 FORMAT = 1  # the version of this layout; a later release reads every earlier one
@@ -103,16 +106,17 @@ def sync_folder(folder: Path) -> None:
 
 @contextmanager
 def work_folder(beside: Path) -> Iterator[Path]:
-    """A private folder beside ``beside`` (on the same disk, so that a full disk is met there), removed after."""
+    """A private folder beside ``beside`` (on the same disk, so that a full disk is met there), removed after; named
+    after this process, so that the next backup or restore there removes it if the process dies first."""
     beside.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new backups folder: its owner's only
-    with tempfile.TemporaryDirectory(prefix=f".{beside.name}.", suffix=".work", dir=beside.parent) as folder:
+    with tempfile.TemporaryDirectory(prefix=prefix(beside), suffix=".work", dir=beside.parent) as folder:
         yield Path(folder)
 
 
 def write_archive(target: Path, manifest: Manifest, payload: Path) -> None:
     """Write the backup to ``target`` in one step: a temporary file beside it, synced, renamed over it."""
     document = json.dumps(manifest.document(), indent=1).encode()
-    descriptor, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+    descriptor, partial = tempfile.mkstemp(prefix=prefix(target), suffix=".partial", dir=target.parent)
     try:
         with os.fdopen(descriptor, "wb") as raw:
             with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:

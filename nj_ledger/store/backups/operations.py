@@ -1,14 +1,15 @@
-"""Backing up and restoring the ledger's database: ``nj-ledger backup``, ``nj-ledger restore``, and the backup
-``nj-ledger db upgrade`` makes before it migrates a database that holds data."""
+"""Backing up and restoring the ledger's database: ``nj-ledger backup``, ``nj-ledger restore``, and the backups
+made before a change that could lose what a database holds: ``nj-ledger db upgrade`` before it migrates one,
+``nj-ledger restore`` before it replaces one (the event log is never deleted, not even by restoring the wrong
+file). Each begins by removing what an interrupted backup or restore left in its folder (:mod:`.leftovers`)."""
 
 from __future__ import annotations
 
 import re
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -24,30 +25,36 @@ from ..recorder import recorder_for
 from . import postgresql, sqlite
 from .archive import PAYLOADS, BackupError, Contents, Manifest, digest, extract, opened, work_folder, write_archive
 from .contents import signing_after_restore
+from .leftovers import sweep
 
 SCHEDULED = re.compile(r"nj-ledger-\d{8}T\d{6}\.\d{3}Z\.tar")  # the names `--keep` counts (and may remove)
+BEFORE_RESTORE = "-before-restore"  # the label of the backup a restore makes first (never removed by `--keep`)
 
 
 @dataclass(frozen=True)
 class Made:
-    """A backup written: where, what it holds, how long it took, and the older backups ``--keep`` removed."""
+    """A backup written: where, what it holds, how long it took, the older backups ``--keep`` removed, and what
+interrupted backups or restores had left in its folder (removed)."""
 
     path: Path
     manifest: Manifest
     seconds: float
     removed: list[Path] = field(default_factory=list)
+    swept: list[Path] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class Restored:
     """A restore done: what the backup held, the key that signs from now on (None: none of the backup's, see
-    ``signing``), the revision it was migrated to (None: it was at this release's), how long it took."""
+    ``signing``), the revision it was migrated to (None: it was at this release's), how long it took, and what
+    interrupted backups or restores had left where it unpacks (removed)."""
 
     manifest: Manifest
     key: str | None
     signing: str | None
     migrated_to: str | None
     seconds: float
+    swept: list[Path] = field(default_factory=list)
 
 
 def shown(url: str) -> str:
@@ -70,10 +77,12 @@ def _dump(url: str, into: Path) -> tuple[Contents, str, str | None]:
 
 def backup(url: str, target: Path) -> Made:
     """Write a backup of the database of ``url`` to ``target`` (replaced in one step if it is there), taken in one
-    moment while writers go on. A failure (a full disk) leaves no partial file and every other file as it was."""
+    moment while writers go on. A failure (a full disk) leaves no partial file and every other file as it was
+    (but the leftovers of interrupted backups, removed first: the room they took is what a full disk lacks)."""
     started = time.perf_counter()
     target = target.absolute()
     backend = recorder_for(url).name
+    swept = sweep(target.parent)
     try:
         with work_folder(target) as folder:
             payload = folder / PAYLOADS[backend]
@@ -88,7 +97,7 @@ def backup(url: str, target: Path) -> Made:
         if error.code != "backup-failed":
             raise
         raise _failed(target, error.sentence) from None
-    return Made(target, manifest, time.perf_counter() - started)
+    return Made(target, manifest, time.perf_counter() - started, swept=swept)
 
 
 def _failed(target: Path, why: str) -> BackupError:
@@ -116,7 +125,7 @@ def backup_in(url: str, folder: Path, keep: int | None = None, label: str = "") 
         except OSError as error:
             raise BackupError("prune-failed", f"The backup {made.path} is written, but the older {old} could not "
                                               f"be removed: {error.strerror or error}.") from None
-    return Made(made.path, made.manifest, made.seconds, removed)
+    return replace(made, removed=removed)
 
 
 # --- restoring -----------------------------------------------------------------------------------------
@@ -128,23 +137,21 @@ def known_revision(revision: str) -> bool:
         return False
 
 
-@contextmanager
-def _staging(url: str) -> Iterator[Path]:
-    """Where a backup's database is unpacked: beside the live SQLite file (renamed into its place from there),
-    or a temporary folder for a PostgreSQL dump (``TMPDIR``)."""
+def _unpacked_beside(url: str) -> Path:
+    """What a backup's database is unpacked beside: the live SQLite file (renamed into its place from there), or
+    for a PostgreSQL dump, the temporary folder (``TMPDIR``)."""
     if recorder_for(url).embedded:
-        with work_folder(sqlite.live_file(url)) as folder:
-            yield folder
-    else:
-        with tempfile.TemporaryDirectory(prefix="nj-ledger-restore-") as folder:
-            yield Path(folder)
+        return sqlite.live_file(url)
+    return Path(tempfile.gettempdir()) / "nj-ledger-restore"
 
 
-def restore(url: str, path: Path, *, other_key: bool = False) -> Restored:
+def restore(url: str, path: Path, *, first: Callable[[], object] | None, other_key: bool = False) -> Restored:
     """Replace the database of ``url`` by the backup at ``path``, after checking everything that can be checked
     first: a whole backup of this product (manifest, checksum), of this kind of database, of a schema this
     release knows (an older one is migrated after), whose games the configured key may go on signing (unless
-    ``other_key``), an SQLite file no other process has open. A refusal changes nothing."""
+    ``other_key``), an SQLite file no other process has open. Then ``first`` is done (the backup of the database
+    as it stands, :func:`backup_before_restore`; None: the operator made one), and only then is the database
+    replaced. A refusal, or a ``first`` that raises, changes nothing."""
     started = time.perf_counter()
     backend = recorder_for(url).name
     with opened(path) as (manifest, archive, member):
@@ -164,11 +171,14 @@ def restore(url: str, path: Path, *, other_key: bool = False) -> Restored:
         if recorder_for(url).embedded and sqlite.in_use(sqlite.live_file(url)):
             raise BackupError("database-in-use", f"The database {shown(url)} is open in another process (a server, "
                                                  "an import): stop it first, then restore. Nothing was changed.")
+        beside = _unpacked_beside(url)
+        swept = sweep(beside.parent)
         try:
-            with _staging(url) as folder:
+            with work_folder(beside) as folder:
                 payload = folder / member.name
                 extract(path, archive, member, manifest, payload)
-                (sqlite.load if recorder_for(url).embedded else postgresql.load)(url, payload, manifest, str(path))
+                load = sqlite.load if recorder_for(url).embedded else postgresql.load
+                load(url, payload, manifest, str(path), first)
         except OSError as error:
             where = f" ({error.filename})" if error.filename else ""
             raise BackupError("restore-failed", f"The backup could not be unpacked and put in place: "
@@ -182,10 +192,10 @@ def restore(url: str, path: Path, *, other_key: bool = False) -> Restored:
                                                   f"{manifest.contents.revision}), but migrating it failed: "
                                                   f"{error}. Run `nj-ledger db upgrade` once mended.") from None
         migrated = head_revision()
-    return Restored(manifest, key, signing, migrated, time.perf_counter() - started)
+    return Restored(manifest, key, signing, migrated, time.perf_counter() - started, swept)
 
 
-# --- before an upgrade ---------------------------------------------------------------------------------
+# --- before an upgrade or a restore --------------------------------------------------------------------
 def holds_data(url: str) -> bool:
     """Whether the database holds a club (so: anything worth a backup)."""
     engine = make_engine(url)
@@ -214,3 +224,14 @@ def backup_before_upgrade(url: str, folder: Path) -> Made | None:
     if revision is None:
         return None
     return backup_in(url, folder, label=f"-at-{revision}")
+
+
+def backup_before_restore(url: str, folder: Path) -> Made | None:
+    """The backup a restore makes of the database it replaces when that one holds data, in ``folder`` and named
+    :data:`BEFORE_RESTORE` (never removed by ``--keep``): restoring the wrong file loses nothing, it is undone by
+    restoring this one. None when the database holds nothing (destroyed, never set up)."""
+    if recorder_for(url).embedded and not sqlite.live_file(url).is_file():
+        return None  # no file: nothing to keep (and none made by looking)
+    if not holds_data(url):
+        return None
+    return backup_in(url, folder, label=BEFORE_RESTORE)

@@ -5,9 +5,10 @@ counts and keys in it, and has ``pg_dump --snapshot`` dump the very same moment,
 URL's schema is dumped (the first of its search path: ``public`` by default, a schema of its own when the URL
 sets ``options=-csearch_path=…``), without owners or grants, so that it restores under any role.
 
-The restore replays the dump (``pg_restore`` writes it as SQL) through ``psql`` inside one transaction that
-first drops the schema it replaces, and last checks the counts against the manifest: a failure anywhere, or a
-dump cut short, rolls everything back. It may restore a schema under another name (the URL's).
+The restore first backs up the schema it replaces (the caller's ``first``: the command line writes
+``…-before-restore.tar``), then replays the dump (``pg_restore`` writes it as SQL) through ``psql`` inside one
+transaction that first drops that schema, and last checks the counts against the manifest: a failure anywhere,
+or a dump cut short, rolls everything back. It may restore a schema under another name (the URL's).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -153,9 +155,12 @@ def _listing(payload: Path, shown: str) -> list[str]:
     return done.stdout.splitlines()
 
 
-def load(url: str, payload: Path, manifest: Manifest, shown: str) -> None:
-    """Replace the URL's schema by the dump's, in one transaction (:mod:`.postgresql`)."""
+def load(url: str, payload: Path, manifest: Manifest, shown: str, first: Callable[[], object] | None) -> None:
+    """Replace the URL's schema by the dump's, in one transaction (:mod:`.postgresql`), once ``first`` (the
+    backup of the schema it replaces) is done."""
     target, listing = check(url, payload, manifest, shown)
+    if first is not None:
+        first()
     dumped = manifest.schema or target
     # the schema itself is made by the transaction's first statements (under the name it is dumped with)
     kept = [line for line in listing
@@ -163,8 +168,8 @@ def load(url: str, payload: Path, manifest: Manifest, shown: str) -> None:
     conninfo, environment = _connection(url)
     checks = " OR ".join(f"(SELECT count(*) FROM {quoted(dumped)}.{name}) <> {manifest.contents.counts[name]}"
                          for name in COUNTED)
-    first = (f"SET client_min_messages = warning;\nBEGIN;\nSET LOCAL lock_timeout = '{LOCK_TIMEOUT}';\n"
-             f"DROP SCHEMA IF EXISTS {quoted(target)} CASCADE;\nCREATE SCHEMA {quoted(dumped)};\n")
+    opening = (f"SET client_min_messages = warning;\nBEGIN;\nSET LOCAL lock_timeout = '{LOCK_TIMEOUT}';\n"
+               f"DROP SCHEMA IF EXISTS {quoted(target)} CASCADE;\nCREATE SCHEMA {quoted(dumped)};\n")
     last = (f"DO $nj_ledger$ BEGIN IF {checks} THEN RAISE EXCEPTION 'the restored database does not hold what the "
             f"backup''s manifest says (its counts of clubs, games or events differ)'; END IF; END $nj_ledger$;\n"
             + (f"ALTER SCHEMA {quoted(dumped)} RENAME TO {quoted(target)};\n" if dumped != target else "")
@@ -181,7 +186,7 @@ def load(url: str, payload: Path, manifest: Manifest, shown: str) -> None:
                                      f"--dbname={conninfo}", "--file=-"], env=environment, stdin=subprocess.PIPE,
                                     stdout=subprocess.DEVNULL, stderr=psql_log)
             assert script.stdout is not None and psql.stdin is not None
-            whole = _pump(first, script.stdout, psql.stdin)
+            whole = _pump(opening, script.stdout, psql.stdin)
             restored = script.wait() == 0
             if whole and restored:
                 whole = _send(psql.stdin, last.encode())

@@ -5,9 +5,12 @@ one moment of the database while its writers go on appending to the write-ahead 
 (``PRAGMA integrity_check``) and counted, so the manifest describes the copy itself, not the live database.
 
 A restore writes the backup's database beside the live file, checks it again, and renames it over the live
-file while it holds the writers' turn (:class:`~nj_ledger.store.database.WriterQueue`), after removing the old
-write-ahead log (whose pages belong to the old file, and would be replayed onto the new one). It refuses while
-another process has the database open: a server would go on with the old file's pages in its memory.
+file while it holds the writers' turn (:class:`~nj_ledger.store.database.WriterQueue`). Before that, the live
+database is backed up (the caller's ``first``: the command line writes ``…-before-restore.tar``), then its
+write-ahead log is written into its file and emptied (``PRAGMA wal_checkpoint(TRUNCATE)``, checked to have
+completed): only then is the empty log removed (its pages would be replayed onto the new file). So a crash at
+any point leaves the old database whole, with every transaction it committed. It refuses while another process
+has the database open: a server would go on with the old file's pages in its memory.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import os
 import sqlite3
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import create_engine
@@ -111,15 +115,42 @@ def check(url: str, payload: Path, manifest: Manifest, shown: str) -> None:
                                           f"{manifest.contents.revision}): nothing was changed.")
 
 
-def load(url: str, payload: Path, manifest: Manifest, shown: str) -> None:
-    """Put the backup's database (``payload``, a file beside the live one) in the live file's place."""
+def checkpoint(path: Path) -> None:
+    """Write every transaction of the live database's write-ahead log into its file and empty the log, or refuse:
+    what was committed only in the log would be lost with it."""
+    if not path.exists():
+        return
+    try:
+        connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a hot journal is rolled back
+            busy, logged, written = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise BackupError("restore-failed", f"The write-ahead log of {path} could not be written into it "
+                                            f"({error}): nothing was changed.") from None
+    log = Path(f"{path}-wal")
+    left = log.stat().st_size if log.exists() else 0
+    if busy or logged != written or left:
+        raise BackupError("database-in-use", f"The write-ahead log of {path} could not be written into it whole "
+                                             "(another process is reading or writing the database): stop it first "
+                                             "(`systemctl stop nj-ledger`), then restore. Nothing was changed.")
+
+
+def load(url: str, payload: Path, manifest: Manifest, shown: str, first: Callable[[], object] | None) -> None:
+    """Put the backup's database (``payload``, a file beside the live one) in the live file's place, once
+    ``first`` (the backup of the live database) is done."""
     path = live_file(url)
     check(url, payload, manifest, shown)
     with WriterQueue(url).turn(wait=False) as free:
         if not free or in_use(path):
-            raise BackupError("database-in-use", f"The database {path} is open in another process (a server, an "
-                                                 "import): stop it first (`systemctl stop nj-ledger`), then restore. "
-                                                 "Nothing was changed.")
+            raise _in_use(path)
+        if first is not None:
+            first()
+        checkpoint(path)
+        if in_use(path):  # opened since
+            raise _in_use(path)
         if path.exists():  # the server's user keeps its file, whoever restores it
             kept = path.stat()
             os.chmod(payload, stat.S_IMODE(kept.st_mode))
@@ -127,7 +158,13 @@ def load(url: str, payload: Path, manifest: Manifest, shown: str) -> None:
                 os.chown(payload, kept.st_uid, kept.st_gid)
             except PermissionError:
                 pass  # not root: the file is the restorer's, as the old one was
-        for stale in (f"{path}-wal", f"{path}-shm"):  # the old file's log: never to be applied to the new one
+        for stale in (f"{path}-wal", f"{path}-shm", f"{path}-journal"):  # emptied: never to touch the new file
             Path(stale).unlink(missing_ok=True)
         os.replace(payload, path)
         sync_folder(path.parent)
+
+
+def _in_use(path: Path) -> BackupError:
+    return BackupError("database-in-use", f"The database {path} is open in another process (a server, an import): "
+                                          "stop it first (`systemctl stop nj-ledger`), then restore. Nothing was "
+                                          "changed.")
