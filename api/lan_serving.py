@@ -7,24 +7,24 @@ with ``LAN_REDIRECT``: the installation page, its assets and the authority's fil
 page is redirected to HTTPS, and the machine's own loopback (``http://localhost:5000``, a secure page already)
 is served whole, for the organiser at the laptop.
 
-It runs in a process of its own (forked before either server starts, with one worker), stopped when the HTTPS
-server stops, and by Linux when the serving process is gone, even killed (``PR_SET_PDEATHSIG``).
+It runs in a process of its own (forked before either server starts, with one worker), stopped with SIGTERM when
+the HTTPS server stops, and killed by Linux when the serving process is gone, even killed itself
+(:mod:`api.orphans`: the same parent-death signal as granian's workers, for the same reasons).
 """
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
-import signal
-import sys
+import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .orphans import end_with_parent
+
 STOP_WITHIN = 15.0  # seconds the plain-HTTP server has to stop, after the HTTPS one did
-_PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,8 @@ def plain_http_beside(run: Runner, config: Mapping[str, Any], host: str, port: i
                       connections: int) -> Iterator[multiprocessing.process.BaseProcess]:
     """The plain-HTTP port's server, in a process of its own while the block runs."""
     process = multiprocessing.get_context("fork").Process(
-        target=_serve_plain, args=(run, {**config, "LAN_REDIRECT": True}, host, port, threads, connections),
-        name="nj-ledger-plain-http")
+        target=_serve_plain, args=(run, {**config, "LAN_REDIRECT": True}, host, port, threads, connections,
+                                   os.getpid()), name="nj-ledger-plain-http")
     process.start()
     try:
         yield process
@@ -66,7 +66,6 @@ def plain_http_beside(run: Runner, config: Mapping[str, Any], host: str, port: i
 
 
 def _serve_plain(run: Runner, config: Mapping[str, Any], host: str, port: int, threads: int,
-                 connections: int) -> None:
-    if sys.platform.startswith("linux"):  # stopped with the serving process, however that one ends
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+                 connections: int, parent: int) -> None:
+    end_with_parent(parent)  # ended with the serving process, however that one ends
     run(config, host, port, threads, 1, connections)

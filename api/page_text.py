@@ -18,15 +18,20 @@ MESSAGES = {
     "saving": _l("Recording…"),
     "retrying": _l("No answer yet: trying again ({attempt})…"),
     "signin.refused": _l("This club id and token do not match: check both and try again."),
-    "signin.link_refused": _l("This sign-in code is no longer valid: ask for a new one, or sign in with the club's "
-                              "id and token."),
+    # the sign-in page opened by a phone's QR code (api/lan.py)
+    "signin.switch": _l("This phone is signed in to “{current}”: sign in to “{next}” instead?"),
+    "signin.switch_yes": _l("Sign in to “{next}”"),
+    "signin.switch_no": _l("Stay with “{current}”"),
+    "signin.signing": _l("Signing in…"),
     # the home page's phones (api/lan.py)
     "phones.label": _l("phone (QR code), {when}"),
-    "phones.made": _l("The code holds a token of its own, “{label}” (token {id}), which records games until it is "
-                      "revoked (nj-ledger tokens revoke)."),
-    "phones.made_viewer": _l("The code holds a token of its own, “{label}” (token {id}), which only reads, until it "
-                             "is revoked (nj-ledger tokens revoke)."),
-    "phones.revoked": _l("The code is revoked: no phone can sign in with it."),
+    "phones.expires": _l("This code signs one phone in, to record games, for {time} more."),
+    "phones.expires_viewer": _l("This code signs one phone in, to read only, for {time} more."),
+    "phones.joined": _l("A phone signed in (“{label}”): the next one scans the new code."),
+    "phones.signed_in": _l("{count} phones signed in here, each with a token of its own: nj-ledger tokens list shows "
+                           "them, nj-ledger tokens revoke ends one."),
+    "phones.signed_in_one": _l("1 phone signed in here, with a token of its own: nj-ledger tokens list shows it, "
+                               "nj-ledger tokens revoke ends it."),
     # home
     "home.no_live": _l("No game in progress."),
     "home.no_games": _l("No game yet: start one above."),

@@ -29,6 +29,7 @@ from nj_ledger.profiles import PROFILES, default_starting_chips
 from nj_ledger.rules import resolve_rules
 
 from .addresses import public_base
+from .authority import organiser_fingerprint
 from .i18n import LANGUAGES, current_language
 from .page_text import page_messages
 
@@ -74,8 +75,9 @@ def render_page(template: str, script: str, **data: Any) -> Response:
 
 @blp.route("/")
 def home() -> Response:
-    """The club's games, and the address phones open with the code that signs one in (api.lan)."""
-    return render_page("home.html", "home.js", phones=public_base() or "")
+    """The club's games, and the address phones open with the code that signs one in (api.lan); on the server's
+    machine itself, with HTTPS, the fingerprint each phone checks the club's certificate by (api.authority)."""
+    return render_page("home.html", "home.js", phones=public_base() or "", fingerprint=organiser_fingerprint())
 
 
 @blp.route("/signin")

@@ -1,18 +1,24 @@
 """``nj-ledger serve --lan``: the ledger on a club room's network (or a home's), phones joining by a QR code.
 
-    $ nj-ledger serve --lan            # plain HTTP on every address of this machine
+    $ nj-ledger serve --lan            # plain HTTP on this machine's IPv4 addresses
     $ nj-ledger serve --lan --https    # HTTPS with the club's own certificate authority (cli/lan_tls.py)
 
-It listens on every address (``::``, IPv4 too, where the system allows; else ``0.0.0.0``), finds the addresses
-phones reach (:mod:`cli.lan_addresses`), prints them and the QR code of the one phones should open, and tells
-the app that address (``PUBLIC_URL``): the links it writes for phones (a table's QR code, the home page's code
-that signs a phone in) use it, never the ``127.0.0.1`` the organiser's laptop may show. ``NJ_LEDGER_PUBLIC_URL``
-names another address instead (a name the room's router gives this machine). ``--host`` given keeps to that
-address.
+It listens on IPv4 only (``0.0.0.0``), finds the private addresses phones reach (:mod:`cli.lan_addresses`),
+prints them and the QR code of the one phones should open, and tells the app that address (``PUBLIC_URL``): the
+links it writes for phones (a table's QR code, the home page's code that signs a phone in) use it, never the
+``127.0.0.1`` the organiser's laptop may show. Not IPv6: a laptop's IPv6 addresses are mostly global ones, and
+behind a router that lets inbound IPv6 in, a server listening there is on the internet; a phone on a Wi-Fi always
+has IPv4. ``--host`` given keeps to that address (one of the machine's private ones, an IPv6 unique-local one
+too).
+
+``NJ_LEDGER_PUBLIC_URL`` names the machine otherwise (a name the room's router gives it): only its host name is
+taken, with the scheme and port this server serves, so that the setting of a plain ``serve --lan`` does not send
+``--https``'s phones to a port with nothing behind it, or its plain port's redirect back to itself.
 
 With ``--https``, the pages are served over HTTPS on ``--https-port``, and ``--port`` keeps plain HTTP for the
 page that installs the club's certificate on a phone (:mod:`api.lan_serving`): the printed QR code opens that
-page, which then sends the phone on to HTTPS.
+page, which then sends the phone on to HTTPS. The authority's fingerprint is printed here, where the organiser
+trusts what they read, for each phone's owner to check on their phone (:mod:`api.authority`).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ if TYPE_CHECKING:
 
 HTTPS_PORT_ENV = "NJ_LEDGER_HTTPS_PORT"
 DEFAULT_HTTPS_PORT = 5443
+ANY_IPV4 = "0.0.0.0"
 Command = TypeVar("Command", bound=Callable[..., Any])
 
 
@@ -48,8 +55,8 @@ def lan_options(command: Command) -> Command:
         "--https", "https", is_flag=True, help="With --lan: serve HTTPS with a certificate authority of the club's "
                                                "own, which each phone installs once (docs/DEPLOY.md).")(command)
     return click.option(
-        "--lan", is_flag=True, help="Listen on this machine's network addresses, print the address phones open "
-                                    "and its QR code (a club room, a home).")(command)
+        "--lan", is_flag=True, help="Listen on this machine's private IPv4 addresses, print the address phones "
+                                    "open and its QR code (a club room, a home).")(command)
 
 
 @dataclass
@@ -91,46 +98,85 @@ def room(lan: bool, https: bool, https_port: int, host: str, port: int) -> Room:
     if not lan:
         return Room(host, f"http://{host}:{port}", "", [])
     source = click.get_current_context().get_parameter_source("host")
-    chosen = source is not None and source.name != "DEFAULT"
-    listen = host if chosen else wildcard()
-    found = [item for item in lan_addresses() if not chosen or str(item.address) == host or _wildcard(host)]
+    chosen = source is not None and source.name != "DEFAULT" and host not in ("", ANY_IPV4)
+    if chosen and _is_address(host) and ipaddress.ip_address(host).is_unspecified:
+        raise click.ClickException(f"--lan listens on IPv4 only, on this machine's private addresses: --host (or "
+                                   f"NJ_LEDGER_HOST) {host} would listen on its IPv6 addresses too, which the "
+                                   "internet may reach. Give one of its private addresses, or no --host.")
+    listen = host if chosen else ANY_IPV4
+    found = [item for item in lan_addresses() if (str(item.address) == host if chosen else item.address.version == 4)]
     if chosen and not found:
         raise click.ClickException(f"--lan serves phones on this network, but --host (or NJ_LEDGER_HOST) names "
-                                   f"{host}, which is none of this machine's network addresses.")
+                                   f"{host}, which is none of this machine's private network addresses (those a "
+                                   "room's phones reach, and the internet does not).")
     if not found:
-        raise click.ClickException("No network address found for phones to reach: is this machine on the room's "
-                                   "network (its Wi-Fi, a cable)?")
+        raise click.ClickException("No private network address found for phones to reach: is this machine on the "
+                                   "room's network (its Wi-Fi, a cable)?")
     _free(listen, port)
     from api.config import PUBLIC_URL_ENV
 
-    public = os.environ.get(PUBLIC_URL_ENV, "").rstrip("/")
     served_port = https_port if https else port
     scheme = "https" if https else "http"
-    phones = f"{public or url(scheme, found[0].address, served_port)}/"
+    named, said = public_name(os.environ.get(PUBLIC_URL_ENV, ""), scheme, served_port, found)
+    phones = f"{url(scheme, named or found[0].address, served_port)}/"
     others = [f"{url(scheme, item.address, served_port)}/" for item in found[1:]]
     setup = Room(listen, f"http://localhost:{port}", phones, others,
-                 config={"PUBLIC_URL": phones, "HSTS": False}, scan=phones)
+                 config={"PUBLIC_URL": phones, "HSTS": False}, scan=phones, notes=said)
     if not https:
-        setup.notes = ["Plain HTTP: a phone's pages do not reload without the network (keep them open). "
-                       "For HTTPS: nj-ledger serve --lan --https (docs/DEPLOY.md)."]
+        setup.notes.append("Plain HTTP: a phone's pages do not reload without the network (keep them open). "
+                           "For HTTPS: nj-ledger serve --lan --https (docs/DEPLOY.md).")
     else:
         _free(listen, https_port)
-        _https(setup, found, https_port, port)
+        _https(setup, found, named, https_port, port)
     setup.notes.append(f"On this machine: {setup.local}/ ; the home page shows the code that signs a phone in.")
     return setup
 
 
-def _https(setup: Room, found: list[Found], https_port: int, port: int) -> None:
+def public_name(setting: str, scheme: str, port: int, found: list[Found]) -> tuple[str, list[str]]:
+    """The host name ``NJ_LEDGER_PUBLIC_URL`` gives ("" when unset), and what to say of it: only the name is taken,
+    the scheme and port being those this server serves. An address there must be one of ``found``."""
+    from api.config import PUBLIC_URL_ENV
+
+    setting = setting.strip()
+    if not setting:
+        return "", []
+    parts = urlsplit(setting if "//" in setting else f"//{setting}")
+    try:
+        given_port = parts.port
+    except ValueError:
+        given_port = -1
+    name = (parts.hostname or "").lower()
+    if not name or given_port == -1:
+        raise click.ClickException(f"{PUBLIC_URL_ENV} ({setting}) names no host: give the name phones open this "
+                                   "machine at, as laptop.lan or http://laptop.lan.")
+    if _is_address(name) and name not in {str(item.address) for item in found}:
+        raise click.ClickException(f"{PUBLIC_URL_ENV} names {name}, which is none of this machine's private network "
+                                   "addresses: phones could not reach the ledger there.")
+    served = url(scheme, name, port)
+    implied = given_port if given_port is not None else {"http": 80, "https": 443}.get(parts.scheme)
+    if (parts.scheme and parts.scheme != scheme) or (implied is not None and implied != port) or parts.path.strip("/"):
+        return name, [f"{PUBLIC_URL_ENV} gives {setting}: phones open {served}/ (its name, with the scheme and "
+                      "port this server serves)."]
+    return name, []
+
+
+def _https(setup: Room, found: list[Found], named: str, https_port: int, port: int) -> None:
     """HTTPS: the certificates (made, or made again), granian's TLS, the installation page's address."""
+    from api.config import PUBLIC_URL_ENV
     from api.lan_serving import Tls
-    from cli.lan_tls import LAN_FOLDER, prepare
+    from cli.lan_tls import LAN_FOLDER, PRIVATE_NAMES, prepare
     from nj_ledger.store.database import instance_path
 
     names = host_names()
-    named = urlsplit(setup.phones).hostname  # NJ_LEDGER_PUBLIC_URL's name, if it gives one: named too
-    if named and not _is_address(named) and named not in names:
+    if named and not _is_address(named) and named not in names:  # NJ_LEDGER_PUBLIC_URL's name: certified too
         names.append(named)
     made = prepare(instance_path() / LAN_FOLDER, found, names)
+    if named and not _is_address(named) and named not in made.names:
+        own = f", or this machine's own name ({names[0]})" if names and names[0] != named else ""
+        raise click.ClickException(
+            f"{PUBLIC_URL_ENV} names {named}, which the club's certificate authority may not name: it names only "
+            f"names under {', '.join('.' + suffix for suffix in PRIVATE_NAMES)}{own}, so that a phone that trusts "
+            "it trusts no site of the internet by it.")
     install = f"{url('http', found[0].address, port)}/certificate"
     setup.tls = Tls(made.certificate, made.key, https_port)
     setup.scan = install
@@ -140,33 +186,18 @@ def _https(setup: Room, found: list[Found], https_port: int, port: int) -> None:
                            "once (its key stays in that folder).")
     if made.new_certificate:
         setup.notes.append("The server's certificate is made for " + ", ".join(
-            [*(str(item.address) for item in found), *names]) + ".")
-    setup.notes.append(f"The certificate's fingerprint (SHA-256), as the installation page shows it: "
-                       f"{made.fingerprint}")
+            [*(str(item.address) for item in found), *made.names]) + ".")
+    setup.notes.append(f"The club's certificate, SHA-256 fingerprint: {made.fingerprint}")
+    setup.notes.append("Each phone's owner checks that the phone shows this fingerprint while installing the "
+                       "certificate (an iPhone in the profile's details, Android in its trusted credentials): the "
+                       f"installation page comes over plain HTTP, which anyone on the Wi-Fi could answer in its "
+                       f"place. The home page at {setup.local}/ shows it too.")
 
 
-def url(scheme: str, address: ipaddress.IPv4Address | ipaddress.IPv6Address, port: int) -> str:
-    """``http://192.168.1.20:5000``, ``http://[fd00::2]:5000``."""
-    host = f"[{address}]" if address.version == 6 else str(address)
-    return f"{scheme}://{host}:{port}"
-
-
-def wildcard() -> str:
-    """``::`` (every address, IPv4 too) where the system has IPv6 with both families on one socket, else
-    ``0.0.0.0``."""
-    if not socket.has_ipv6:
-        return "0.0.0.0"
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
-            probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-            probe.bind(("::", 0))
-    except OSError:
-        return "0.0.0.0"
-    return "::"
-
-
-def _wildcard(host: str) -> bool:
-    return host in ("0.0.0.0", "::", "")
+def url(scheme: str, host: ipaddress.IPv4Address | ipaddress.IPv6Address | str, port: int) -> str:
+    """``http://192.168.1.20:5000``, ``http://[fd00::2]:5000``, ``https://laptop.lan:5443``."""
+    shown = f"[{host}]" if ":" in str(host) else str(host)
+    return f"{scheme}://{shown}:{port}"
 
 
 def _free(host: str, port: int) -> None:

@@ -9,9 +9,14 @@ Two sources, together:
 - every address of every interface that is up (``getifaddrs``), for a machine on two networks (a laptop on the
   room's Wi-Fi and a cable), each with its network (the certificate authority names them: :mod:`cli.lan_tls`).
 
-Loopback and link-local addresses are left out: no phone reaches them (a link-local address needs its interface
-named in the address, which no phone's camera would type). IPv4 comes first: a phone on a Wi-Fi always has it,
-and an address a person can read aloud is a shorter QR code.
+Only private addresses are kept (:func:`private`: RFC 1918's, the shared 100.64.0.0/10, IPv6's unique-local
+fc00::/7): an address the internet routes to (a laptop's global IPv6 address, behind a router that lets inbound
+IPv6 in) would put the ledger on the internet, with no proxy, no HTTPS certificate of a public authority and a page
+that gives away a sign-in code. The ranges set aside for documentation and benchmarks count as private too: the
+internet never routes them either, and a test machine's network may be one. Loopback and link-local addresses are
+left out: no phone reaches them (a link-local address needs its interface named in the address, which no phone's
+camera would type). IPv4 comes first: a phone on a Wi-Fi always has it, and an address a person can read aloud is
+a shorter QR code.
 """
 
 from __future__ import annotations
@@ -35,6 +40,14 @@ ROUTE_PROBES: tuple[tuple[socket.AddressFamily, str], ...] = (
 )
 
 
+# The networks of a room (or a home): no router of the internet carries their addresses.
+PRIVATE_NETWORKS: tuple[Network, ...] = tuple(ipaddress.ip_network(n) for n in (
+    "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"))
+# Set aside for documentation and benchmarks (RFC 5737, RFC 2544, RFC 3849): never routed either.
+SET_ASIDE_NETWORKS: tuple[Network, ...] = tuple(ipaddress.ip_network(n) for n in (
+    "192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24", "198.18.0.0/15", "2001:db8::/32"))
+
+
 @dataclass(frozen=True)
 class Found:
     """An address of this machine that phones may reach, and the network it is on (its prefix)."""
@@ -52,6 +65,29 @@ def reachable(address: Address) -> bool:
     return not (address.is_loopback or address.is_link_local or address.is_unspecified or address.is_multicast)
 
 
+def private(address: Address) -> bool:
+    """Whether ``address`` belongs to a network the internet does not route to (:data:`PRIVATE_NETWORKS`, and the
+    ranges :data:`SET_ASIDE_NETWORKS`).
+
+    >>> [private(ipaddress.ip_address(a)) for a in ("192.168.1.20", "100.64.0.7", "fd00::2", "192.0.2.2")]
+    [True, True, True, True]
+    >>> [private(ipaddress.ip_address(a)) for a in ("8.8.8.8", "172.32.0.1", "2a01:e0a::5", "127.0.0.1")]
+    [False, False, False, False]
+    """
+    return any(address in network for network in (*PRIVATE_NETWORKS, *SET_ASIDE_NETWORKS)
+               if network.version == address.version)
+
+
+def private_network(network: Network) -> bool:
+    """Whether every address of ``network`` is :func:`private` (a prefix a router hands out, never wider).
+
+    >>> [private_network(ipaddress.ip_network(n)) for n in ("192.168.1.0/24", "192.0.2.0/24", "0.0.0.0/0")]
+    [True, True, False]
+    """
+    return any(network.subnet_of(wide) for wide in (*PRIVATE_NETWORKS, *SET_ASIDE_NETWORKS)  # type: ignore[arg-type]
+               if wide.version == network.version)
+
+
 def routed_address(family: socket.AddressFamily, target: str) -> Address | None:
     """This machine's end of a route to ``target`` (None: no route). Nothing is sent."""
     with socket.socket(family, socket.SOCK_DGRAM) as probe:
@@ -64,11 +100,11 @@ def routed_address(family: socket.AddressFamily, target: str) -> Address | None:
 
 
 def lan_addresses() -> list[Found]:
-    """This machine's addresses that phones may reach: the routed ones first (IPv4 before IPv6), then those of the
-    other interfaces; each once."""
-    interfaces = {found.address: found for found in interface_addresses()}
+    """This machine's private addresses that phones may reach: the routed ones first (IPv4 before IPv6), then
+    those of the other interfaces; each once."""
+    interfaces = {found.address: found for found in interface_addresses() if private(found.address)}
     routed = [address for family, target in ROUTE_PROBES
-              if (address := routed_address(family, target)) is not None and reachable(address)]
+              if (address := routed_address(family, target)) is not None and reachable(address) and private(address)]
     ordered: dict[Address, Found] = {}
     for address in [*routed, *interfaces]:
         if address not in ordered:

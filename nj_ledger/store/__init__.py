@@ -32,6 +32,7 @@ from .errors import (
 from .evening_tables import TABLE_ROLE, NewTableLink, TableInfo, TableScope
 from .evenings import EveningInfo, EveningRead, EveningsMixin
 from .keys import KeyInfo, SigningKeyError
+from .phones import SIGN_IN_LIFE, NewSignInCode, PhonesMixin, SignedIn, SignInCodeInfo
 from .recorder import Recorder, recorder_for
 from .shares import RESOURCES, SHARE_ROLE
 from .values import (
@@ -51,8 +52,8 @@ from .values import (
 )
 
 
-class Store(EveningsMixin, AnalysesMixin):
-    """Clubs, tokens, shares, players, games' event logs and club evenings in one database.
+class Store(EveningsMixin, PhonesMixin, AnalysesMixin):
+    """Clubs, tokens, phones' sign-in codes, shares, players, games' event logs and club evenings in one database.
 
     ``Store(url)`` connects lazily; the schema comes from the migrations
     (``nj-ledger db upgrade``, :func:`nj_ledger.store.migrate.upgrade`, or
@@ -70,6 +71,7 @@ __all__ = [
     "RESOURCES",
     "ROLES",
     "SHARE_ROLE",
+    "SIGN_IN_LIFE",
     "TABLE_ROLE",
     "Appended",
     "ClubInfo",
@@ -82,6 +84,7 @@ __all__ = [
     "LastScorerToken",
     "LogDamaged",
     "NewShare",
+    "NewSignInCode",
     "NewTableLink",
     "NewToken",
     "NotFound",
@@ -91,6 +94,8 @@ __all__ = [
     "Recorder",
     "ShareInfo",
     "ShareRecord",
+    "SignInCodeInfo",
+    "SignedIn",
     "SigningKeyError",
     "Store",
     "StoreBusy",

@@ -95,6 +95,36 @@ class LastScorerToken(StoreError):
                          "revoking it, or rotate it instead.", token=token)
 
 
+class SignInCodeUnknown(StoreError):
+    """A phone's sign-in code that this ledger never made (a code misread, or guessed)."""
+
+    code = "sign-in-code-unknown"
+
+    def __init__(self) -> None:
+        super().__init__("This sign-in code is not one this ledger made: scan the code on the organiser's screen "
+                         "again.")
+
+
+class SignInCodeUsed(StoreError):
+    """A phone's sign-in code that already signed a phone in: each signs one phone in, once."""
+
+    code = "sign-in-code-used"
+
+    def __init__(self) -> None:
+        super().__init__("This sign-in code was already used: each code signs one phone in. Scan the new code on "
+                         "the organiser's screen.")
+
+
+class SignInCodeExpired(StoreError):
+    """A phone's sign-in code past its minutes (or withdrawn by the organiser)."""
+
+    code = "sign-in-code-expired"
+
+    def __init__(self) -> None:
+        super().__init__("This sign-in code has expired (a code lasts two minutes): scan the new code on the "
+                         "organiser's screen.")
+
+
 class SettingError(StoreError):
     """A setting of the environment that cannot be used as it is."""
 

@@ -73,6 +73,25 @@ class Token(Base):
     revoked_at: Mapped[datetime | None]  # a revoked token is refused at once; the row stays for the record
 
 
+class PhoneCode(Base):
+    """A one-time code that signs a phone in (the QR code of the home page on a room's network); only the SHA-256
+    digest of the code is kept. It signs one phone in (``used_at``, then ``token_id``: the phone's own token),
+    within minutes of being made (``expires_at``)."""
+
+    __tablename__ = "phone_codes"
+    __table_args__ = (CheckConstraint("role IN ('scorer', 'viewer')", name="role"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(120), default="")
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime] = mapped_column(index=True)  # codes long expired are removed by that index
+    used_at: Mapped[datetime | None]
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("tokens.id"))
+
+
 class Share(Base):
     """A read-only link to one game, to the club's scoreboard or to an evening's results; only the SHA-256 digest
     of its secret is kept.

@@ -15,9 +15,10 @@ import pytest
 from playwright.sync_api import Browser, Playwright
 
 from browser.conftest import CHROMIUM_ARGS, chromium_path
+from deploy.guide import made_club
 from reliability.helpers import free_port
 
-from .guide import environment, lan_blocks, made_club, run_lines
+from .guide import environment, lan_blocks, run_lines
 
 
 def needs(*programs: str) -> None:

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from playwright.sync_api import Page
+
 from deploy.guide import Block, blocks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,13 +54,6 @@ def run_lines(lines: list[str], env: dict[str, str]) -> str:
         assert done.returncode == 0, (line, done.stdout, done.stderr)
         output += done.stdout
     return output
-
-
-def made_club(output: str) -> tuple[str, str]:
-    """The club id and token that ``nj-ledger club create`` printed."""
-    made = re.search(r"id:\s+(\w+)\n\s+token: (\S+)", output)
-    assert made, output
-    return made[1], made[2]
 
 
 @dataclass
@@ -116,6 +111,13 @@ def serve(line: str, env: dict[str, str], log: Path, answers: Callable[[str], bo
             served.stop()
             raise AssertionError(f"the guide's server did not answer:\n{served.output}")
         time.sleep(0.3)
+
+
+def show_outbox(page: Page) -> None:
+    """Bring the scorer's outbox into view for a screenshot, in one step of the page's own: the scorer draws its
+    controls again as it goes (a resend, the core's state), and an element found first may be gone by the
+    time a second step scrolls to it."""
+    page.evaluate("document.getElementById('outbox-badge').scrollIntoView({block: 'nearest'})")
 
 
 def health(address: str, authority: Path | None = None) -> bool:

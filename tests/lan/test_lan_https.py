@@ -2,9 +2,10 @@
 club's own certificate authority, and a phone that installs it, then scores offline.
 
 A phone that does not trust the authority yet opens the installation page over plain HTTP (the code the server
-printed) and downloads the authority; the test installs that very file in a phone's certificate store (an NSS
-database, where Chromium on Linux looks), as the phone's owner does in Settings. The organiser, on the laptop's
-own ``http://localhost``, shows the codes of the home page; the phone scans the sign-in's and opens the ledger
+printed), which shows no fingerprint of its own but sends the phone's owner to the organiser's screen, and downloads
+the authority; the test installs that very file in a phone's certificate store (an NSS database, where Chromium on
+Linux looks), as the phone's owner does in Settings. The organiser, on the laptop's own ``http://localhost``, shows
+the authority's fingerprint and the codes of the home page; the phone scans the sign-in's and opens the ledger
 over HTTPS at the address: a secure page, no notice, its service worker running. It records a deal, reloads with
 no network from its service worker, taps on, and sends its outbox when the network returns. A certificate the
 authority signed for a site on the internet is refused by the same Chromium (the authority's name constraints).
@@ -28,7 +29,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from playwright.sync_api import Browser, Error, Playwright, expect
 
-from api.lan import fingerprint
+from api.authority import fingerprint
 from browser.conftest import CHROMIUM_ARGS, PageErrors, chromium_path, screenshot, sign_in, wait_for_worker
 from browser.scripted_deal import NAMES, record_the_deal
 from cli.lan_tls import make_server_certificate
@@ -36,7 +37,7 @@ from reliability.helpers import free_port
 from support.tls import browser_home
 
 from .conftest import Club, needs
-from .guide import CLUB, Served, decode_qr, environment, health, lan_blocks, serve, terminal_qr_image
+from .guide import CLUB, Served, decode_qr, environment, health, lan_blocks, serve, show_outbox, terminal_qr_image
 
 ROGUE = "bank.example.com"  # a site on the internet, which the club's authority may not name
 
@@ -112,7 +113,10 @@ def test_a_phone_installs_the_clubs_authority_signs_in_by_its_code_and_scores_of
         install = newcomer.new_page()
         install.goto(served.scan)
         expect(install.locator("h1")).to_have_text("Install the club's certificate")
-        expect(install.locator("#fingerprint")).to_have_text(fingerprint(secure.authority.read_bytes()))
+        shown = fingerprint(secure.authority.read_bytes())
+        assert shown not in install.content()  # the page may be anyone's: it sends the phone's owner to the organiser
+        expect(install.locator("#check")).to_have_text("Check that it is the club's")
+        expect(install.locator("section.verify")).to_contain_text("with the fingerprint on the organiser's screen")
         expect(install.locator("#insecure")).to_have_count(0)
         expect(install.locator("#open-https")).to_have_attribute("href", served.phones)
         screenshot(install, "lan-https-install-page-phone")
@@ -131,6 +135,7 @@ def test_a_phone_installs_the_clubs_authority_signs_in_by_its_code_and_scores_of
         desk.goto(f"{local}/")
         expect(desk.locator("#phones-address")).to_have_text(served.phones)
         expect(desk.locator("#insecure")).to_be_hidden()
+        expect(desk.locator("#authority-fingerprint")).to_have_text(shown)  # the screen the organiser trusts
         desk.locator("#add-phone").click()
         expect(desk.locator("#phone-certificate")).to_be_visible()
         desk.locator("#phones").screenshot(path=str(tmp_path / "phones.png"))
@@ -139,7 +144,7 @@ def test_a_phone_installs_the_clubs_authority_signs_in_by_its_code_and_scores_of
         assert decode_qr(tmp_path / "certificate.png") == served.scan
         desk.locator("#phone-qr").screenshot(path=str(tmp_path / "signin.png"))
         link = decode_qr(tmp_path / "signin.png")
-        assert link.startswith(f"{served.phones}signin#club={secure.club.id}&token=")
+        assert link.startswith(f"{served.phones}signin#club={secure.club.id}&name=") and "&code=" in link
         organiser.close()
     finally:
         untrusting.close()
@@ -181,7 +186,7 @@ def test_a_phone_installs_the_clubs_authority_signs_in_by_its_code_and_scores_of
         screenshot(page, "lan-https-offline-reload-phone", full_page=False)
         page.locator("#deal").tap()
         expect(page.locator("#outbox-badge")).to_have_text("1 en attente d'envoi")
-        page.locator("#outbox-badge").scroll_into_view_if_needed()
+        show_outbox(page)
         screenshot(page, "lan-https-offline-outbox-phone", full_page=False)
         assert len(events(secure, game)) == recorded
 

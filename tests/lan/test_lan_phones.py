@@ -1,12 +1,14 @@
 """``nj-ledger serve --lan`` as docs/DEPLOY.md gives it, and phones on the room's network over plain HTTP.
 
 The guide's first block runs as written (the club made, then ``serve --lan``) on free ports. The server prints this
-machine's network address (not a loopback one) and its QR code, which zbar reads back from the terminal's text.
-Then phones, in Chromium at a phone's viewport, at that address: the home page shows it and, on a tap, the QR code
-that signs a phone in; zbar reads the code from a screenshot, and a fresh phone opens what it read: signed in,
-nothing typed. Every page says what plain HTTP costs (English and French), the installation page how to get HTTPS;
-and the scorer, kept open, goes on recording a deal with the network gone (the core's rules loaded while it was
-there), its outbox sent when it returns.
+machine's private IPv4 address (not a loopback one, and nothing is served on its IPv6 address) and its QR code,
+which zbar reads back from the terminal's text. Then phones, in Chromium at a phone's viewport, at that address:
+the home page shows it and, on a tap, the QR code of a one-time sign-in code; zbar reads the code from a
+screenshot, and a fresh phone opens what it read: signed in with a token of its own, nothing typed. The organiser's
+screen then counts it and shows the next code; the first one, opened again, signs nobody in. Every page says what
+plain HTTP costs (English and French), the installation page how to get HTTPS; and the scorer, kept open, goes on
+recording a deal with the network gone (the core's rules loaded while it was there), its outbox sent when it
+returns.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import re
+import socket
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,6 +39,7 @@ from .guide import (
     lan_blocks,
     machine_addresses,
     serve,
+    show_outbox,
     terminal_qr_image,
 )
 
@@ -76,7 +80,7 @@ def api(served: Served, club: Club, method: str, path: str, body: object = None)
                                      headers={"Authorization": f"Bearer {club.token}",
                                               "Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as answer:
-        return dict(json.load(answer))
+        return {} if answer.status == 204 else dict(json.load(answer))
 
 
 def test_serve_lan_prints_the_machines_network_address_and_its_qr_code(plain: Served) -> None:
@@ -88,9 +92,14 @@ def test_serve_lan_prints_the_machines_network_address_and_its_qr_code(plain: Se
     image.write_bytes(terminal_qr_image(plain.qr_lines()))
     assert decode_qr(image) == plain.phones  # the code printed is the address printed
     assert "Plain HTTP: a phone's pages do not reload without the network" in plain.output
-    for other in (a for a in machine_addresses() if ipaddress.ip_address(a).version == 6):  # IPv6 too
-        assert f"http://[{other}]:" in plain.output
-        assert health(f"http://[{other}]:{plain.port}/")
+    for other in (a for a in machine_addresses() if ipaddress.ip_address(a).version == 6):  # never IPv6: it may be
+        assert f"http://[{other}]:" not in plain.output                                 # the internet's address
+        with pytest.raises(OSError):
+            socket.create_connection((other, plain.port), timeout=5).close()
+
+
+SIGNED_IN = {"en": "1 phone signed in here", "fr": "1 téléphone connecté ici"}
+USED = {"en": "This sign-in code was already used", "fr": "Ce code de connexion a déjà servi"}
 
 
 @pytest.mark.parametrize("language, locale", [("en", "en-GB"), ("fr", "fr-FR")])
@@ -108,28 +117,49 @@ def test_a_phone_scans_the_home_pages_code_and_is_signed_in_with_nothing_typed(
     page.locator("#add-phone").tap()
     code = page.locator("#phone-qr")
     expect(code).to_be_visible()
-    expect(page.locator("#phone-token")).to_contain_text("(QR code)")
+    expect(page.locator("#phone-expiry")).to_contain_text(re.compile(r"[12]:\d\d"))
     page.locator("#phones").scroll_into_view_if_needed()
     screenshot(page, f"lan-home-phone-qr-{language}", full_page=False)
     shot = tmp_path / "code.png"
     code.screenshot(path=str(shot))
     link = decode_qr(shot)
-    assert link.startswith(f"{plain.phones}signin#club={guide_club.id}&token=")
+    assert link.startswith(f"{plain.phones}signin#club={guide_club.id}&name=") and "&code=" in link
+    first_code = code.get_attribute("src")
 
     fresh = phone(chromium, locale)  # a phone that never saw the club
     scanned = fresh.new_page()
     scanned_errors = PageErrors(scanned)
     scanned.goto(link)
-    expect(scanned).to_have_url(plain.phones)  # the home page, the token gone from the address
+    expect(scanned).to_have_url(plain.phones)  # the home page, the code gone from the address
     expect(scanned.locator("#club-title")).to_have_text(CLUB)
     kept = scanned.evaluate(f"JSON.parse(localStorage.getItem({json.dumps(SESSION_KEY)}))")
-    assert kept["club"] == guide_club.id and kept["token"] == link.rsplit("token=", 1)[1]
+    assert kept["club"] == guide_club.id and kept["name"] == CLUB
+    assert kept["token"] not in link  # the phone's own token, not the code the screen showed
     assert scanned.evaluate("window.isSecureContext") is False
     expect(scanned.locator("#insecure")).to_be_visible()
     expect(scanned.locator("#insecure")).to_contain_text(NOTICE[language])
     screenshot(scanned, f"lan-phone-signed-in-notice-{language}", full_page=False)
     scanned.locator("#insecure a").tap()
     expect(scanned.locator("main")).to_contain_text("nj-ledger serve --lan --https")
+
+    # the organiser's screen counts the phone and shows the next code; the one photographed signs nobody in
+    expect(page.locator("#phones-signed-in")).to_contain_text(SIGNED_IN[language])
+    expect(code).not_to_have_attribute("src", first_code or "")
+    page.locator("#phones").scroll_into_view_if_needed()
+    screenshot(page, f"lan-home-next-code-{language}", full_page=False)
+    late = phone(chromium, locale).new_page()
+    late.goto(link)
+    expect(late.locator("#notice")).to_contain_text(USED[language])
+    expect(late.locator("#signin")).to_be_visible()
+    assert late.evaluate(f"localStorage.getItem({json.dumps(SESSION_KEY)})") is None
+    screenshot(late, f"lan-phone-code-used-{language}", full_page=False)
+    late.context.close()
+    # a code that expires unused (ended here from elsewhere) gives way to a fresh one as well
+    second = code.get_attribute("data-code")
+    api(plain, guide_club, "DELETE", f"/clubs/{guide_club.id}/phones/{second}")
+    expect(code).not_to_have_attribute("data-code", second or "")
+    page.locator("#phone-done").tap()
+    expect(page.locator("#phone-code")).to_be_hidden()
     fresh.close()
     organiser.close()
     assert errors.errors == [] and scanned_errors.errors == []
@@ -173,7 +203,7 @@ def test_a_scorer_kept_open_over_plain_http_records_on_without_the_network(
     for turn in range(3):
         play(page, turn)
     expect(page.locator("#outbox-badge")).to_have_text("4 waiting to be sent")
-    page.locator("#outbox-badge").scroll_into_view_if_needed()
+    show_outbox(page)
     screenshot(page, "lan-scorer-offline-outbox-phone", full_page=False)
     assert api(plain, guide_club, "GET", f"/games/{game}")["version"] == 1
     context.set_offline(False)

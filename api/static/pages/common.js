@@ -195,11 +195,12 @@ async function problemOf(response) {
 }
 
 /**
- * Call the API: `api("/games/x")`, `api(path, {method: "POST", body, key, ifMatch, raw})`.
+ * Call the API: `api("/games/x")`, `api(path, {method: "POST", body, key, ifMatch, raw})`; `anonymous` sends no
+ * token (a phone's sign-in with its code: the session it may hold is not the one asked for).
  * Answers the parsed JSON (or the Response with `raw`), throws ApiError with the problem's detail.
  */
 export async function api(path, options = {}) {
-  const current = options.session ?? shareSession() ?? tableSession() ?? session();
+  const current = options.anonymous ? null : options.session ?? shareSession() ?? tableSession() ?? session();
   const headers = { Accept: options.accept || "application/json" };
   if (current) headers.Authorization = `Bearer ${current.token}`;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
@@ -217,7 +218,7 @@ export async function api(path, options = {}) {
     if (response.status === 401 && current && current.share) {
       throw new ApiError(401, { ...problem, detail: t("share.invalid") }); // the member's own session stays
     }
-    if (response.status === 401 && !options.session && !(current && current.table)) {
+    if (response.status === 401 && !options.session && !options.anonymous && !(current && current.table)) {
       forgetSession();
       requireSession();
     }
