@@ -55,6 +55,11 @@ $(SERVER_PROGRAMS):
 	apt-get install -y -qq caddy libnss3-tools zbar-tools >/dev/null 2>&1 \
 	  || (apt-get update -qq && apt-get install -y -qq caddy libnss3-tools zbar-tools >/dev/null)
 
+# Where `make run` listens: this machine only; `make run LAN=1`, also the phones of this network (`serve --lan`,
+# which prints the address phones open and its QR code); `make run LAN=https`, the same over HTTPS with the
+# club's own certificate authority (docs/DEPLOY.md, "In a club room: the local network").
+SERVE_ON = $(if $(LAN),--lan $(if $(filter https,$(LAN)),--https),--host $(HOST))
+
 # Migrate the embedded SQLite, load the example games into the demo club, print where to look, serve.
 run: install
 	@mkdir -p instance
@@ -67,7 +72,7 @@ run: install
 	@echo "  OpenAPI:   http://$(HOST):$(PORT)/api/v1/openapi.json"
 	@echo "  Admin token (creates clubs): $$(cat $(ADMIN_TOKEN_FILE))   (kept in $(ADMIN_TOKEN_FILE))"
 	@echo
-	NJ_LEDGER_ADMIN_TOKEN=$${NJ_LEDGER_ADMIN_TOKEN:-$$(cat $(ADMIN_TOKEN_FILE))} $(BIN)/nj-ledger serve --host $(HOST) --port $(PORT)
+	NJ_LEDGER_ADMIN_TOKEN=$${NJ_LEDGER_ADMIN_TOKEN:-$$(cat $(ADMIN_TOKEN_FILE))} $(BIN)/nj-ledger serve $(SERVE_ON) --port $(PORT)
 
 # The code's own checks, which fail `make test`: ruff (the rules chosen in pyproject.toml), mypy on every layer,
 # strict on the core and its store.

@@ -3,10 +3,11 @@
 Every answer carries an ``X-Request-Id`` (a problem, a 404, a stream's head
 too): a club that reports "it said *internal error*" gives the id, and the
 operator finds the request's line, and the error's traceback, which names it,
-in the log. An id that comes with the request (a reverse proxy may set one:
-Caddy's ``{http.request.uuid}``) is kept when it is short and plain
-(``[A-Za-z0-9._-]``, 64 characters at most), so that the proxy's log and
-ours tell of the same request; any other is replaced, never echoed.
+in the log. An id that comes from a trusted proxy (``NJ_LEDGER_PROXIES``,
+:mod:`api.proxies`; Caddy's ``{http.request.uuid}``) is kept when it is short
+and plain (``[A-Za-z0-9._-]``, 64 characters at most), so that the proxy's log
+and ours tell of the same request; a client's own, or any other, is replaced,
+never echoed.
 
 The access log (``ACCESS_LOG``: ``json`` or ``off``; ``nj-ledger serve`` writes
 it to its standard error by default) has, per request: the time it was
@@ -41,6 +42,8 @@ from typing import Any
 import orjson
 from flask import Flask, Response, request
 from werkzeug.routing import Rule
+
+from .proxies import PROXIED
 
 REQUEST_ID_HEADER = "X-Request-Id"
 RECEIVED = "nj_ledger.received"  # environ: time.perf_counter() when the request reached the worker (api.asgi)
@@ -78,7 +81,9 @@ def received() -> None:
     environ = request.environ
     if RECEIVED not in environ:
         environ[RECEIVED] = time.perf_counter()
-    incoming = environ.get("HTTP_X_REQUEST_ID")
+    # a proxy's id is kept (its log and ours then name the same request); a client's own never is: anyone could
+    # give the id of another's request and blur what the log tells
+    incoming = environ.get("HTTP_X_REQUEST_ID") if environ.get(PROXIED) else None
     environ[_REQUEST_ID] = incoming if incoming and _SAFE_ID.fullmatch(incoming) else new_id()
 
 

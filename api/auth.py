@@ -49,8 +49,8 @@ CHALLENGE = {"WWW-Authenticate": 'Bearer realm="nj-ledger"'}
 API_PREFIX = "/api/v1/"
 READ_METHODS = frozenset({"GET", "HEAD"})
 # Routes that need no club token: the service's health and readiness, its documentation, creating a club (admin
-# token), and the public keys that check receipts.
-OPEN_ENDPOINTS = frozenset({"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys"})
+# token), the public keys that check receipts, and a phone's sign-in with its one-time code (api.lan).
+OPEN_ENDPOINTS = frozenset({"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys", "phones.SignIn"})
 OPEN_BLUEPRINTS = frozenset({"api-docs", "docs"})
 # What a share reaches: the routes of its resource (reading, and the audit's receipts check, which writes nothing).
 SHARED_ROUTES = {
@@ -146,6 +146,17 @@ def _address() -> str:
     if parsed.ipv4_mapped is not None:  # an IPv4 client of a server listening on both (::ffff:a.b.c.d)
         return str(parsed.ipv4_mapped)
     return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+
+
+def check_guesses() -> None:
+    """429 when this client sent too many wrong secrets lately: for a route that takes a secret in its body (a
+    phone's one-time sign-in code, :mod:`api.lan`), which counts with the wrong tokens."""
+    _failures().check(_address())
+
+
+def wrong_guess() -> None:
+    """Count a wrong secret sent in a body (a sign-in code that is no code) against this client."""
+    _failures().failed(_address())
 
 
 def bearer_token() -> str | None:

@@ -14,6 +14,7 @@ STREAM_LIFETIME_ENV = "NJ_LEDGER_STREAM_LIFETIME"
 ACCESS_LOG_ENV = "NJ_LEDGER_ACCESS_LOG"
 PROXIES_ENV = "NJ_LEDGER_PROXIES"
 PUBLIC_URL_ENV = "NJ_LEDGER_PUBLIC_URL"
+METRICS_FROM_ENV = "NJ_LEDGER_METRICS_FROM"
 
 
 class Config:
@@ -41,6 +42,9 @@ class Config:
     # Seconds a stream lasts at most (NJ_LEDGER_STREAM_LIFETIME): then it ends, and the client reconnects with
     # Last-Event-ID (EventSource does by itself), maybe to another worker: connections spread again.
     STREAM_LIFETIME = 3600.0
+    # Who may read GET /metrics besides this machine itself (NJ_LEDGER_METRICS_FROM): addresses or networks, the
+    # client's as the trusted proxies tell it (a scraper on another machine of a private network).
+    METRICS_FROM = ""
     # The access log (NJ_LEDGER_ACCESS_LOG): "json", a JSON line per request on the standard error (api.accesslog),
     # or "off". Off for an app made by create_app (the tests), unless asked; `nj-ledger serve` writes it unless
     # the environment says "off". ACCESS_LOG_STREAM, a text stream, takes the lines instead (the tests).
@@ -75,4 +79,6 @@ def from_environment() -> dict[str, Any]:
         settings["ACCESS_LOG"] = os.environ[ACCESS_LOG_ENV]
     if os.environ.get(PUBLIC_URL_ENV):
         settings["PUBLIC_URL"] = os.environ[PUBLIC_URL_ENV]
+    if os.environ.get(METRICS_FROM_ENV):
+        settings["METRICS_FROM"] = os.environ[METRICS_FROM_ENV]
     return settings

@@ -49,7 +49,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Api, Blueprint
 
@@ -57,12 +57,15 @@ from nj_ledger.store import Store
 from nj_ledger.store.base import StoreWatcher
 
 from .accesslog import RECEIVED, method
-from .problems import PROBLEM_JSON
+from .problems import PROBLEM_JSON, Problem
+from .proxies import Network, networks, within
 
 if TYPE_CHECKING:
     from prometheus_client import Counter, Gauge, Histogram
 
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+READERS = "nj_ledger.metrics_readers"  # app.extensions: who may read /metrics (this machine, and METRICS_FROM)
+THIS_MACHINE = networks("127.0.0.0/8,::1", "the loopback")
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)  # seconds
 FOLLOWER_KINDS = ("game", "club", "evening", "table")
 _CODE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # a problem's code as the app writes them; anything else: "other"
@@ -191,6 +194,7 @@ def init_app(app: Flask, api: Api, store: Store) -> None:
     """Count every request and refusal of ``app``, what ``store`` tells, and serve ``GET /metrics``."""
     made = instruments()
     store.watcher = _Counting(made)
+    app.extensions[READERS] = THIS_MACHINE + networks(app.config.get("METRICS_FROM"), "NJ_LEDGER_METRICS_FROM")
 
     def counted(response: Response) -> Response:
         asked = request._get_current_object()  # type: ignore[attr-defined]  # one look-up, not one per field
@@ -247,8 +251,13 @@ class Metrics(MethodView):
             '# TYPE nj_ledger_http_requests_total counter\n'
             'nj_ledger_http_requests_total{method="POST",route="games.Actions",status="201"} 1042.0\n')}}}})
     def get(self) -> Response:
-        """What the server counts, for Prometheus (no token: it holds no personal data; the reverse proxy
-        answers 404 to it from outside, see docs/DEPLOY.md): requests by route and status, their latency, table
-        actions and refusals, open streams, analyses, database errors and retries."""
+        """What the server counts, for Prometheus: requests by route and status, their latency, table actions and
+        refusals, open streams, analyses, database errors and retries. No token: it holds no personal data; it is
+        read on the server itself (a client of another address, as the trusted proxies tell it, is answered 403,
+        unless NJ_LEDGER_METRICS_FROM names it), and the reverse proxy answers 404 to it from outside."""
+        readers: tuple[Network, ...] = current_app.extensions[READERS]
+        if not within(request.remote_addr, readers):
+            raise Problem(403, "forbidden", "The server's figures are read on the server itself (or from the "
+                                            "addresses NJ_LEDGER_METRICS_FROM names).")
         body, content_type = exposition()
         return Response(body, 200, content_type=content_type, headers={"Cache-Control": "no-store"})

@@ -56,6 +56,9 @@ TITLES = {
     "last-scorer-token": N_("The club's last scorer token"),
     "evening-closed": N_("The evening is closed"),
     "no-phone-address": N_("No address phones reach"),
+    "sign-in-code-unknown": N_("Unknown sign-in code"),
+    "sign-in-code-used": N_("Sign-in code already used"),
+    "sign-in-code-expired": N_("Sign-in code expired"),
     "signing-key": N_("The server cannot sign receipts"),
     "setting": N_("The server cannot sign receipts"),
     "too-many-receipts": N_("Too many receipts"),
@@ -76,7 +79,8 @@ FIELD_DETAIL = "{field}: "  # a validation message, where it applies: "players.0
 
 # The status of each refusal of the store.
 STORE_STATUS = {"not-found": 404, "version-conflict": 409, "player-exists": 409, "season-exists": 409,
-                "idempotency-mismatch": 422, "busy": 503, "log-damaged": 409, "last-scorer-token": 409}
+                "idempotency-mismatch": 422, "busy": 503, "log-damaged": 409, "last-scorer-token": 409,
+                "sign-in-code-unknown": 404, "sign-in-code-used": 410, "sign-in-code-expired": 410}
 # Refusals caused by how the server was set up (its signing key, a setting): the client is told that much only.
 SERVER_SETTINGS = frozenset({"signing-key", "setting"})
 SETTINGS_DETAIL = N_("The server is not set up to sign receipts right now: its operator will find why in its log.")

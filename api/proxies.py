@@ -39,46 +39,95 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Proxies = int | tuple[Network, ...]
 SCHEMES = frozenset({"http", "https"})
+PROXIED = "nj_ledger.proxied"  # in the environ when a trusted proxy passed the request on (its headers believed)
 
 
-class ProxySettingError(ValueError):
-    """``NJ_LEDGER_PROXIES`` names something that is not a number of hops nor addresses or networks."""
+class AddressSettingError(ValueError):
+    """A setting that names addresses (``NJ_LEDGER_PROXIES``, ``NJ_LEDGER_METRICS_FROM``) names something else."""
+
+
+def networks(setting: object, name: str) -> tuple[Network, ...]:
+    """The addresses and networks a setting names, separated by commas (none for an empty one).
+
+    >>> networks("127.0.0.1, example.org", "NJ_LEDGER_PROXIES")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    api.proxies.AddressSettingError: NJ_LEDGER_PROXIES ...: 'example.org' is not an address or a network ...
+    """
+    if isinstance(setting, (list, tuple)):
+        setting = ",".join(str(part) for part in setting)
+    found: list[Network] = []
+    for part in (piece.strip() for piece in str(setting or "").split(",")):
+        if not part:
+            continue
+        try:
+            found.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise AddressSettingError(
+                f"{name} names addresses: {part!r} is not an address or a network (write them separated by "
+                "commas, e.g. 127.0.0.1,::1 or 10.0.0.0/8).") from None
+    return tuple(found)
 
 
 def trusted_proxies(setting: object) -> Proxies:
-    """The proxies a setting names: a number of hops, or the addresses and networks to believe.
-
-    >>> trusted_proxies("127.0.0.1, example.org")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    api.proxies.ProxySettingError: NJ_LEDGER_PROXIES ...: 'example.org' is not an address or a network ...
-    """
+    """The proxies a setting names: a number of hops, or the addresses and networks to believe."""
     if isinstance(setting, int) and not isinstance(setting, bool) and setting >= 0:
         return setting
-    if isinstance(setting, (list, tuple)):
-        setting = ",".join(str(part) for part in setting)
     text = str(setting or "").strip()
-    if not text:
-        return 0
-    if text.isdigit():
-        return int(text)
-    networks: list[Network] = []
-    for part in (piece.strip() for piece in text.split(",")):
-        try:
-            networks.append(ipaddress.ip_network(part, strict=False))
-        except ValueError:
-            raise ProxySettingError(
-                f"NJ_LEDGER_PROXIES names the proxies to believe about the client's address: {part!r} is not an "
-                "address or a network (write them separated by commas, e.g. 127.0.0.1,::1, or a number of "
-                "hops).") from None
-    return tuple(networks)
+    if not text or text.isdigit():
+        return int(text or 0)
+    return networks(setting, "NJ_LEDGER_PROXIES (the proxies believed about the client's address, or a number of "
+                             "hops)")
+
+
+def within(address: str | None, allowed: tuple[Network, ...]) -> bool:
+    """Whether ``address`` (a client's, as the trusted proxies told it) is in one of the networks ``allowed``;
+    an IPv4 client of a server listening on both families counts as itself."""
+    known = hop_address(address or "")
+    if known is None:
+        return False
+    parsed = ipaddress.ip_address(known)
+    if parsed.version == 6 and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    return any(parsed in network for network in allowed)
 
 
 def behind_proxies(wsgi_app: Callable[..., Any], proxies: Proxies) -> Callable[..., Any]:
     """``wsgi_app`` reading the client's address and scheme from the proxies named (itself when none)."""
     if isinstance(proxies, int):
-        return ProxyFix(wsgi_app, x_for=proxies, x_proto=proxies) if proxies else wsgi_app
+        return _Counted(ProxyFix(wsgi_app, x_for=proxies, x_proto=proxies)) if proxies else wsgi_app
     return TrustedProxies(wsgi_app, proxies)
+
+
+class _Counted:
+    """A number of hops: every request came through the proxies, by the setting's own word."""
+
+    def __init__(self, app: Callable[..., Any]) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        environ[PROXIED] = True
+        return self.app(environ, start_response)
+
+
+def hop_address(hop: str) -> str | None:
+    """The address of one ``X-Forwarded-For`` entry, which some proxies write with a port (``192.0.2.7:4711``,
+    ``[2001:db8::7]:4711``); None for anything that is not an address.
+
+    >>> hop_address("192.0.2.7:4711"), hop_address("[2001:db8::7]:4711"), hop_address("2001:db8::7")
+    ('192.0.2.7', '2001:db8::7', '2001:db8::7')
+    >>> hop_address("unknown") is None
+    True
+    """
+    text = hop.strip()
+    if text.startswith("["):
+        text = text[1:].split("]", 1)[0]
+    elif text.count(":") == 1:  # an IPv4 address and its port (an IPv6 address has two colons or more)
+        text = text.split(":", 1)[0]
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        return None
 
 
 class TrustedProxies:
@@ -89,13 +138,7 @@ class TrustedProxies:
         self.networks = tuple(networks)
 
     def trusted(self, address: str) -> bool:
-        try:
-            parsed = ipaddress.ip_address(address.strip().removeprefix("[").split("]")[0])
-        except ValueError:
-            return False
-        if parsed.version == 6 and parsed.ipv4_mapped is not None:
-            parsed = parsed.ipv4_mapped
-        return any(parsed in network for network in self.networks)
+        return within(address, self.networks)
 
     def client(self, peer: str, forwarded: str) -> str:
         """The right-most address of ``forwarded`` that is not a trusted proxy (the peer when none is readable).
@@ -107,19 +150,19 @@ class TrustedProxies:
         '127.0.0.1'
         """
         client = peer
-        for hop in reversed([piece.strip() for piece in forwarded.split(",") if piece.strip()]):
-            try:
-                ipaddress.ip_address(hop)
-            except ValueError:
+        for hop in reversed([piece for piece in forwarded.split(",") if piece.strip()]):
+            address = hop_address(hop)
+            if address is None:
                 break  # a hop that is no address: nothing to its left can be believed either
-            client = hop
-            if not self.trusted(hop):
+            client = address
+            if not self.trusted(address):
                 break
         return client
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         peer = environ.get("REMOTE_ADDR") or ""
         if peer and self.trusted(peer):
+            environ[PROXIED] = True
             forwarded = environ.get("HTTP_X_FORWARDED_FOR")
             if forwarded:
                 environ["REMOTE_ADDR"] = self.client(peer, forwarded)

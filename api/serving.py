@@ -49,13 +49,11 @@ request, to the server's standard error (:mod:`api.accesslog`), unless
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import json
 import os
 import shutil
 import signal
-import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -70,6 +68,7 @@ from . import create_app
 from .config import ACCESS_LOG_ENV
 from .lan_serving import Tls, plain_http_beside
 from .metrics import MULTIPROCESS_ENV
+from .orphans import end_with_parent
 
 ONE_PROCESS_THREADS = 8
 WORKER_THREADS = 1
@@ -81,7 +80,6 @@ BACKLOG = 2048  # connections the kernel keeps waiting for the server to accept 
 _WORKER_CONFIG_ENV = "NJ_LEDGER_WORKER_CONFIG"  # the app's settings, passed to the worker processes
 _SERVER_PID_ENV = "NJ_LEDGER_SERVER_PID"  # the process that started the workers
 _WORKER_THREADS_ENV = "NJ_LEDGER_WORKER_THREADS"  # threads of each worker for the requests that are not streams
-_PR_SET_PDEATHSIG = 1
 _OPEN_FILES_WANTED = 65536  # the soft limit asked for when the hard limit is unlimited
 METRICS_FOLDER = "nj-ledger-metrics-"  # then the server's process id: each run's folder of counters (api.metrics)
 
@@ -252,21 +250,8 @@ def worker_asgi() -> Any:
 
 
 def _stop_with_server() -> None:
-    """Have Linux kill this worker (SIGKILL) when the server process is gone, even killed with SIGKILL:
-    orphaned workers would go on serving and hold the port.
-
-    SIGKILL, not a graceful SIGTERM: Linux sends the parent-death signal again
-    each time a thread of the dying server exits and the worker passes to
-    another, so a worker gets several; granian's worker handler blocks, holding
-    the interpreter lock, on a stop signal arriving while an earlier one is still
-    queued, and such a worker hung forever, stopped accepting but holding its
-    connections. A server that is gone crashed: its workers end as it did (a
-    write is stored whole or not at all, and a client retries it with its
-    ``Idempotency-Key``). granian forks its workers from its main thread, which
-    lives until the server has stopped them.
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if str(os.getppid()) != os.environ.get(_SERVER_PID_ENV, str(os.getppid())):  # gone before the call above
-        os.kill(os.getpid(), signal.SIGKILL)
+    """Have Linux kill this worker (SIGKILL) when the server process is gone, even killed with SIGKILL: orphaned
+    workers would go on serving and hold the port (why SIGKILL: :mod:`api.orphans`). granian forks its workers
+    from its main thread, which lives until the server has stopped them."""
+    server = os.environ.get(_SERVER_PID_ENV)
+    end_with_parent(int(server) if server else os.getppid())

@@ -153,8 +153,8 @@ def serve(host: str, port: int, threads: int | None, workers: int, lan: bool, ht
 
     Each option may come from the environment instead (a service's settings file: deploy/nj-ledger.env)."""
     from api.auth import WeakAdminToken, check_admin_token
-    from api.config import ADMIN_TOKEN_ENV, PROXIES_ENV
-    from api.proxies import ProxySettingError, trusted_proxies
+    from api.config import ADMIN_TOKEN_ENV, METRICS_FROM_ENV, PROXIES_ENV
+    from api.proxies import AddressSettingError, networks, trusted_proxies
     from api.serving import serve as serve_app
     from nj_ledger.store import Store, default_database_url, recorder_for
     from nj_ledger.store.migrate import is_current, upgrade
@@ -162,7 +162,8 @@ def serve(host: str, port: int, threads: int | None, workers: int, lan: bool, ht
     try:
         check_admin_token(os.environ.get(ADMIN_TOKEN_ENV))
         trusted_proxies(os.environ.get(PROXIES_ENV))
-    except (WeakAdminToken, ProxySettingError) as refused:
+        networks(os.environ.get(METRICS_FROM_ENV), METRICS_FROM_ENV)
+    except (WeakAdminToken, AddressSettingError) as refused:
         raise click.ClickException(str(refused)) from None
     url = default_database_url()
     if recorder_for(url).embedded:  # migrated here, as `db upgrade` does: a database that holds data backed up first

@@ -37,7 +37,7 @@ def test_each_request_is_one_json_line_with_the_answers_request_id(logged) -> No
     answers = [client.get(f"/api/v1/games/{game}/events?after=0&limit=5", headers=club.auth),
                calls.act(club, game, {"type": "play", "seat": 2, "cards": ["KS"]}),
                client.get(f"/api/v1/clubs/{club.id}/players/Chloé/stats?player=Ana", headers=club.auth),
-               client.get("/api/v1/nowhere?secret=1", headers={"X-Request-Id": "from-the-proxy.1"})]
+               client.get("/api/v1/nowhere?secret=1", headers={"X-Request-Id": "chosen-by-the-client"})]
     written = entries(lines)
     assert len(written) == 6  # the club, the game, and the four above
     for entry in written:
@@ -46,7 +46,7 @@ def test_each_request_is_one_json_line_with_the_answers_request_id(logged) -> No
         assert str(entry["time"]).endswith("Z")
     events, refused, stats, nowhere = written[2:]
     assert [entry["request_id"] for entry in written[2:]] == [answer.headers["X-Request-Id"] for answer in answers]
-    assert nowhere["request_id"] == "from-the-proxy.1"
+    assert nowhere["request_id"] != "chosen-by-the-client"  # a client does not name its request: no proxy here
     assert (events["route"], events["method"], events["status"], events["path"]) == (
         "games.Events", "GET", 200, f"/api/v1/games/{game}/events")
     assert events["bytes"] == len(answers[0].get_data())
@@ -57,6 +57,22 @@ def test_each_request_is_one_json_line_with_the_answers_request_id(logged) -> No
     text = lines.getvalue()
     for never in (club.token, ADMIN_TOKEN, "?", "after=", "secret", "Chloé", "Ana"):
         assert never not in text, never
+
+
+def test_a_request_id_is_taken_from_a_trusted_proxy_only(store: Store) -> None:
+    lines = io.StringIO()
+    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ACCESS_LOG": "json", "ACCESS_LOG_STREAM": lines,
+                      "PROXIES": "127.0.0.1"})
+    proxy, client = app.test_client(), app.test_client()
+    proxy.environ_base["REMOTE_ADDR"] = "127.0.0.1"
+    client.environ_base["REMOTE_ADDR"] = "198.51.100.7"
+    named = {"X-Request-Id": "from-the-proxy.1", "X-Forwarded-For": "203.0.113.9"}
+    assert proxy.get("/api/v1/health", headers=named).headers["X-Request-Id"] == "from-the-proxy.1"
+    assert client.get("/api/v1/health", headers=named).headers["X-Request-Id"] != "from-the-proxy.1"
+    assert proxy.get("/api/v1/health", headers={"X-Request-Id": "no spaces"}).headers["X-Request-Id"] != "no spaces"
+    first, second, _ = entries(lines)
+    assert (first["request_id"], first["client"]) == ("from-the-proxy.1", "203.0.113.9")
+    assert second["client"] == "198.51.100.7"
 
 
 def test_the_access_log_is_off_unless_asked(store: Store, capfd) -> None:

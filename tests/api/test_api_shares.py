@@ -27,7 +27,8 @@ from nj_ledger.store.models import Base
 from support.http import PLAYERS, Calls, Club
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
-OPEN = {"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys", "api-docs.openapi_json", "docs.page", "docs.asset"}
+OPEN = {"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys", "phones.SignIn", "api-docs.openapi_json",
+        "docs.page", "docs.asset"}
 BODIES = {"/api/v1/games/<game>/actions": {"actions": [{"type": "end"}]},
           "/api/v1/games/<game>/audit": {"receipts": []},
           "/api/v1/clubs/<club>/shares": {"game": "x"}}
@@ -85,7 +86,7 @@ class Route:
 def routes(app: Flask, club: str, game: str) -> Iterator[Route]:
     """Every closed route under ``/api/v1``, its path filled in for ``club`` and ``game``."""
     values = {"club": club, "game": game, "number": "1", "player": PLAYERS[0], "token": "1", "share": "1",
-              "table": "1"}
+              "table": "1", "phone": "1"}
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/") or rule.endpoint in OPEN:
             continue

@@ -17,9 +17,11 @@ from typing import Any
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
+from api import create_app
 from api.analysis import RUNS
 from api.context import store as app_store
 from api.metrics import forget_dead_processes
+from nj_ledger.store import Store
 from nj_ledger.store.base import LostRace
 from support.http import Calls, Club
 
@@ -114,7 +116,7 @@ def test_appends_are_counted_and_an_answered_retry_is_not(client, calls: Calls, 
     assert grew("nj_ledger_events_recorded_total", source="new-game") == 1
 
 
-def test_every_answer_carries_a_request_id_and_a_safe_one_sent_is_kept(client, calls: Calls, club: Club,
+def test_every_answer_carries_a_request_id_of_the_servers_own(client, calls: Calls, club: Club,
                                                                        problem) -> None:
     game = calls.game(club)["id"]
     answers = [client.get("/api/v1/health"), client.get("/metrics"), client.get("/signin"),
@@ -124,11 +126,27 @@ def test_every_answer_carries_a_request_id_and_a_safe_one_sent_is_kept(client, c
     problem(answers[3], 404), problem(answers[4], 401), problem(answers[5], 422)
     ids = [answer.headers["X-Request-Id"] for answer in answers]
     assert len(set(ids)) == len(ids) and all(len(one) == 16 for one in ids)
-    kept = client.get("/api/v1/health", headers={"X-Request-Id": "proxy-7f3a.b_2"})
-    assert kept.headers["X-Request-Id"] == "proxy-7f3a.b_2"
-    for unsafe in ("a" * 65, "two words", "<script>", "é"):
+    for unsafe in ("proxy-7f3a.b_2", "a" * 65, "two words", "<script>", "é"):  # no proxy: none is a proxy's
         replaced = client.get("/api/v1/nowhere", headers={"X-Request-Id": unsafe}).headers["X-Request-Id"]
         assert replaced != unsafe and len(replaced) == 16 and replaced.isalnum()
+
+
+def test_the_figures_are_read_on_the_server_itself_or_from_the_addresses_named(store: Store, problem) -> None:
+    app = create_app({"DATABASE_URL": store.url, "STORE": store, "PROXIES": "127.0.0.1",
+                      "METRICS_FROM": "10.0.0.0/8"})
+
+    def read(peer: str, forwarded: str | None = None, language: str = "en") -> Any:
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = peer
+        headers = {"Accept-Language": language, **({"X-Forwarded-For": forwarded} if forwarded else {})}
+        return client.get("/metrics", headers=headers)
+
+    assert read("127.0.0.1").status_code == 200 and read("::1").status_code == 200
+    assert read("10.1.2.3").status_code == 200  # a scraper of the private network, named
+    problem(read("192.168.1.30"), 403, "forbidden")  # a phone of the room's network
+    refused = problem(read("127.0.0.1", "203.0.113.9"), 403, "forbidden")  # the internet, through the proxy
+    assert "NJ_LEDGER_METRICS_FROM" in refused["detail"]
+    assert "NJ_LEDGER_METRICS_FROM" in problem(read("192.168.1.30", language="fr"), 403)["detail"]
 
 
 def test_stream_followers_are_counted_while_open(client, calls: Calls, club: Club) -> None:

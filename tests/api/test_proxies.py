@@ -12,7 +12,7 @@ import pytest
 from flask import Flask, request
 
 from api import create_app
-from api.proxies import ProxySettingError, trusted_proxies
+from api.proxies import AddressSettingError, trusted_proxies
 from nj_ledger.store import Store
 from support.http import ADMIN_TOKEN, Calls
 
@@ -42,7 +42,7 @@ def test_the_setting_names_addresses_networks_or_a_number_of_hops() -> None:
     assert trusted_proxies("2") == trusted_proxies(2) == 2
     assert [str(n) for n in trusted_proxies(" 127.0.0.1 ,::1,10.0.0.0/8")] == ["127.0.0.1/32", "::1/128", "10.0.0.0/8"]
     for wrong in ("club.example.org", "127.0.0.1;::1", "-1", "10.0.0.0/33"):
-        with pytest.raises(ProxySettingError, match="NJ_LEDGER_PROXIES"):
+        with pytest.raises(AddressSettingError, match="NJ_LEDGER_PROXIES"):
             trusted_proxies(wrong)
 
 
@@ -102,7 +102,7 @@ def test_a_number_of_hops_still_reads_the_last_proxies(store: Store) -> None:
 
 
 def test_a_setting_that_names_no_proxy_stops_the_server_with_a_sentence(store: Store) -> None:
-    with pytest.raises(ProxySettingError):
+    with pytest.raises(AddressSettingError):
         create_app({"DATABASE_URL": store.url, "STORE": store, "PROXIES": "club.example.org"})
     started = subprocess.run([sys.executable, "-m", "cli", "serve", "--port", "1"], capture_output=True, text=True,
                              env={"NJ_LEDGER_PROXIES": "localhost", "PATH": "/usr/bin:/bin",

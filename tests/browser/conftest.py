@@ -107,15 +107,30 @@ def page(context: BrowserContext, live_server: LiveServer) -> Iterator[Page]:
 
 
 def wait_for_worker(page: Page) -> None:
-    """The service worker installed (every asset kept), in control of the page, and the page kept."""
-    assert page.evaluate("""async () => {
-        await navigator.serviceWorker.ready;
-        const ready = async () => navigator.serviceWorker.controller && await caches.match(location.pathname);
-        for (let waited = 0; !(await ready()) && waited < 15000; waited += 50) {
+    """The service worker installed (every asset kept) and active, and this page kept: the next navigation to it
+    is the worker's, with or without a connection.
+
+    Whether this very page is the worker's (``navigator.serviceWorker.controller``) is not waited for: a page
+    whose load began while the worker was still installing may be missed by the worker's ``clients.claim()``
+    (Chromium claims the pages ready when it runs), and stays its own until its next navigation, a reload
+    included, which the active worker answers. The tests that reload check that it did (``from_service_worker``).
+    """
+    state = page.evaluate("""async () => {
+        const registration = await navigator.serviceWorker.ready;
+        const ready = async () => registration.active && registration.active.state === "activated"
+            && await caches.match(location.pathname, { ignoreVary: true });
+        const started = performance.now();
+        while (!(await ready()) && performance.now() - started < 30000) {
             await new Promise((resolve) => setTimeout(resolve, 50));
         }
-        return navigator.serviceWorker.controller !== null;
+        return {ready: Boolean(await ready()), waited: Math.round(performance.now() - started),
+                active: registration.active && registration.active.state,
+                installing: registration.installing && registration.installing.state,
+                controlled: navigator.serviceWorker.controller !== null,
+                kept: Boolean(await caches.match(location.pathname, { ignoreVary: true })),
+                caches: await caches.keys()};
     }""")
+    assert state["ready"], f"the service worker is not ready: {state}"
 
 
 def screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:

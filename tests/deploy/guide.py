@@ -45,6 +45,14 @@ def blocks(route: str | None = None, text: str | None = None) -> list[Block]:
     return [block for block in found if route is None or block.route == route]
 
 
+def made_club(output: str) -> tuple[str, str]:
+    """The club id and token that ``nj-ledger club create`` printed (its ``id:`` and ``token:`` lines), which the
+    guide's servers are then used with."""
+    made = re.search(r"id:\s+(\w+)\n\s+token: (\S+)", output)
+    assert made, f"no club id and token in what `nj-ledger club create` printed:\n{output}"
+    return made[1], made[2]
+
+
 def unmarked(text: str | None = None) -> int:
     """How many shell blocks say nothing of the test that runs them."""
     text = GUIDE.read_text(encoding="utf-8") if text is None else text

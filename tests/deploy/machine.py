@@ -1,6 +1,6 @@
 """A server of the test's own, on this machine: the deploy guide's commands run in it as root, as written.
 
-A mount namespace whose ``/etc``, ``/opt``, ``/usr/local`` and ``/var/lib`` are overlays over this machine's:
+A mount namespace whose ``/etc``, ``/opt``, ``/usr`` and ``/var/lib`` are overlays over this machine's:
 the guide installs, adds a user, writes its settings and units there, and all of it vanishes with the
 namespace, this machine untouched. The network is this machine's, so the browser and the test reach the
 services on loopback ports.
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO
 
 ROOT = Path(__file__).resolve().parents[2]
-OVERLAID = ("/etc", "/opt", "/usr/local", "/var/lib")
+OVERLAID = ("/etc", "/opt", "/usr", "/var/lib")
 ROOT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"  # a root shell's, and systemd's
 UNIT_FOLDERS = ("/etc/systemd/system", "/lib/systemd/system", "/usr/lib/systemd/system")
 STOP_WITHIN = 20.0

@@ -1,9 +1,6 @@
-"""A club's server on the internet, as docs/DEPLOY.md makes it: every command of its route run as written.
-
-On a machine of the test's own (tests/deploy/machine.py), the guide installs the ledger in /opt/nj-ledger, its
-user, settings and units; the services start as their units say; Caddy answers at ``https://club.test`` with a
-certificate of its own authority (a name no public authority would sign), which Chromium trusts through an NSS
-database made here. Then, as a club would meet it: a phone records a deal, reloads with no network from its
+"""A club's server on the internet, as docs/DEPLOY.md makes it (tests/deploy/conftest.py: every command of its
+route run as written), met as a club would meet it, with Chromium trusting its authority through an NSS database
+made here: a phone records a deal, reloads with no network from its
 service worker, and sends what it recorded offline when the network returns; the proxy is believed for the
 client's address and nobody else is; a stream reaches the follower through the proxy as it is written, with
 its heartbeats; the same service runs on PostgreSQL.
@@ -12,140 +9,24 @@ its heartbeats; the same service runs on PostgreSQL.
 from __future__ import annotations
 
 import http.client
-import re
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Playwright, expect
 
 from benchmarks.scratch import scratch_postgres
 from browser.conftest import CHROMIUM_ARGS, PageErrors, chromium_path, screenshot, sign_in, wait_for_worker
 from browser.scripted_deal import NAMES, record_the_deal
-from reliability.helpers import free_port
 from support.backends import usable_backend
-from support.tls import Answer, browser_home, connection, https, resolving
+from support.tls import browser_home, connection, resolving
 
-from .guide import blocks, unmarked
-from .machine import Machine, Service, can_make_machines, environment_file, source_tree, wait_for
+from .conftest import CLUB, HEARTBEAT, LEDGER, SERVICE_ENV, SITE, WRONG_TOKENS, Server
+from .guide import blocks, made_club, unmarked
+from .machine import environment_file
 
-SITE = "club.test"
-CLUB = "Cercle du Nain Jaune"  # the club the guide's last command makes
-HEARTBEAT = 1.0  # seconds between a stream's heartbeats, for the test (15 by default)
-WRONG_TOKENS = 5  # a client's wrong tokens before it is answered 429, for the test
-ROUTES = {"internet", "lan", "backup", "upgrade", "watch"}
-CADDY_ROOT = "/var/lib/caddy/.local/share/caddy/pki/authorities/local/root.crt"
-SERVICE_ENV = "/etc/nj-ledger/nj-ledger.env"
-CADDY_ENV = "/etc/nj-ledger/caddy.env"
-
-
-@dataclass
-class Server:
-    machine: Machine
-    source: Path
-    app_port: int
-    http_port: int
-    https_port: int
-    authority: Path  # Caddy's root certificate, copied out of the machine
-    club: str
-    token: str
-    ledger: Service
-    caddy: Service
-
-    def get(self, path: str, token: str | None = None, source: str | None = None,
-            headers: dict[str, str] | None = None) -> Answer:
-        sent = {**({"Authorization": f"Bearer {token or self.token}"} if token != "" else {}), **(headers or {})}
-        return https(SITE, self.https_port, self.authority, "GET", path, headers=sent, source=source)
-
-    def post(self, path: str, body: object, token: str | None = None) -> Answer:
-        return https(SITE, self.https_port, self.authority, "POST", path, body,
-                     headers={"Authorization": f"Bearer {token or self.token}"})
-
-    def new_game(self) -> str:
-        made = self.post(f"/api/v1/clubs/{self.club}/games", {"players": NAMES, "rules": "classic",
-                                                               "starting_chips": 200})
-        assert made.status == 201, made.body
-        return str(made.json()["id"])
-
-    def events(self, game: str) -> list[dict[str, object]]:
-        answer = self.get(f"/api/v1/games/{game}/events")
-        assert answer.status == 200, answer.body
-        return list(answer.json()["events"])
-
-
-def units_started(words: list[str]) -> list[str]:
-    """The units a ``systemctl`` line of the guide starts (none for ``daemon-reload``)."""
-    if words[:1] in (["start"], ["restart"]) or words[:2] == ["enable", "--now"]:
-        return [word if "." in word else f"{word}.service" for word in words[1:] if not word.startswith("-")
-                and word != "enable"]
-    assert words == ["daemon-reload"], f"a systemctl line the test does not know: systemctl {' '.join(words)}"
-    return []
-
-
-def wait_for_the_ledger(server_port: int, service: Service) -> None:
-    wait_for(lambda: urllib.request.urlopen(f"http://127.0.0.1:{server_port}/api/v1/health", timeout=2).status == 200,
-             60, "the ledger's health", service)
-
-
-def settings(machine: Machine, app_port: int, http_port: int, https_port: int, admin_port: int) -> None:
-    """What the guide asks the operator to write (the server's name), and the test's own ports and authority."""
-    machine.run(f"sed -i 's/club.example.org/{SITE}/' {CADDY_ENV}")
-    machine.run(f"cat >> {CADDY_ENV} <<'EOF'\nNJ_LEDGER_CERT_ISSUER=internal\n"
-                f"NJ_LEDGER_HTTP_PORT={http_port}\nNJ_LEDGER_HTTPS_PORT={https_port}\n"
-                f"NJ_LEDGER_CADDY_ADMIN=localhost:{admin_port}\nNJ_LEDGER_UPSTREAM=127.0.0.1:{app_port}\nEOF")
-    machine.run(f"cat >> {SERVICE_ENV} <<'EOF'\nNJ_LEDGER_PORT={app_port}\nNJ_LEDGER_STREAM_HEARTBEAT={HEARTBEAT}\n"
-                f"NJ_LEDGER_AUTH_FAILURE_LIMIT={WRONG_TOKENS}/minute\nEOF")
-
-
-def start(machine: Machine, unit: str, app_port: int) -> Service:
-    """A unit started as systemd would, once it verifies; waited for until it serves."""
-    if unit == "nj-ledger.service":
-        machine.verify("/etc/systemd/system/nj-ledger.service")
-    service = machine.start(unit)
-    if unit == "nj-ledger.service":
-        wait_for_the_ledger(app_port, service)
-    else:
-        wait_for(lambda: machine.run(f"test -s {CADDY_ROOT} && echo yes").strip() == "yes", 60, "Caddy's authority",
-                 service)
-    return service
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    reason = can_make_machines()
-    if reason is not None:
-        pytest.fail(reason)
-    folder = tmp_path_factory.mktemp("deploy")
-    source = source_tree(folder)
-    machine = Machine(folder)
-    app_port, http_port, https_port, admin_port = (free_port() for _ in range(4))
-    services: dict[str, Service] = {}
-    outputs: list[str] = []
-    try:
-        for block in blocks("internet"):
-            for kind, words in block.steps():
-                if kind == "sh":
-                    outputs.append(machine.run(words[0], cwd=source))
-                    if "caddy.env" in words[0]:  # what the guide asks the operator to write, and the test's ports
-                        settings(machine, app_port, http_port, https_port, admin_port)
-                    continue
-                for unit in units_started(words):
-                    services[unit] = start(machine, unit, app_port)
-        authority = folder / "caddy-root.crt"
-        authority.write_text(machine.read(CADDY_ROOT))
-        made = re.search(r"id:\s+(\w+)\n\s+token: (\S+)", outputs[-1])
-        assert made, outputs[-1]
-        live = Server(machine, source, app_port, http_port, https_port, authority, made[1], made[2],
-                      services["nj-ledger.service"], services["caddy.service"])
-        wait_for(lambda: live.get("/api/v1/health", token="").status == 200, 60, "the ledger through Caddy",
-                 live.caddy)
-        yield live
-    finally:
-        machine.close()
-
+ROUTES = {"internet", "lan", "backup", "upgrade"}  # the routes of the guide a test runs
 
 def test_every_command_of_the_guide_is_run_by_a_test_or_says_why_not() -> None:
     assert unmarked() == 0, "a shell block of docs/DEPLOY.md has no <!-- run: … --> line before it"
@@ -281,22 +162,18 @@ def test_the_service_runs_on_postgresql(server: Server) -> None:
         machine = server.machine
         machine.run(f"echo 'NJ_LEDGER_DATABASE_URL={url}' >> {SERVICE_ENV}")
         try:
-            server.ledger.stop()
+            server.stop(LEDGER)
             migrated = machine.run("nj-ledger db upgrade")
             assert "is at revision" in migrated
-            server.ledger = machine.start("nj-ledger.service")
-            wait_for_the_ledger(server.app_port, server.ledger)
-            made = re.search(r"id:\s+(\w+)\n\s+token: (\S+)", machine.run('nj-ledger club create "Club PostgreSQL"'))
-            assert made
-            game = server.post(f"/api/v1/clubs/{made[1]}/games", {"players": NAMES, "rules": "classic",
-                                                                   "starting_chips": 200}, token=made[2])
+            server.start(LEDGER)
+            club, token = made_club(machine.run('nj-ledger club create "Club PostgreSQL"'))
+            game = server.post(f"/api/v1/clubs/{club}/games", {"players": NAMES, "rules": "classic",
+                                                               "starting_chips": 200}, token=token)
             assert game.status == 201 and game.json()["receipt"]["version"] == 1
             assert server.get(f"/api/v1/clubs/{server.club}", token=server.token).status == 401  # the SQLite club
         finally:
             machine.run(f"sed -i '/^NJ_LEDGER_DATABASE_URL=postgresql/d' {SERVICE_ENV}")
-            server.ledger.stop()
-            server.ledger = machine.start("nj-ledger.service")
-            wait_for_the_ledger(server.app_port, server.ledger)
+            server.start(LEDGER)
 
 
 def _lines(answer: http.client.HTTPResponse) -> Iterator[bytes]:

@@ -37,7 +37,7 @@ from .helpers import ROOT, start_server
 
 OPEN_ROUTES = {
     ("GET", "/api/v1/health"), ("GET", "/api/v1/ready"), ("GET", "/api/v1/openapi.json"), ("POST", "/api/v1/clubs"),
-    ("GET", "/api/v1/keys"),
+    ("GET", "/api/v1/keys"), ("POST", "/api/v1/signin"),  # a phone's one-time code is its own proof (api/lan.py)
     ("GET", "/api/v1/docs"), ("GET", "/api/v1/docs/"), ("GET", "/api/v1/docs/assets/<name>"),
 }
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
@@ -72,6 +72,7 @@ class Place:
     game: str
     evening: str = ""
     code: str = ""
+    phone: str = ""  # a sign-in code's id (api/lan.py)
 
 
 @pytest.fixture
@@ -86,15 +87,18 @@ def place(calls: Calls) -> Place:
     season = calls.client.post(f"/api/v1/clubs/{club.id}/seasons", headers=club.auth,
                                json={"name": "x", "from": "2026-01-01", "to": "2026-12-31"})
     assert season.status_code == 201, season.get_json()
+    phone = calls.client.post(f"/api/v1/clubs/{club.id}/phones", headers=club.auth, json={},
+                              base_url="https://club.example.org")  # an address phones reach: a code is made
+    assert phone.status_code == 201, phone.get_json()
     return Place(club, calls.token(club, "viewer"), calls.club("Les Voisins"), game, evening.json["id"],
-                 evening.json["tables"][0]["code"])
+                 evening.json["tables"][0]["code"], str(phone.json["id"]))
 
 
 def api_routes(app: Flask, place: Place) -> Iterator[Route]:
     """Every method of every rule under ``/api/v1``, with its path filled in for ``place``."""
     values = {"club": place.club.id, "game": place.game, "number": "1", "player": PLAYERS[0], "name": "x",
-              "token": "1", "share": "1", "table": "1", "evening": place.evening, "code": place.code,
-              "season": "x"}
+              "token": "1", "share": "1", "table": "1", "phone": place.phone, "evening": place.evening,
+              "code": place.code, "season": "x"}
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/"):
             continue
@@ -115,8 +119,9 @@ def test_the_open_routes_are_the_listed_ones(app, place) -> None:
               if (route.method, route.rule) in OPEN_ROUTES}
     assert opened == OPEN_ROUTES
     client = app.test_client()
-    for method, rule in OPEN_ROUTES - {("POST", "/api/v1/clubs")}:
+    for method, rule in OPEN_ROUTES - {("POST", "/api/v1/clubs"), ("POST", "/api/v1/signin")}:
         assert client.open(rule.replace("<name>", "swagger-ui.css"), method=method).status_code == 200, rule
+    assert_problem(client.post("/api/v1/signin", json={"code": place.club.token}), 404, "sign-in-code-unknown")
 
 
 def test_every_route_refuses_a_missing_or_wrong_token_with_401(app, client, place) -> None:
