@@ -140,8 +140,9 @@ class Recorder(ABC):
         return driver.cursor()
 
     def select_deal(self, connection: Connection, game_id: str, deal: int, upto: int) -> list[Record]:
-        """The records of deal ``deal`` with seq <= ``upto``, in order."""
-        parameters = (game_id, deal, upto, game_id, deal, game_id, deal, LAST_SEQ)
+        """The records of deal ``deal`` with seq <= ``upto``, in order (the next deal's number is reckoned here, not
+        in SQL, where PostgreSQL would add 1 to the largest 32-bit number in 32 bits)."""
+        parameters = (game_id, deal, upto, game_id, deal, game_id, deal + 1, LAST_SEQ)
         return [record_of(row) for row in self.fetch(_driver(connection), SELECT_DEAL, parameters)]
 
     def owner_and_version(self, connection: Connection, game_id: str) -> tuple[str, int] | None:

@@ -48,7 +48,7 @@ SELECT_DEAL = ("SELECT seq, deal, type, CAST(data AS TEXT), v, recorded_at, hash
                "WHERE game_id = {mark} AND deal = {mark} AND seq + 0 <= {mark} "
                "AND seq >= (SELECT min(seq) FROM events WHERE game_id = {mark} AND deal = {mark} AND "
                + DEAL_STARTS_WHERE + ") "
-               "AND seq < coalesce((SELECT min(seq) FROM events WHERE game_id = {mark} AND deal = {mark} + 1 AND "
+               "AND seq < coalesce((SELECT min(seq) FROM events WHERE game_id = {mark} AND deal = {mark} AND "
                + DEAL_STARTS_WHERE + "), {mark}) ORDER BY seq")
 SELECT_OWNER_AND_VERSION = "SELECT club_id, version FROM games WHERE id = {mark}"
 SELECT_MEMBERS = "SELECT name_key, id FROM players WHERE club_id = {mark} AND name_key IN ({marks})"

@@ -246,6 +246,8 @@ def test_a_body_that_is_not_sent_as_json_is_415(shared, content_type) -> None:
     ("/api/v1/games/{game}/events?after=-1", 422),
     ("/api/v1/games/{game}/events?limit=100000", 422),
     ("/api/v1/games/{game}/deals/99999999999999999999/replay", 404),
+    ("/api/v1/games/{game}/deals/2147483647/replay", 404),  # the largest number a column holds: the next is not
+    ("/api/v1/games/{game}/deals/2147483647/analysis", 404),
     ("/api/v1/games/{game}/deals/1/replay?at=99999999999999", 422),
     ("/api/v1/clubs/{club}/games?offset=18446744073709551615", 422),
     ("/api/v1/clubs/{club}/players?offset=99999999999999999999", 422),
