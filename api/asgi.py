@@ -12,7 +12,10 @@ other request runs in the Flask app (unchanged, WSGI) on ``threads`` threads of
 the worker, as under a WSGI server.
 
 The WSGI call. The request's body is read whole on the loop first (the app's
-limit is 2 MiB), the app runs on a thread with it in memory, and its answer,
+limit is 2 MiB; past 64 KiB into a temporary file, and a large one only once
+the app has accepted the request's credential without it: :mod:`api.admission`,
+which also bounds its time and the requests in flight of each client), the app
+runs on a thread with it, and its answer,
 whole (the app's answers are built whole: a state, a page, an export), is sent
 from the loop: one hand-over to the thread and back per request. A general
 adapter (a2wsgi) passes every message between the loop and the thread, each a
@@ -27,8 +30,8 @@ header naming the stream it hands over (:data:`api.streams.HANDOFF_HEADER`);
 this layer removes the header, sends the answer's head, and carries the stream
 on until the client leaves (``http.disconnect``) or the connection fails.
 
-Writers first. Every request other than a stream's is counted while it is in
-flight (:data:`api.streams.writers`): the streams' fan-out in this process waits
+Writers first. Every request other than a stream's is counted while the app
+answers it (:data:`api.streams.writers`): the streams' fan-out in this process waits
 until they are answered (25 ms at most), so that an append is answered before
 the process writes it to its followers.
 """
@@ -46,22 +49,94 @@ from typing import Any
 from flask import Flask
 
 from .accesslog import RECEIVED
+from .admission import (
+    CLOSE,
+    SMALL_BODY,
+    Body,
+    Clients,
+    Gone,
+    TooLarge,
+    TooSlow,
+    admit,
+    drain,
+    read_body,
+    refusal,
+    too_many,
+    too_slow,
+)
+from .problems import Problem
 from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed, writers
 
 READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
 _HANDOFF = HANDOFF_HEADER.lower().encode()
 _LENGTH = b"content-length"
-DRAIN_LIMIT = 64 * 1024 * 1024  # bytes of a body left unread that are read (and dropped) after the answer
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
+Environ = dict[str, Any]
 
 
 def asgi_app(app: Flask, threads: int) -> Any:
     """``app`` served on an event loop: its requests on ``threads`` threads, its streams as coroutines."""
-    limit = int(app.config.get("MAX_CONTENT_LENGTH") or DRAIN_LIMIT)
+    limit = int(app.config["MAX_CONTENT_LENGTH"])
+    deadline = float(app.config["BODY_DEADLINE"])
+    clients = Clients(app)
     calls = ThreadPoolExecutor(threads, thread_name_prefix="nj-ledger-requests")
     reads = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="nj-ledger-stream-reads")
+
+    def resolved(environ: Environ) -> Environ:
+        """A copy of ``environ`` for a call that does not go through the app's WSGI entry (:mod:`api.admission`),
+        its client's address read as the app reads it."""
+        copy = dict(environ, **{"wsgi.input": io.BytesIO()})
+        clients.resolve(copy)
+        return copy
+
+    async def refuse(send: Any, environ: Environ, problem: Problem) -> None:
+        await _answer(send, refusal(app, resolved(environ), problem), close=True)
+
+    async def request(scope: Scope, receive: Any, send: Any, environ: Environ) -> Follow | None:
+        """Answer a request, or hand its stream back to be carried on once the client's count has left."""
+        loop = asyncio.get_running_loop()
+        length = _declared_length(scope)
+        if length is None or length > SMALL_BODY:  # the credential first (api.admission)
+            refused = await loop.run_in_executor(calls, admit, app, resolved(environ))
+            if refused is not None:
+                await drain(receive)
+                await _answer(send, refused, close=True)
+                return None
+        try:
+            body = await read_body(receive, limit, deadline) if length != 0 else Body(io.BytesIO(), 0)
+        except TooSlow:
+            await refuse(send, environ, too_slow(deadline))
+            return None
+        except TooLarge:  # told as one byte past the limit, the app answers 413
+            await drain(receive)
+            await _answer(send, await loop.run_in_executor(calls, _call, app, dict(
+                environ, **{"wsgi.input": io.BytesIO(), "CONTENT_LENGTH": str(limit + 1)})), close=True)
+            return None
+        except Gone:
+            return None
+        environ["wsgi.input"] = body.stream
+        if length is None:  # chunked: the body is whole now, and told with its length
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ["CONTENT_LENGTH"] = str(body.size)
+        writers.enter()  # the streams' work waits until this request is answered (api.streams.writers)
+        try:
+            status, headers, chunks = await loop.run_in_executor(calls, _call, app, environ)
+        finally:
+            writers.leave()
+            body.close()
+        follow = None
+        for name, value in headers:
+            if name.lower() == _HANDOFF:
+                follow = take_handed(value.decode())
+        if follow is not None:  # the hand-over's header and the empty body's length leave with it
+            headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if follow is None or scope["method"] == "HEAD":  # a HEAD gets the stream's head only
+            await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": False})
+            return None
+        return follow
 
     async def application(scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -69,54 +144,45 @@ def asgi_app(app: Flask, threads: int) -> Any:
             return
         if scope["type"] != "http":  # a WebSocket: none here
             return
-        received = time.perf_counter()  # a request's time is counted from here (api.metrics, api.accesslog)
-        writers.enter()  # the streams' work waits until this request is answered (api.streams.writers)
+        environ = _environ(scope)
+        environ[RECEIVED] = time.perf_counter()  # a request's time is counted from here (api.metrics, accesslog)
+        address = clients.address(scope)
+        if not clients.enter(address):
+            await refuse(send, environ, too_many(clients.limit))
+            return
         try:
-            body, length = await _body(scope, receive, limit)
-            environ = _environ(scope, body, length)
-            environ[RECEIVED] = received
-            loop = asyncio.get_running_loop()
-            status, headers, chunks = await loop.run_in_executor(calls, _call, app, environ)
-            follow = None
-            for name, value in headers:
-                if name.lower() == _HANDOFF:
-                    follow = take_handed(value.decode())
-            if follow is not None:  # the hand-over's header and the empty body's length leave with it
-                headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
-            await send({"type": "http.response.start", "status": status, "headers": headers})
-            if follow is None or scope["method"] == "HEAD":  # a HEAD gets the stream's head only
-                await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": False})
-                return
+            follow = await request(scope, receive, send, environ)
         finally:
-            writers.leave()
-        await _stream(follow, receive, send, reads)
+            clients.leave(address)  # a stream is counted apart, as it goes on (api.streams)
+        if follow is not None:
+            await _stream(follow, receive, send, reads)
 
     return application
 
 
-async def _body(scope: Scope, receive: Any, limit: int) -> tuple[bytes, int | None]:
-    """The request's body, read whole before the app is called (the app refuses a body past ``limit``: one
-    past it is read on, up to :data:`DRAIN_LIMIT`, and dropped, and told as ``limit + 1`` bytes long, so that
-    the app answers 413 and the client, still sending, reads it), and the length to tell the app (None: the
-    one the client sent)."""
-    body = bytearray()
-    more = True
-    while more and len(body) <= limit:
-        message = await receive()
-        if message["type"] != "http.request":
-            return bytes(body), len(body)  # the client left
-        body += message.get("body", b"")
-        more = message.get("more_body", False)
-    if more or len(body) > limit:
-        if more:
-            await _drain(receive)
-        return b"", limit + 1
-    declared = any(name.lower() == _LENGTH for name, _ in scope.get("headers", []))
-    return bytes(body), None if declared else len(body)
+def _declared_length(scope: Scope) -> int | None:
+    """The body's length as the client told it: 0 when it tells none and sends none, None when it is sent in
+    chunks of a length not told."""
+    for name, value in scope.get("headers", []):
+        lowered = name.lower()
+        if lowered == _LENGTH:
+            return int(value) if value.strip().isdigit() else 0
+        if lowered == b"transfer-encoding":
+            return None
+    return 0
 
 
-def _environ(scope: Scope, body: bytes, length: int | None) -> dict[str, Any]:
-    """The WSGI environ of an ASGI request (PEP 3333), its body in memory."""
+async def _answer(send: Any, answer: tuple[int, list[tuple[bytes, bytes]], list[bytes]], close: bool) -> None:
+    """Send an answer made whole; with ``close``, the connection is closed after it (a body refused unread)."""
+    status, headers, chunks = answer
+    if close:
+        headers = [*headers, CLOSE]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": False})
+
+
+def _environ(scope: Scope) -> Environ:
+    """The WSGI environ of an ASGI request (PEP 3333), its body to be set (``wsgi.input``) once read."""
     path = scope["path"].encode("utf8").decode("latin1")
     root = scope.get("root_path", "").encode("utf8").decode("latin1")
     server, port = scope.get("server") or ("localhost", 80)
@@ -125,7 +191,7 @@ def _environ(scope: Scope, body: bytes, length: int | None) -> dict[str, Any]:
         "PATH_INFO": path[len(root):] if root and path.startswith(root) else path,
         "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
         "SERVER_NAME": server, "SERVER_PORT": str(port or 0), "SERVER_PROTOCOL": f"HTTP/{scope['http_version']}",
-        "wsgi.version": (1, 0), "wsgi.url_scheme": scope.get("scheme", "http"), "wsgi.input": io.BytesIO(body),
+        "wsgi.version": (1, 0), "wsgi.url_scheme": scope.get("scheme", "http"),
         "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
         "wsgi.input_terminated": True,
         HANDOFF_ENVIRON: True,  # set by this server only: a client cannot send it
@@ -134,13 +200,9 @@ def _environ(scope: Scope, body: bytes, length: int | None) -> dict[str, Any]:
         environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = scope["client"][0], str(scope["client"][1])
     for raw_name, raw_value in scope.get("headers", []):
         name, value = raw_name.decode("latin1").lower(), raw_value.decode("latin1")
-        if name == "transfer-encoding" and length is not None:
-            continue  # the body is whole now, and told with its length
         key = {"content-length": "CONTENT_LENGTH", "content-type": "CONTENT_TYPE"}.get(
             name, "HTTP_" + name.upper().replace("-", "_"))
         environ[key] = f"{environ[key]},{value}" if key in environ else value
-    if length is not None:
-        environ["CONTENT_LENGTH"] = str(length)
     return environ
 
 
@@ -184,20 +246,6 @@ async def _stream(follow: Follow, receive: Any, send: Any, reads: ThreadPoolExec
                 await task
     with contextlib.suppress(Exception):  # the client may be gone already
         await send({"type": "http.response.body", "body": b"", "more_body": False})
-
-
-async def _drain(receive: Any) -> None:
-    """Read what is left of a body the app answered without reading whole (a 413: too large), up to
-    :data:`DRAIN_LIMIT` bytes, so that the client, still sending, gets to read the answer rather than a
-    connection reset (a WSGI server reads it too)."""
-    left = DRAIN_LIMIT
-    while left > 0:
-        message = await receive()
-        if message["type"] != "http.request":
-            return
-        left -= len(message.get("body", b""))
-        if not message.get("more_body", False):
-            return
 
 
 async def _disconnected(receive: Any) -> None:

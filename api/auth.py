@@ -28,7 +28,6 @@ answers a token that has no access there: 403 for a write, 404 for a read.
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import itertools
 import math
 import time
@@ -43,7 +42,7 @@ from nj_ledger.store import ShareInfo, TableInfo, TokenInfo
 
 from .context import store
 from .problems import NO_ROUTE, Problem
-from .proxies import behind_proxies, trusted_proxies
+from .proxies import behind_proxies, counted_as, trusted_proxies
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="nj-ledger"'}
 API_PREFIX = "/api/v1/"
@@ -136,16 +135,7 @@ def _failures() -> FailedAuthentications:
 def _address() -> str:
     """Who is counted: the client's address (behind trusted proxies, the one they name: ``PROXIES``), an IPv6
     address by its /64 (a host can take any address of its network), an IPv4 one written as IPv6 as itself."""
-    address = request.remote_addr or "unknown"
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if parsed.version == 4:
-        return address
-    if parsed.ipv4_mapped is not None:  # an IPv4 client of a server listening on both (::ffff:a.b.c.d)
-        return str(parsed.ipv4_mapped)
-    return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return counted_as(request.remote_addr or "unknown")
 
 
 def check_guesses() -> None:

@@ -15,6 +15,8 @@ ACCESS_LOG_ENV = "NJ_LEDGER_ACCESS_LOG"
 PROXIES_ENV = "NJ_LEDGER_PROXIES"
 PUBLIC_URL_ENV = "NJ_LEDGER_PUBLIC_URL"
 METRICS_FROM_ENV = "NJ_LEDGER_METRICS_FROM"
+CLIENT_REQUESTS_ENV = "NJ_LEDGER_CLIENT_REQUESTS"
+BODY_DEADLINE_ENV = "NJ_LEDGER_BODY_DEADLINE"
 
 
 class Config:
@@ -30,6 +32,14 @@ class Config:
         "security": [{"bearerAuth": []}],
     }
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a long game's document is well under this
+    # Requests one client address may have in flight at once in a worker (NJ_LEDGER_CLIENT_REQUESTS), bodies being
+    # sent included; streams are counted apart. Past it: 429 at once (api.admission). A table's phones behind one
+    # router each have one or two requests in flight at most.
+    CLIENT_REQUESTS = 32
+    # Seconds a request's body may take to arrive (NJ_LEDGER_BODY_DEADLINE), and at most a tenth of it, 2 s at
+    # least, between two of its pieces: then 408 (api.admission). A 2 MiB document over a slow phone link is
+    # well within it.
+    BODY_DEADLINE = 60.0
     JSON_SORT_KEYS = True
     MIGRATE = False  # run the migrations when the app starts (the CLI's serve does it for SQLite)
     # Wrong tokens one client address may send before it is answered 429 (limits' notation).
@@ -81,4 +91,8 @@ def from_environment() -> dict[str, Any]:
         settings["PUBLIC_URL"] = os.environ[PUBLIC_URL_ENV]
     if os.environ.get(METRICS_FROM_ENV):
         settings["METRICS_FROM"] = os.environ[METRICS_FROM_ENV]
+    if os.environ.get(CLIENT_REQUESTS_ENV):
+        settings["CLIENT_REQUESTS"] = int(os.environ[CLIENT_REQUESTS_ENV])
+    if os.environ.get(BODY_DEADLINE_ENV):
+        settings["BODY_DEADLINE"] = float(os.environ[BODY_DEADLINE_ENV])
     return settings

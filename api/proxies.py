@@ -110,6 +110,24 @@ class _Counted:
         return self.app(environ, start_response)
 
 
+def counted_as(address: str) -> str:
+    """Who a client address counts as, for limits: an IPv6 address by its /64 (a host can take any address of its
+    network), an IPv4 one written as IPv6 as itself, anything else as it is.
+
+    >>> counted_as("2001:db8::7"), counted_as("::ffff:192.0.2.7"), counted_as("192.0.2.7")
+    ('2001:db8::/64', '192.0.2.7', '192.0.2.7')
+    """
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if parsed.version == 4:
+        return address
+    if parsed.ipv4_mapped is not None:  # an IPv4 client of a server listening on both (::ffff:a.b.c.d)
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+
+
 def hop_address(hop: str) -> str | None:
     """The address of one ``X-Forwarded-For`` entry, which some proxies write with a port (``192.0.2.7:4711``,
     ``[2001:db8::7]:4711``); None for anything that is not an address.

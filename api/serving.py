@@ -23,11 +23,22 @@ set here on purpose rather than left at the server's default:
 - granian ``backpressure`` (default ``backlog // workers``, 512 with two
   workers): each open connection, a stream's too, holds one of a worker's
   places until it closes, and the kernel may hand most connections to one
-  worker, so every worker gets ``MAX_CONNECTIONS`` places.
+  worker, so every worker gets as many places as it may open files (less
+  ``FILES_KEPT_FREE``). A connection costs the server little until it has sent
+  a request head, so places are not what runs out first: with 4,096 of them,
+  4,096 streams of one share link, or 4,150 idle sockets opened again as they
+  were closed, left no place for ``/api/v1/health``. What one client may hold
+  once its request has arrived is limited per client address
+  (:mod:`api.admission`: requests in flight; :mod:`api.streams`: streams); the
+  deploy unit raises the open-files limit (``LimitNOFILE``).
 - granian ``HTTP1Settings(header_read_timeout=...)``: the whole request head
-  must arrive within ``IDLE_TIMEOUT``, counted from the connection's start or
+  must arrive within ``IDLE_TIMEOUT`` (10 s: a phone on a poor network sends
+  one in well under a second), counted from the connection's start or
   from the previous answer, so it also closes idle keep-alive connections and
   connections that send nothing (a stream is not idle: it has its answer).
+- granian ``HTTP1Settings(max_buffer_size=...)``: what it reads ahead of the
+  app on each connection, so that bodies being sent hold little memory
+  (:mod:`api.admission`).
 - granian ``http=HTTPModes.http1``: in its ``auto`` mode granian first reads the
   opening bytes to tell HTTP/2 from HTTP/1, with no deadline, so a connection
   that sends nothing would hold its place forever. Browsers speak HTTP/2 only
@@ -49,13 +60,16 @@ request, to the server's standard error (:mod:`api.accesslog`), unless
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import gc
 import json
 import os
 import shutil
 import signal
+import socket
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -65,6 +79,7 @@ from flask import Flask
 from nj_ledger.store.database import instance_path
 
 from . import create_app
+from .admission import IN_MEMORY
 from .config import ACCESS_LOG_ENV
 from .lan_serving import Tls, plain_http_beside
 from .metrics import MULTIPROCESS_ENV
@@ -73,15 +88,42 @@ from .orphans import end_with_parent
 ONE_PROCESS_THREADS = 8
 WORKER_THREADS = 1
 STOP_GRACE = 10  # seconds a stopped server gives its workers to finish their requests
-MAX_CONNECTIONS = 4096  # open connections a process holds at most (each worker, with several)
-FILES_KEPT_FREE = 128  # file descriptors never given to connections: database, logs, spooled bodies
-IDLE_TIMEOUT = 30  # seconds a connection may take to send a request head
+MAX_CONNECTIONS = 65536  # open connections a process holds at most (each worker, with several)
+FILES_KEPT_FREE = 256  # file descriptors never given to connections: database, logs, bodies being received
+IDLE_TIMEOUT = 10  # seconds a connection may take to send a request head
 BACKLOG = 2048  # connections the kernel keeps waiting for the server to accept them
+READ_BUFFER = 64 * 1024  # bytes granian reads ahead on a connection (its default, 408 KiB, times 1,200 bodies)
 _WORKER_CONFIG_ENV = "NJ_LEDGER_WORKER_CONFIG"  # the app's settings, passed to the worker processes
 _SERVER_PID_ENV = "NJ_LEDGER_SERVER_PID"  # the process that started the workers
 _WORKER_THREADS_ENV = "NJ_LEDGER_WORKER_THREADS"  # threads of each worker for the requests that are not streams
 _OPEN_FILES_WANTED = 65536  # the soft limit asked for when the hard limit is unlimited
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)
 METRICS_FOLDER = "nj-ledger-metrics-"  # then the server's process id: each run's folder of counters (api.metrics)
+
+
+class PortInUse(OSError):
+    """The port asked for is another program's already."""
+
+
+def check_ports_free(host: str, ports: Iterable[int]) -> None:
+    """Raise :class:`PortInUse` if another program listens on one of ``ports`` of ``host`` already.
+
+    granian opens its port so that the workers of one server share it (``SO_REUSEPORT``), which would let a
+    second server, or a second copy of this one, share it too: both would serve, each a part of the clients,
+    each with caches of its own. A plain socket that cannot take the port says it is taken.
+    """
+    for port in ports:
+        for family, kind, protocol, _, address in socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                                     flags=socket.AI_PASSIVE):
+            with socket.socket(family, kind, protocol) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # connections of a server that ended
+                try:
+                    probe.bind(address)
+                except OSError as error:
+                    if error.errno != errno.EADDRINUSE:
+                        continue  # an address this machine does not have: granian says so
+                    raise PortInUse(errno.EADDRINUSE, f"Port {port} of {host} is in use by another program (another "
+                                    "nj-ledger serve?): stop it, or serve on another port (--port).") from None
 
 
 def serve(config: Mapping[str, Any], host: str, port: int, threads: int | None, workers: int,
@@ -90,6 +132,7 @@ def serve(config: Mapping[str, Any], host: str, port: int, threads: int | None, 
     each for the requests that are not streams). With ``tls`` (a room's network), HTTPS on its port, and ``port``
     keeps plain HTTP for the installation page of the club's certificate (:mod:`api.lan_serving`)."""
     connections = connection_limit(raise_open_files_limit())
+    give_memory_back()  # before the workers are forked: they start with it
     default = ONE_PROCESS_THREADS if workers == 1 else WORKER_THREADS
     config = {"ACCESS_LOG": os.environ.get(ACCESS_LOG_ENV) or "json", **config}  # a server logs its requests
     with metrics_folder():
@@ -170,7 +213,7 @@ def connection_limit(open_files: int | None) -> int:
     """How many connections a process may hold with ``open_files`` file descriptors.
 
     >>> connection_limit(1024), connection_limit(20000), connection_limit(None)
-    (896, 4096, 4096)
+    (768, 19744, 65536)
     """
     if open_files is None:
         return MAX_CONNECTIONS
@@ -191,7 +234,8 @@ def _run_workers(config: Mapping[str, Any], host: str, port: int, threads: int, 
     _server_class()(
         f"{__name__}:worker_asgi", factory=True, interface=Interfaces.ASGI, address=host, port=port,
         workers=workers,
-        http=HTTPModes.http1, http1_settings=HTTP1Settings(header_read_timeout=IDLE_TIMEOUT * 1000),
+        http=HTTPModes.http1,
+        http1_settings=HTTP1Settings(header_read_timeout=IDLE_TIMEOUT * 1000, max_buffer_size=READ_BUFFER),
         backlog=BACKLOG, backpressure=connections,
         respawn_failed_workers=True,  # a worker that dies is replaced, as the others keep serving
         workers_kill_timeout=STOP_GRACE,  # a worker still busy (or stuck) that long after a stop is killed
@@ -232,6 +276,7 @@ def worker_app() -> Flask:
     for stop in (signal.SIGTERM, signal.SIGINT):  # a stop while the app is being made ends the worker there
         signal.signal(stop, signal.SIG_DFL)
     _stop_with_server()
+    give_memory_back()
     app = create_app(json.loads(os.environ.get(_WORKER_CONFIG_ENV) or "{}"))
     # The app's objects, made once and kept for the worker's life (about 115,000: routes, schemas, the
     # engine, the translations), are moved out of the collector's reach: a full collection then walks only
@@ -240,6 +285,25 @@ def worker_app() -> Flask:
     # request of the worker meanwhile.
     gc.freeze()
     return app
+
+
+def give_memory_back() -> None:
+    """Have this process's C allocator (glibc's) give memory back to the system once it is freed.
+
+    The pieces of request bodies (:mod:`api.admission`) are blocks of tens to hundreds of kilobytes. glibc serves
+    a block past its ``mmap`` threshold with a mapping of its own, but raises that threshold to the size of each
+    such block freed, after which the next ones are carved out of its heap, whose freed middle it never returns:
+    400 connections that sent 300 kB of a body each and left kept 50 MB in the worker for good. A fixed threshold
+    (the size of a body kept in memory) and a low trimming threshold keep the worker's memory where it was once
+    they are gone. Nothing to do with another C library.
+    """
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(_M_MMAP_THRESHOLD, IN_MEMORY)
+    mallopt(_M_TRIM_THRESHOLD, 2 * IN_MEMORY)
 
 
 def worker_asgi() -> Any:

@@ -36,12 +36,19 @@ class Server:
     pid: int  # the server's process (its memory is read from /proc)
 
 
+PER_ADDRESS_UNLIMITED = {"NJ_LEDGER_CLIENT_REQUESTS": "1000000", "NJ_LEDGER_STREAMS_PER_ADDRESS": "1000000",
+                         "NJ_LEDGER_STREAMS_PER_CREDENTIAL": "1000000"}
+
+
 @contextmanager
 def serving(database_url: str, threads: int | None = None, workers: int = 1) -> Iterator[Server]:
     """``nj-ledger serve`` on a free loopback port with the database at ``database_url``, stopped on exit."""
     port = free_port()
     admin = secrets.token_urlsafe(32)
-    env = {**os.environ, "NJ_LEDGER_DATABASE_URL": database_url, "NJ_LEDGER_ADMIN_TOKEN": admin}
+    env = {**os.environ, "NJ_LEDGER_DATABASE_URL": database_url, "NJ_LEDGER_ADMIN_TOKEN": admin,
+           # every client of a workload is this machine: the limits per client address (api.admission, streams)
+           # are for the clients of the internet, and would refuse a thousand followers from one address
+           **PER_ADDRESS_UNLIMITED}
     # Its standard error, the access log's line per request among it, goes to a file: a pipe nobody reads while
     # the workload runs would fill up and stop the server. The log is written as a served server writes it.
     with tempfile.TemporaryFile() as errors:

@@ -155,6 +155,7 @@ def serve(host: str, port: int, threads: int | None, workers: int, lan: bool, ht
     from api.auth import WeakAdminToken, check_admin_token
     from api.config import ADMIN_TOKEN_ENV, METRICS_FROM_ENV, PROXIES_ENV
     from api.proxies import AddressSettingError, networks, trusted_proxies
+    from api.serving import PortInUse, check_ports_free
     from api.serving import serve as serve_app
     from nj_ledger.store import Store, default_database_url, recorder_for
     from nj_ledger.store.migrate import is_current, upgrade
@@ -165,6 +166,11 @@ def serve(host: str, port: int, threads: int | None, workers: int, lan: bool, ht
         networks(os.environ.get(METRICS_FROM_ENV), METRICS_FROM_ENV)
     except (WeakAdminToken, AddressSettingError) as refused:
         raise click.ClickException(str(refused)) from None
+    where = room(lan, https, https_port, host, port)  # with --lan: the room's network's addresses (cli/lan.py)
+    try:
+        check_ports_free(where.host, [port] if where.tls is None else [port, where.tls.port])
+    except PortInUse as taken:
+        raise click.ClickException(str(taken.strerror)) from None
     url = default_database_url()
     if recorder_for(url).embedded:  # migrated here, as `db upgrade` does: a database that holds data backed up first
         folder = os.environ.get(BACKUPS_ENV)
@@ -177,7 +183,6 @@ def serve(host: str, port: int, threads: int | None, workers: int, lan: bool, ht
         signer = store.signer()  # said now, not at the first write: the key must be the one that signed here
     finally:
         store.close()
-    where = room(lan, https, https_port, host, port)  # with --lan: the room's network's addresses (cli/lan.py)
     click.echo(f"Nain Jaune Ledger on {where.local}/  (API docs: {where.local}/api/v1/docs)")
     click.echo(f"Database: {_shown_url(url)}" + (f", {workers} workers" if workers > 1 else "")
                + f"; receipts signed with key {signer.id}")

@@ -138,9 +138,9 @@ def open_files_limits(pid: int) -> tuple[str, str]:
 
 
 @contextmanager
-def holders(url: str, port: int) -> Iterator[int]:
-    """A process holding ``CONNECTIONS`` connections to ``port``; how many it made. Closed afterwards."""
-    child = subprocess.Popen([sys.executable, "-m", "reliability.holders", str(port), str(CONNECTIONS),
+def holders(url: str, port: int, count: int = CONNECTIONS) -> Iterator[int]:
+    """A process holding ``count`` connections to ``port``; how many it made. Closed afterwards."""
+    child = subprocess.Popen([sys.executable, "-m", "reliability.holders", str(port), str(count),
                               str(HOLDERS_LIFETIME)], env=environment(url), cwd=ROOT,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:

@@ -120,11 +120,16 @@ def test_simulate_stores_legal_games_through_the_append_path(run, store: Store) 
 
 def test_serve_migrates_an_embedded_database_then_serves_the_app(tmp_path: Path, monkeypatch) -> None:
     served = {}
-    monkeypatch.setattr("api.serving._run_workers", lambda config, host, port, threads, workers, connections:
-                        served.update(app=create_app(config), host=host, port=port, threads=threads, workers=workers))
+
+    def run_workers(config, host, port, threads, workers, connections) -> None:  # asked while it serves: its
+        app = create_app(config)  # metrics' folder is the server's, and removed once it has stopped
+        served.update(health=app.test_client().get("/api/v1/health").json, host=host, port=port, threads=threads,
+                      workers=workers)
+
+    monkeypatch.setattr("api.serving._run_workers", run_workers)
     url = f"sqlite:///{tmp_path / 'instance' / 'fresh.sqlite'}"
     result = CliRunner().invoke(main, ["serve", "--port", "5999"], env={"NJ_LEDGER_DATABASE_URL": url})
     assert result.exit_code == 0, result.output
     assert is_current(url) and (served["host"], served["port"]) == ("127.0.0.1", 5999)
     assert (served["workers"], served["threads"]) == (1, 8)
-    assert served["app"].test_client().get("/api/v1/health").json == {"status": "ok"}
+    assert served["health"] == {"status": "ok"}
