@@ -1,10 +1,8 @@
-"""A settled deal's analysis by the solver (docs/ANALYSIS.md): computed once off the request, kept as a projection."""
+"""A settled deal's analysis by the solver (docs/ANALYSIS.md): computed once off the request, in a process of its
+own (:mod:`api.analysis_workers`), kept as a projection."""
 
 from __future__ import annotations
 
-import logging
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from functools import reduce
 from typing import Any
 
@@ -13,24 +11,22 @@ from flask import Flask, Response, current_app
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
-from nj_ledger.deal_analysis import DEFAULT_LIMIT, analyse_deal
 from nj_ledger.reducer import fold
-from nj_ledger.store import Store
 from nj_ledger.store.errors import unreplayable
 from nj_ledger.store.log import event_of
 
-from . import metrics
+from .analysis_workers import SETTINGS, Analyses, Job, setting
 from .auth import reader
 from .context import store
 from .i18n import translate
-from .problems import Problem
+from .problems import PROBLEM_JSON, Problem
 from .replay import blp
-from .schemas import MAX_INT
+from .schemas import MAX_INT, ProblemSchema
 from .sentences import N_
 
 RUNS = "nj_ledger.deal_analyses"
 RETRY_AFTER = 2  # seconds a client waits before asking again while the analysis runs
-LOG = logging.getLogger(__name__)
+WAIT = {"Retry-After": {"description": "Seconds to wait before asking again.", "schema": {"type": "integer"}}}
 SENTENCES = {
     "done": N_("Every decision of the deal was searched to its end."),
     "partial": N_("The search reached back to event {from_seq} within its budget: the decisions before it are "
@@ -48,46 +44,11 @@ SENTENCES = {
 }
 
 
-class Runs:
-    """The analyses this process is computing (one at a time), and those that failed: a failure is not tried
-    again until the process restarts (it is logged; each request then answers ``failed``, never a 202 loop).
-    Those waiting for the solver and the one it is solving are counted (api.metrics)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.running: set[tuple[str, int, int, str]] = set()
-        self.failed: set[tuple[str, int, int, str]] = set()
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deal-analysis")
-
-    def start(self, key: tuple[str, int, int, str], work: Any) -> bool:
-        """Start computing ``key`` unless it runs already; False: it failed before."""
-        with self.lock:
-            if key in self.failed:
-                return False
-            if key in self.running:
-                return True
-            self.running.add(key)
-
-        def run() -> None:
-            metrics.analysis_started()
-            try:
-                work()
-            except Exception:
-                LOG.exception("the analysis of deal %s of game %s failed", key[1], key[0])
-                with self.lock:
-                    self.failed.add(key)
-            finally:
-                with self.lock:
-                    self.running.discard(key)
-                metrics.analysis_ended()
-
-        metrics.analysis_queued()
-        self.executor.submit(run)
-        return True
-
-
 def init_app(app: Flask) -> None:
-    app.extensions[RUNS] = Runs()
+    """The analyses of this process of the server; a setting that is not one stops the app here, not a request."""
+    for name in SETTINGS:
+        setting(name, app.config)
+    app.extensions[RUNS] = Analyses()
 
 
 class FairSchema(Schema):
@@ -158,29 +119,24 @@ class DealAnalysisSchema(Schema):
         "play or pass (the graph of the replay page).")})
 
 
-def _compute(shared: Store, club: str, game: str, number: int, key: tuple[str, int, int, str], limit: int) -> None:
-    segment = shared.deal_segment(club, game, number)
-    if segment is None:
-        return
-    start, records = segment
-    if (records[-1]["seq"], records[-1]["hash"]) != key[2:]:
-        return  # the deal changed meanwhile: the next request asks for the new one
-    analysis = analyse_deal(start, [(r["seq"], event_of(r)) for r in records], limit)
-    shared.keep_deal_analysis(game, number, key[2], key[3], analysis)
-
-
 @blp.route(f"/games/<game>/deals/<int(max={MAX_INT}):number>/analysis")
 class Analysis(MethodView):
     @blp.response(200, DealAnalysisSchema)
     @blp.alt_response(202, schema=DealAnalysisSchema, description="Being computed (status computing): ask again "
                                                                   "after Retry-After seconds.")
     @blp.alt_response(409, description="The deal is not settled yet (deal-not-settled).")
+    @blp.alt_response(429, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=WAIT, description=(
+        "The club has as many analyses waiting or being computed as it may (too-many-analyses)."))
+    @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=WAIT, description=(
+        "The server has as many analyses waiting as it takes (analyses-busy)."))
     def get(self, game: str, number: int) -> Response:
         """What each decision of settled deal `number` cost, under best play by all (docs/ANALYSIS.md).
 
-        Computed once, off the request, and kept: the first request answers 202 (`Retry-After`), and so does
-        every request while it runs; then 200. A deal too large for the search's budget answers 200 with
-        `status: too-large` (or `partial`: its end only).
+        Computed once, off the request, in a process of the server's own, and kept: the first request answers
+        202 (`Retry-After`), and so does every request while it runs; then 200. A deal too large for the
+        search's budget answers 200 with `status: too-large` (or `partial`: its end only). A club may have a
+        few analyses waiting or running at once (429 `too-many-analyses` past them), the server a few waiting
+        (503 `analyses-busy`), both with `Retry-After`.
         """
         token = reader()
         shared = store()
@@ -189,8 +145,9 @@ class Analysis(MethodView):
             raise Problem(404, "not-found", "Game {game!r} has no deal {number}.",
                           params={"game": game, "number": number})
         start, records = segment
+        events = [event_of(record) for record in records]
         try:
-            end = reduce(fold, [event_of(record) for record in records], start.copy())
+            end = reduce(fold, events, start.copy())
         except Exception:  # noqa: BLE001 - the log was changed outside the ledger
             raise unreplayable(game, number) from None
         if end.deal is None or not end.deal.ended:
@@ -200,10 +157,10 @@ class Analysis(MethodView):
         kept = shared.deal_analysis(game, number, head["seq"], head["hash"])
         answer: dict[str, Any] = {"game": game, "deal": number, "head": head}
         if kept is None:
-            key = (game, number, head["seq"], head["hash"])
-            limit = int(current_app.config.get("NJ_LEDGER_ANALYSIS_LIMIT", DEFAULT_LIMIT))
-            if not current_app.extensions[RUNS].start(key, lambda: _compute(shared, token.club_id, game, number, key,
-                                                                             limit)):
+            job = Job((game, number, head["seq"], head["hash"]), token.club_id, shared, start,
+                      [(record["seq"], event) for record, event in zip(records, events, strict=True)],
+                      int(setting("NJ_LEDGER_ANALYSIS_LIMIT")))
+            if not current_app.extensions[RUNS].start(job):
                 answer.update(status="failed", message=translate(SENTENCES["failed"]))
                 return Response(orjson.dumps(answer), status=200, mimetype="application/json")
             answer.update(status="computing", message=translate(SENTENCES["computing"]))

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .analysis import NoConsistentDeal, TooLarge, completions, mark, review, searcher
+from .analysis.budget import Budget
 from .analysis.convert import position
 from .analysis.fair import Watch, with_hands
 from .analysis.review import Decision, decisions_of, fair_value, moves_of
@@ -136,13 +137,15 @@ def _moments(kept: Sequence[Kept]) -> list[list[Moment]]:
 def _fair(kept: Sequence[Kept], reviewed: Reviewed, limit: int, samples: int, seed: int
           ) -> list[list[dict[str, Any] | None]]:
     """Each reviewed decision valued on what its seat could see (docs/ANALYSIS.md, "Fair to what a player could
-    know"), from the deal's end backwards within ``limit`` positions: ``None`` for the decisions past it."""
+    know"), from the deal's end backwards within ``limit`` positions of work (the sampling's steps counted in
+    them: :mod:`nj_ledger.analysis.budget`): ``None`` for the decisions past it."""
     moments = _moments(kept)
     number = sum(len(m) for m in moments[:len(kept) - len(reviewed)])  # the decisions before the first reviewed
     flat = [(i, j, moment) for i, action in enumerate(moments[len(kept) - len(reviewed):])
             for j, moment in enumerate(action)]
     fairs: list[list[dict[str, Any] | None]] = [[None] * len(decisions) for _, decisions in reviewed]
-    search = searcher(kept[0][1], limit=limit)  # rooted at the deal's start: every later position fits it
+    budget = Budget(limit)
+    search = searcher(kept[0][1])  # rooted at the deal's start: most later positions fit it
     for k in reversed(range(len(flat))):
         i, j, (state, decision, watch) = flat[k]
         exact = reviewed[i][1][j]
@@ -151,8 +154,8 @@ def _fair(kept: Sequence[Kept], reviewed: Reviewed, limit: int, samples: int, se
         table, p, _ = position(state, None, search.table)
         try:
             f = fair_value(state, exact.seat, deal.hands[exact.seat], watch, tuple(moves_of(table, p, decision)),
-                           samples, f"{seed}/{number + k}", seed, search, exact.mark)
-        except TooLarge:
+                           samples, f"{seed}/{number + k}", seed, search, exact.mark, budget)
+        except (TooLarge, NoConsistentDeal):  # past the budget (a rejection that met no deal within its own)
             break
         fairs[i][j] = {"samples": f.samples, "seed": f.seed, "deals": f.deals, "best": [o.action for o in f.best],
                        "values": [_number(v) for v in f.values], "best_values": [_number(v) for v in f.best_values],
@@ -210,9 +213,12 @@ def analyse_deal(start: GameState, events: Iterable[tuple[int, Event]], limit: i
     runs = [kept]
     if dealt.deal.hands is None:
         try:
-            done = completions(dealt, [action for _, _, action in every], samples, seed)
+            done = completions(dealt, [action for _, _, action in every], samples, seed, Budget(limit))
         except NoConsistentDeal:
             out["status"] = HANDS_UNKNOWN
+            return out
+        except TooLarge:
+            out["status"] = TOO_LARGE
             return out
         drawn = done.hands[:1] if done.hidden == 0 else done.hands  # every hand seen: one deal, exactly
         runs = [_dealt_with(hands, kept) for hands in drawn]

@@ -16,8 +16,10 @@ class assignment with the holders' sizes (and the points a counted hand must mak
 (a sum of multinomials over the ways to split each class, memoised on what is left to fill), and each class's
 split is drawn with probability its count over the total, the class's cards then shuffled into it. Each
 consistent deal is so drawn with probability one over their number, which :attr:`Unseen.deals` gives. Where
-the constraints are too many to count within :data:`COUNT_BUDGET` states, the deals are drawn by rejection
-(the pool dealt at random until a deal meets every constraint): uniform as well, but slower.
+the constraints are too many to count within :data:`COUNT_BUDGET` splits tried (the count's work: eight seats
+after many passes have millions), the deals are drawn by rejection (the pool dealt at random until a deal meets
+every constraint): uniform as well, but slower. Given a :class:`~nj_ledger.analysis.budget.Budget`, every split
+tried and every deal dealt is a step of it (:meth:`Unseen.drawn`).
 
 :func:`fair_values` solves each sample from the decision and averages each option's chips.
 """
@@ -34,6 +36,7 @@ from ..cards import DECK, Card, parse_cards
 from ..checks import declarable
 from ..decide import execute
 from ..state import GameState
+from .budget import Budget
 from .model import card_index
 
 
@@ -63,19 +66,27 @@ class Unseen:
 
     def samples(self, count: int, seed: int | str) -> list[tuple[frozenset[Card], ...]]:
         """``count`` deals drawn uniformly and independently, reproducibly from ``seed``."""
-        counter = _Counter(self)
+        return self.drawn(count, seed)[1]
+
+    def drawn(self, count: int, seed: int | str, budget: Budget | None = None
+              ) -> tuple[int | None, list[tuple[frozenset[Card], ...]]]:
+        """:attr:`deals` and :meth:`samples` at once, the deals counted once; each split the count tries and each
+        deal a rejection deals is a step of ``budget`` (:class:`~nj_ledger.analysis.TooLarge` past it)."""
+        counter = _Counter(self, budget)
         rng = random.Random(seed)
         try:
-            counter.total()
+            deals = counter.total()
         except _OverBudget:
-            return [self._rejected(rng) for _ in range(count)]
-        return [counter.draw(rng) for _ in range(count)]
+            return None, [self._rejected(rng, budget) for _ in range(count)]
+        return deals, [counter.draw(rng) for _ in range(count)]
 
-    def _rejected(self, rng: random.Random) -> tuple[frozenset[Card], ...]:
+    def _rejected(self, rng: random.Random, budget: Budget | None = None) -> tuple[frozenset[Card], ...]:
         """One deal drawn uniformly by rejection: the pool shuffled and dealt by the sizes until every card is
         with a holder allowed to hold it (and the points told are made)."""
         cards = list(self.pool)
         for _ in range(REJECTION_BUDGET):
+            if budget is not None:
+                budget.step(2)  # a shuffle and a check: twice a split of the count
             rng.shuffle(cards)
             held: list[set[Card]] = []
             start = 0
@@ -88,7 +99,10 @@ class Unseen:
         raise NoConsistentDeal
 
 
-COUNT_BUDGET = 5_000  # the most states the exact count keeps before the sampling falls back on rejection
+# The most splits the exact count tries (its work, and a bound on the states it keeps: some 0.04 s) before the
+# sampling falls back on rejection (eight seats under `skip` need 7,600 for half their decisions, more than
+# 40,000 for a tenth; three or four seats, a few hundred at most).
+COUNT_BUDGET = 10_000
 REJECTION_BUDGET = 200_000  # the most deals a rejection draw tries before it gives up
 
 
@@ -102,8 +116,11 @@ class NoConsistentDeal(Exception):
 
 
 class _Counter:
-    def __init__(self, unseen: Unseen) -> None:
+    def __init__(self, unseen: Unseen, budget: Budget | None = None) -> None:
         self.unseen = unseen
+        self.budget = budget
+        self.work = 0  # splits tried by the count
+        self.counting = True  # past the count, drawing: its splits are steps of the budget only
         self.targets = tuple(sorted(unseen.points))  # holders whose cards must make a sum of points
         classes: dict[tuple[frozenset[int], int], list[Card]] = {}
         for card in unseen.pool:
@@ -128,6 +145,7 @@ class _Counter:
 
         def walk(k: int, left: int, made: list[int]) -> Iterator[tuple[int, ...]]:
             if k == len(order) - 1:
+                self._tried()
                 if left <= caps[order[k]]:
                     yield (*made, left)
                 return
@@ -137,6 +155,7 @@ class _Counter:
         if not order:
             return
         if index == len(self.classes) - 1:  # the last class fills exactly what is left
+            self._tried()
             if sum(caps) == m and all(caps[h] == 0 or h in holders for h in range(len(caps))):
                 yield caps
             return
@@ -145,6 +164,13 @@ class _Counter:
             for h, take in zip(order, split, strict=True):
                 out[h] = take
             yield tuple(out)
+
+    def _tried(self) -> None:
+        self.work += self.counting
+        if self.work > COUNT_BUDGET:
+            raise _OverBudget
+        if self.budget is not None:
+            self.budget.step()
 
     def _after(self, index: int, caps: tuple[int, ...], points: tuple[int, ...], split: tuple[int, ...]
                ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
@@ -168,8 +194,6 @@ class _Counter:
         known = self.memo.get(key)
         if known is not None:
             return known
-        if len(self.memo) >= COUNT_BUDGET:
-            raise _OverBudget
         total = 0
         for split in self._splits(index, caps):
             after = self._after(index, caps, points, split)
@@ -183,6 +207,7 @@ class _Counter:
     def draw(self, rng: random.Random) -> tuple[frozenset[Card], ...]:
         caps, points = self.start
         total = self.total()
+        self.counting = False
         if total == 0:
             raise NoConsistentDeal
         unseen = self.unseen
@@ -297,10 +322,12 @@ class Completed:
     hidden: int  # the cards nobody saw in the hands (a counted hand's cards other than its honours)
 
 
-def completions(state: GameState, actions: Sequence[Mapping[str, Any]], samples: int, seed: int) -> Completed:
+def completions(state: GameState, actions: Sequence[Mapping[str, Any]], samples: int, seed: int,
+                budget: Budget | None = None) -> Completed:
     """Sample the hands of a deal recorded without hands (``state``: its start, dealt; ``actions``: its plays,
     passes and reveals to its settlement), consistent with all the table saw: the cards each seat laid, every
-    hand revealed, and every hand told by count (``reveal`` with ``count``, ``points``, ``honours``)."""
+    hand revealed, and every hand told by count (``reveal`` with ``count``, ``points``, ``honours``); the
+    sampling's steps are ``budget``'s (:meth:`Unseen.drawn`)."""
     from .review import decisions_of
 
     watch = Watch(state)
@@ -349,9 +376,9 @@ def completions(state: GameState, actions: Sequence[Mapping[str, Any]], samples:
         h == n or (c not in honour_cards and c not in watch.without[h]))) for c in pool}
     fixed = (*(shown[s] | counted.get(s, (0, 0, frozenset()))[2] for s in range(n)), frozenset())
     unseen = Unseen(-1, n, pool, tuple(sizes), allowed, fixed, points)
-    hands = [tuple(tuple(sorted(held[s] | watch.laid[s], key=card_index)) for s in range(n))
-             for held in unseen.samples(samples, seed)]
-    return Completed(samples, seed, unseen.deals, tuple(hands), sum(sizes[:n]))
+    deals, drawn = unseen.drawn(samples, seed, budget)
+    hands = [tuple(tuple(sorted(held[s] | watch.laid[s], key=card_index)) for s in range(n)) for held in drawn]
+    return Completed(samples, seed, deals, tuple(hands), sum(sizes[:n]))
 
 
 __all__ = ["COUNT_BUDGET", "REJECTION_BUDGET", "Completed", "NoConsistentDeal", "Unseen", "Watch", "completions",

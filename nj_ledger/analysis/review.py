@@ -23,10 +23,11 @@ from typing import Any
 from ..cards import Card, parse_cards
 from ..decide import execute
 from ..state import PLAYING, GameState
+from .budget import Budget
 from .convert import position
 from .fair import Watch, with_hands
 from .model import CALL, ENDED, MIDDLE, NONE, P_BAL, P_MODE, PLAIN, Position, Table, card_index
-from .solver import Hands, Option, Search, Values
+from .solver import Hands, Option, Search, Solution, Values
 
 MARKS = ("best", "inaccuracy", "mistake", "blunder")
 
@@ -175,17 +176,17 @@ def review(state: GameState, actions: Iterable[Mapping[str, Any]], hands: Hands 
 
 
 def fair_value(state: GameState, seat: int, own: frozenset[Card], watch: Watch, chosen: tuple[int, ...],
-               samples: int, stream: str, seed: int, search: Search, exact: str) -> Fair:
+               samples: int, stream: str, seed: int, search: Search, exact: str, budget: Budget | None = None
+               ) -> Fair:
     """The decision of ``seat`` at ``state`` (its moves ``chosen``) valued on ``samples`` deals drawn uniformly
-    (from the random stream ``stream``) among those consistent with what it saw (``watch``, its hand ``own``)."""
-    from .solver import solve
-
+    (from the random stream ``stream``) among those consistent with what it saw (``watch``, its hand ``own``).
+    With ``budget``, the sampling's steps and every position searched are spent from it (TooLarge past it)."""
     unseen = watch.unseen(state, seat, own)
-    draws = unseen.samples(samples, stream)
+    deals, draws = unseen.drawn(samples, stream, budget)
     sums: dict[tuple[int, ...], list[int]] = {}
     acts: dict[tuple[int, ...], dict[str, Any]] = {}
     for holders in draws:
-        solution = solve(with_hands(state, holders), search=search)
+        solution = _solved(with_hands(state, holders), search, budget)
         for option in solution.options:
             total = sums.setdefault(option.moves, [0] * state.n)
             for i, v in enumerate(option.values):
@@ -197,8 +198,23 @@ def fair_value(state: GameState, seat: int, own: frozenset[Card], watch: Watch, 
     after = next(option for option in options if option.moves == chosen)
     lost = top - after.values[seat]
     fair_mark = mark(lost, state.rules.ante_total)
-    return Fair(samples, seed, unseen.deals, options, best, after.values, best[0].values, lost, fair_mark,
+    return Fair(samples, seed, deals, options, best, after.values, best[0].values, lost, fair_mark,
                 fair_mark != exact)
+
+
+def _solved(state: GameState, search: Search, budget: Budget | None) -> Solution:
+    """``state`` solved with ``search``'s tables where they serve it, else with a search of its own; within
+    ``budget`` either way."""
+    from .solver import solve
+
+    if budget is None:
+        return solve(state, search=search)
+    table, root, _ = position(state, None, search.table)
+    used = search if search.fits(table, root) else Search(table, root)
+    before = budget.lend(used)
+    solution = solve(state, search=used)
+    budget.settle(used, before)
+    return solution
 
 
 def _by_seat(left: Sequence[set[Card]]) -> list[list[Card]]:

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
+from api import create_app
+from api.analysis import RUNS
 from nj_ledger.deal_analysis import DEFAULT_LIMIT
 from nj_ledger.store import Store
 from nj_ledger.store.documents import import_document
 from nj_ledger.store.models import DealAnalysis
-from support.http import Calls, Club
+from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "dimanche-chez-jeanne.json"
 
@@ -125,21 +129,92 @@ def test_a_deal_settled_by_count_is_analysed_on_sampled_deals_and_says_so(app: F
     assert "moyennes sur 8 donnes" in french
 
 
-def test_a_failed_computation_says_so_and_is_not_started_again(app: Flask, client, club: Club, store: Store,
-                                                              monkeypatch, caplog) -> None:
-    calls: list[int] = []
+@pytest.fixture
+def own_app(store: Store) -> Iterator[Callable[..., Flask]]:
+    """Apps of their own (the session's app keeps its analysis process and its settings), their analysis processes
+    ended afterwards."""
+    made: list[Flask] = []
 
-    def broken(*arguments: Any, **named: Any) -> Any:
-        calls.append(1)
-        raise RuntimeError("a fault in the solver")
+    def make(**settings: Any) -> Flask:
+        made.append(create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, **settings}))
+        return made[-1]
 
-    monkeypatch.setattr("api.analysis.analyse_deal", broken)
+    yield make
+    for app in made:
+        app.extensions[RUNS].close()
+
+
+def test_an_analysis_past_its_cpu_time_fails_says_so_and_is_not_started_again(own_app: Callable[..., Flask],
+                                                                              store: Store, caplog) -> None:
+    # the whole default budget of deal 1 takes some 3 s of CPU: its process is ended past half a second
+    app = own_app(NJ_LEDGER_ANALYSIS_SECONDS=0.5, NJ_LEDGER_ANALYSIS_LIMIT=DEFAULT_LIMIT)
+    client = app.test_client()
+    club = Calls(client).club()
     game = first_deal(store, club)
     url = f"/api/v1/games/{game}/deals/1/analysis"
     answer = settled_answer(client, url, club.auth)
     assert answer.status_code == 200 and answer.json["status"] == "failed" and "log" in answer.json["message"]
     assert "journal" in client.get(url, headers={**club.auth, "Accept-Language": "fr"}).json["message"]
-    assert client.get(url, headers=club.auth).json["status"] == "failed"
-    assert calls == [1] and "a fault in the solver" in caplog.text
+    assert client.get(url, headers=club.auth).json["status"] == "failed"  # not started again
+    assert "past its CPU time" in caplog.text
     with store.reading() as session:  # nothing kept: a restart tries again
         assert session.scalar(select(func.count()).select_from(DealAnalysis).where(DealAnalysis.game_id == game)) == 0
+
+
+def test_an_analysis_past_its_memory_fails_and_the_next_one_gets_a_fresh_process(own_app: Callable[..., Flask],
+                                                                                 store: Store, caplog) -> None:
+    # the default budget's searches take some 350 MB: past 300 MB of address space, MemoryError
+    app = own_app(NJ_LEDGER_ANALYSIS_MEMORY=300, NJ_LEDGER_ANALYSIS_LIMIT=DEFAULT_LIMIT)
+    client = app.test_client()
+    club = Calls(client).club()
+    game = first_deal(store, club)
+    answer = settled_answer(client, f"/api/v1/games/{game}/deals/1/analysis", club.auth)
+    assert answer.status_code == 200 and answer.json["status"] == "failed"
+    assert "past its memory (300 MB" in caplog.text
+    app.config["NJ_LEDGER_ANALYSIS_LIMIT"] = 20_000  # within the memory: a fresh process computes it
+    other = first_deal(store, club)
+    assert settled_answer(client, f"/api/v1/games/{other}/deals/1/analysis", club.auth).json["status"] == "partial"
+
+
+def test_past_the_clubs_limit_429_and_past_the_queue_503_each_with_retry_after(own_app: Callable[..., Flask],
+                                                                              store: Store) -> None:
+    app = own_app(NJ_LEDGER_ANALYSIS_PER_CLUB=1, NJ_LEDGER_ANALYSIS_QUEUE=1, NJ_LEDGER_ANALYSIS_LIMIT=DEFAULT_LIMIT)
+    client = app.test_client()
+    calls = Calls(client)
+    ours, theirs, third = calls.club(), calls.club("Un autre club"), calls.club("Un troisième club")
+    games = {club.id: [first_deal(store, club) for _ in range(2)] for club in (ours, theirs, third)}
+
+    def ask(club: Club, index: int, **headers: str) -> Any:
+        return client.get(f"/api/v1/games/{games[club.id][index]}/deals/1/analysis", headers={**club.auth, **headers})
+
+    assert ask(ours, 0).status_code == 202  # computed (some 3 s of CPU: the default budget)
+    analyses = app.extensions[RUNS]
+    for _ in range(200):  # taken by the process: nothing waits
+        if not analyses.waiting:
+            break
+        time.sleep(0.01)
+    assert ask(ours, 0).status_code == 202  # the same analysis again: not one more
+    refused = ask(ours, 1)
+    body = assert_problem(refused, 429, "too-many-analyses")
+    assert refused.headers["Retry-After"] == "10" and "10 seconds" in body["detail"]
+    french = assert_problem(ask(ours, 1, **{"Accept-Language": "fr"}), 429, "too-many-analyses")
+    assert french["detail"] != body["detail"] and "10 secondes" in french["detail"]
+    assert ask(theirs, 0).status_code == 202  # waits: the queue's one place
+    busy = ask(third, 0)
+    body = assert_problem(busy, 503, "analyses-busy")
+    assert busy.headers["Retry-After"] == "10"
+    french = assert_problem(ask(third, 0, **{"Accept-Language": "fr"}), 503, "analyses-busy")
+    assert french["detail"] != body["detail"]
+    # once the first is done and the next taken by the process, the club may ask for its next one
+    assert settled_answer(client, f"/api/v1/games/{games[ours.id][0]}/deals/1/analysis", ours.auth).status_code == 200
+    for _ in range(200):
+        if not analyses.waiting:
+            break
+        time.sleep(0.01)
+    assert ask(ours, 1).status_code == 202
+
+
+def test_a_setting_that_is_not_one_stops_the_app_when_it_is_made(store: Store) -> None:
+    for wrong in ({"NJ_LEDGER_ANALYSIS_QUEUE": "many"}, {"NJ_LEDGER_ANALYSIS_PROCESSES": 0}):
+        with pytest.raises(ValueError, match=next(iter(wrong))):
+            create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, **wrong})

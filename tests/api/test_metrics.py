@@ -19,6 +19,7 @@ from sqlalchemy import text
 
 from api import create_app
 from api.analysis import RUNS
+from api.analysis_workers import Job
 from api.context import store as app_store
 from api.metrics import forget_dead_processes
 from nj_ledger.store import Store
@@ -172,22 +173,30 @@ def wait_until(condition: Callable[[], bool], what: str, within: float = 10.0) -
         time.sleep(0.01)
 
 
-def test_analyses_queued_and_running_are_counted(app, client) -> None:
+def test_analyses_queued_and_running_are_counted(app, client, monkeypatch) -> None:
     runs = app.extensions[RUNS]
     before, _ = scrape(client)
     gate = threading.Event()
     base = {name: value(before, name) for name in ("nj_ledger_analyses_queued", "nj_ledger_analyses_running")}
+    monkeypatch.setenv("NJ_LEDGER_ANALYSIS_PROCESSES", "1")
+    monkeypatch.setattr(runs, "_run", lambda worker, job: gate.wait(10))  # the analysis, held until let go
 
     def now(name: str) -> float:
         return value(scrape(client)[0], name) - base[name]
 
-    assert runs.start(("metrics-game", 1, 1, "first"), lambda: gate.wait(10))
-    assert runs.start(("metrics-game", 2, 1, "second"), lambda: None)  # waits behind the first: one solver
-    wait_until(lambda: now("nj_ledger_analyses_running") == 1 and now("nj_ledger_analyses_queued") == 1,
-               "one analysis running, one queued")
-    gate.set()
-    wait_until(lambda: now("nj_ledger_analyses_running") == 0 and now("nj_ledger_analyses_queued") == 0,
-               "the analyses are over")
+    def job(deal: int) -> Job:
+        return Job(("metrics-game", deal, 1, "digest"), "metrics-club", None, None, [], 1)  # type: ignore[arg-type]
+
+    try:
+        with app.app_context():  # the settings are the app's
+            assert runs.start(job(1)) and runs.start(job(2))  # the second waits behind the first: one process
+        wait_until(lambda: now("nj_ledger_analyses_running") == 1 and now("nj_ledger_analyses_queued") == 1,
+                   "one analysis running, one queued")
+        gate.set()
+        wait_until(lambda: now("nj_ledger_analyses_running") == 0 and now("nj_ledger_analyses_queued") == 0,
+                   "the analyses are over")
+    finally:
+        gate.set()
 
 
 def test_database_errors_and_retries_are_counted(app, client) -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import itertools
 import json
 import pathlib
+import time
 from typing import Any
 
 from nj_ledger import execute, new_game, replay
 from nj_ledger.analysis import mark
 from nj_ledger.deal_analysis import DONE, PARTIAL, TOO_LARGE, analyse_deal, thresholds
 from nj_ledger.events import Event
+from nj_ledger.simulator import simulate
 from nj_ledger.state import GameState
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "dimanche-chez-jeanne.json"
@@ -120,3 +122,38 @@ def test_a_deal_settled_by_count_is_analysed_on_sampled_completions_and_says_so(
     steps: list[tuple[int, int]] = []
     analyse_deal(start, events, samples=6, seed=2, progress=lambda done, total: steps.append((done, total)))
     assert steps[-1] == (24, 24)  # four table actions on each of six samples
+
+
+def _skip_deal(seed: int) -> tuple[GameState, list[tuple[int, Event]]]:
+    """The first deal of a simulated 8-player game under ``blocked: skip``: every pass rules cards out of a hand,
+    and the deals a player could not tell from the real one are past counting."""
+    game = simulate(seed=seed, profile="skip", players=8, deals=3)
+    first = next(i for i, event in enumerate(game.events) if event.type == "deal")
+    return replay(game.events[:first]), list(enumerate(game.events[first:], start=first + 1))
+
+
+def test_the_fair_view_of_a_large_eight_player_skip_deal_ends_within_its_budget() -> None:
+    # 93 decisions, 12,574 positions: the fair view alone took 80 s of CPU (the count of each decision's deals
+    # was bounded in states kept, not in splits tried, and counted twice); now its work is the budget's
+    start, events = _skip_deal(1)
+    began = time.process_time()
+    analysis = analyse_deal(start, events)
+    took = time.process_time() - began
+    assert took < 10, took  # some 2 s
+    decisions = analysis["decisions"]
+    assert analysis["status"] == DONE and len(decisions) == 93
+    valued = [d["fair"] is not None for d in decisions]
+    assert 0 < sum(valued) < len(valued)  # the budget's answer: the deal's end valued, the decisions before null
+    assert valued == sorted(valued)  # from the end backwards
+    assert analysis == analyse_deal(start, events)  # a budget of work, not of time: the same answer each time
+
+
+def test_a_fair_view_that_meets_no_deal_by_rejection_within_its_budget_is_past_it_not_a_failure() -> None:
+    # its last decision's deals are drawn by rejection, and 200,000 deals dealt for a sample met none: the whole
+    # analysis raised NoConsistentDeal (the API answered "failed") after 8 s
+    start, events = _skip_deal(2)
+    began = time.process_time()
+    analysis = analyse_deal(start, events)
+    assert time.process_time() - began < 10
+    assert analysis["status"] == DONE and analysis["decisions"]
+    assert all(d["fair"] is None for d in analysis["decisions"])
