@@ -23,6 +23,17 @@ MESSAGES = {
     "signin.switch_yes": _l("Sign in to “{next}”"),
     "signin.switch_no": _l("Stay with “{current}”"),
     "signin.signing": _l("Signing in…"),
+    # a shared device: signing out, or another club signing in, forgets what the first club left (forget.js)
+    "signout.unsent": _l("{count} actions tapped on this device have not reached the server yet: signing out "
+                         "forgets them. To send them, stay signed in and open their game with a connection."),
+    "signout.unsent_one": _l("1 action tapped on this device has not reached the server yet: signing out forgets "
+                             "it. To send it, stay signed in and open its game with a connection."),
+    "signin.unsent": _l("{count} actions tapped on this device have not reached the server yet: signing in to "
+                        "“{next}” forgets them. To send them first, sign in again to their own club."),
+    "signin.unsent_one": _l("1 action tapped on this device has not reached the server yet: signing in to "
+                            "“{next}” forgets it. To send it first, sign in again to its own club."),
+    "signin.unsent_yes": _l("Sign in to “{next}” anyway"),
+    "signin.unsent_no": _l("Cancel"),
     # the home page's phones (api/lan.py)
     "phones.label": _l("phone (QR code), {when}"),
     "phones.expires": _l("This code signs one phone in, to record games, for {time} more."),

@@ -6,8 +6,10 @@
 //
 // - Assets (/static/…): from the cache first, every one of them stored at install; any other one the
 //   first time it is fetched.
-// - Pages (a navigation): from the network first, the answer kept; with no answer, the copy kept of that
-//   address (the scorer of a game opened before), else the home page kept at install.
+// - Pages (a navigation): from the network first, the answer kept under its address without the fragment (a
+//   table's link carries its token there); with no answer, the copy kept of that address (the scorer of a game
+//   opened before), else the home page kept at install. The pages kept name a club's games and tables: signing
+//   out forgets them all but the shell's (pages/forget.js).
 // - The Pyodide runtime (/static/vendor/pyodide/…, 14 MB, loaded by the scorer only): from a cache of its own,
 //   filled the first time the scorer loads it and kept while RUNTIME is the same (an asset's change does not
 //   fetch it again); the other pages never download it.
@@ -47,11 +49,18 @@ async function fromCacheFirst(request, name = CACHE) {
   return answer;
 }
 
+/** The address a page is kept under: the fragment is the page's own (a secret may be there), never a key. */
+function address(request) {
+  const url = new URL(request.url);
+  url.hash = "";
+  return url.href;
+}
+
 async function fromNetworkFirst(request) {
   const cache = await caches.open(CACHE);
   try {
     const answer = await fetch(request);
-    if (answer.ok) await cache.put(request, answer.clone());
+    if (answer.ok) await cache.put(address(request), answer.clone());
     return answer;
   } catch (failure) {
     const kept = await cache.match(request, { ignoreSearch: true, ignoreVary: true }) || await cache.match("/", { ignoreVary: true });

@@ -1,6 +1,7 @@
 // What every page shares: the club session kept in the browser, calls to the JSON API,
 // translated messages, a small DOM helper, the header (language switch, sign-out).
 
+import { forgetEverything, forgetTab, forgottenElsewhere, hold, unsent } from "./forget.js";
 import { dropReceipt, keepReceipt } from "./receipts.js";
 
 const SESSION_KEY = "nj-ledger.session";
@@ -102,6 +103,7 @@ export function session() {
 export function saveSession(value, remember) {
   forgetSession();
   (remember ? localStorage : sessionStorage).setItem(SESSION_KEY, JSON.stringify(value));
+  hold(value.club, value.name);
 }
 
 export function forgetSession() {
@@ -200,6 +202,7 @@ async function problemOf(response) {
  * Answers the parsed JSON (or the Response with `raw`), throws ApiError with the problem's detail.
  */
 export async function api(path, options = {}) {
+  if (leaving) throw new Error(SIGNING_IN); // signing out: nothing more is asked, nor kept from an answer
   const current = options.anonymous ? null : options.session ?? shareSession() ?? tableSession() ?? session();
   const headers = { Accept: options.accept || "application/json" };
   if (current) headers.Authorization = `Bearer ${current.token}`;
@@ -227,7 +230,7 @@ export async function api(path, options = {}) {
   if (options.raw) return response;
   if (response.status === 204) return null;
   const body = await response.json();
-  if (body && body.receipt) noticeReceipt(body.receipt);
+  if (body && body.receipt && !leaving) noticeReceipt(body.receipt);
   return body;
 }
 
@@ -329,10 +332,7 @@ export function setupHeader() {
     if (club) club.textContent = current.name || current.club;
     if (signout) {
       signout.hidden = false;
-      signout.addEventListener("click", () => {
-        forgetSession();
-        location.assign("/signin");
-      });
+      signout.addEventListener("click", signOut);
     }
   } else {
     if (scoreboard) scoreboard.hidden = true;
@@ -340,7 +340,43 @@ export function setupHeader() {
   }
 }
 
-/** Run a page's start function; any failure is shown as a sentence. */
+// --- signing out: the browser forgets the club (forget.js) --------------------------------------------------------
+let leaving = false; // this page is signing out: no more requests, nothing more kept
+
+/**
+ * Sign out: everything this browser holds for the club is forgotten, then the sign-in page. Actions tapped and not
+ * yet sent are not forgotten unasked: the question says how many, and staying keeps them.
+ */
+async function signOut() {
+  const count = await unsent();
+  if (count > 0 && !(await confirmSignOut(count))) return;
+  leaving = true;
+  await forgetEverything();
+  location.assign("/signin");
+}
+
+/** Ask before forgetting `count` actions not sent (base.html's dialog): true to sign out anyway. */
+function confirmSignOut(count) {
+  const dialog = document.getElementById("signout-confirm");
+  document.getElementById("signout-question").textContent = t("signout.unsent", { count });
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "anyway"), { once: true });
+  });
+}
+
+/** Another tab signed out, or signed another club in: the club's data is gone, and this page goes too. */
+function followForgetting() {
+  window.addEventListener("storage", (event) => {
+    if (!forgottenElsewhere(event)) return;
+    forgetTab();
+    if (sharedSecret() || location.pathname === "/signin") return; // a share's page holds nothing kept
+    leaving = true;
+    location.replace("/signin");
+  });
+}
+
 /** The service worker that keeps the pages and their assets for use with no connection (static/sw.js). */
 function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
@@ -351,8 +387,10 @@ function registerWorker() {
   });
 }
 
+/** Run a page's start function; any failure is shown as a sentence. */
 export function start(main) {
   setupHeader();
+  followForgetting();
   registerWorker();
   Promise.resolve()
     .then(main)
