@@ -42,7 +42,7 @@ from .config import Config, from_environment
 from .context import EXTENSION
 from .inputs import reject_unreadable_input, require_json_body
 from .problems import PROBLEM_JSON, LedgerJSONProvider, register_error_handlers
-from .schemas import ProblemSchema
+from .schemas import ExactDocument, ProblemSchema
 
 API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 
@@ -51,6 +51,10 @@ class LedgerApi(Api):
     """flask-smorest's Api, documenting errors as problem+json."""
 
     ERROR_SCHEMA = ProblemSchema
+
+    def _init_spec(self, **options: Any) -> None:
+        """The document, with what the request schemas' fields cannot say on their own (api.schemas.ExactDocument)."""
+        super()._init_spec(**{**options, "extra_plugins": [*(options.get("extra_plugins") or ()), ExactDocument()]})
 
     def _register_responses(self) -> None:
         """The error responses flask-smorest documents, as the problem+json the app sends (not plain JSON)."""

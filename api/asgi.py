@@ -15,9 +15,10 @@ The WSGI call. The request's body is read whole on the loop first (the app's
 limit is 2 MiB; past 64 KiB into a temporary file, and a large one only once
 the app has accepted the request's credential without it: :mod:`api.admission`,
 which also bounds its time and the requests in flight of each client), the app
-runs on a thread with it, and its answer,
-whole (the app's answers are built whole: a state, a page, an export), is sent
-from the loop: one hand-over to the thread and back per request. A general
+runs on a thread with it, and its answer, whole (a state, a page) or its first
+megabyte (the rest of an audit or an export of a long game follows a piece at a
+time: :data:`WHOLE`), is sent from the loop: one hand-over to the thread and
+back per request. A general
 adapter (a2wsgi) passes every message between the loop and the thread, each a
 round trip: on the live-appends workload it cost 40% of the throughput of
 granian's WSGI workers; this way about 25%, the cost of the ASGI interface
@@ -43,6 +44,7 @@ import contextlib
 import io
 import sys
 import time
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -67,6 +69,7 @@ from .admission import (
 from .problems import Problem
 from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed, writers
 
+WHOLE = 1024 * 1024  # bytes of an answer gathered before it is sent: a longer one is sent as the app makes it
 READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
 _HANDOFF = HANDOFF_HEADER.lower().encode()
 _LENGTH = b"content-length"
@@ -111,8 +114,10 @@ def asgi_app(app: Flask, threads: int) -> Any:
             return None
         except TooLarge:  # told as one byte past the limit, the app answers 413
             await drain(receive)
-            await _answer(send, await loop.run_in_executor(calls, _call, app, dict(
-                environ, **{"wsgi.input": io.BytesIO(), "CONTENT_LENGTH": str(limit + 1)})), close=True)
+            told = {name: value for name, value in environ.items() if name != "HTTP_TRANSFER_ENCODING"}
+            status, headers, chunks, _ = await loop.run_in_executor(calls, _call, app, dict(
+                told, **{"wsgi.input": io.BytesIO(), "CONTENT_LENGTH": str(limit + 1)}))
+            await _answer(send, (status, headers, chunks), close=True)
             return None
         except Gone:
             return None
@@ -122,7 +127,7 @@ def asgi_app(app: Flask, threads: int) -> Any:
             environ["CONTENT_LENGTH"] = str(body.size)
         writers.enter()  # the streams' work waits until this request is answered (api.streams.writers)
         try:
-            status, headers, chunks = await loop.run_in_executor(calls, _call, app, environ)
+            status, headers, chunks, rest = await loop.run_in_executor(calls, _call, app, environ)
         finally:
             writers.leave()
             body.close()
@@ -132,6 +137,9 @@ def asgi_app(app: Flask, threads: int) -> Any:
                 follow = take_handed(value.decode())
         if follow is not None:  # the hand-over's header and the empty body's length leave with it
             headers = [(name, value) for name, value in headers if name.lower() not in (_HANDOFF, _LENGTH)]
+        if rest is not None:  # an answer longer than WHOLE: sent as the app makes it
+            await _send_rest(send, status, headers, chunks, rest, lambda call: loop.run_in_executor(calls, call))
+            return None
         await send({"type": "http.response.start", "status": status, "headers": headers})
         if follow is None or scope["method"] == "HEAD":  # a HEAD gets the stream's head only
             await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": False})
@@ -206,9 +214,37 @@ def _environ(scope: Scope) -> Environ:
     return environ
 
 
-def _call(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], list[bytes]]:
-    """Run the WSGI app on this thread: its status, headers and whole body (the app's answers are whole in
-    memory already; a stream is handed over, not iterated here)."""
+class _Rest:
+    """The rest of an answer longer than :data:`WHOLE`, made by the app on a thread a piece at a time."""
+
+    def __init__(self, iterator: Iterator[bytes], iterable: Any) -> None:
+        self.iterator = iterator
+        self.iterable = iterable
+
+    def more(self) -> bytes | None:
+        """Up to :data:`WHOLE` bytes more of the answer (None: it is all sent)."""
+        pieces: list[bytes] = []
+        size = 0
+        for chunk in self.iterator:
+            pieces.append(chunk)
+            size += len(chunk)
+            if size >= WHOLE:
+                break
+        return b"".join(pieces) if pieces else None
+
+    def close(self) -> None:
+        _close(self.iterable)
+
+
+def _close(iterable: Any) -> None:
+    close = getattr(iterable, "close", None)
+    if close is not None:
+        close()
+
+
+def _call(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], list[bytes], _Rest | None]:
+    """Run the WSGI app on this thread: its status, headers and body, whole, or its first :data:`WHOLE` bytes and
+    the rest to be made as it is sent (a stream is handed over, not iterated here)."""
     started: list[Any] = []
 
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
@@ -217,15 +253,37 @@ def _call(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, b
 
     chunks: list[bytes] = []
     iterable = app(environ, start_response)
+    rest = None
     try:
-        chunks.extend(iterable)
+        iterator = iter(iterable)
+        size = 0
+        for chunk in iterator:
+            chunks.append(chunk)
+            size += len(chunk)
+            if size >= WHOLE:
+                rest = _Rest(iterator, iterable)
+                break
     finally:
-        close = getattr(iterable, "close", None)
-        if close is not None:
-            close()
+        if rest is None:
+            _close(iterable)
     status, headers = started
     return (int(status.split(" ", 1)[0]),
-            [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers], chunks)
+            [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers], chunks, rest)
+
+
+async def _send_rest(send: Any, status: int, headers: list[tuple[bytes, bytes]], chunks: list[bytes], rest: _Rest,
+                     on_thread: Callable[[Callable[[], Any]], Awaitable[Any]]) -> None:
+    """Send an answer longer than :data:`WHOLE` as the app makes it, a piece on a thread at a time, so that an
+    audit or an export of a long game is never whole in the worker's memory; the app's iterable is closed
+    however it ends (the client may leave)."""
+    try:
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": True})
+        while (piece := await on_thread(rest.more)) is not None:
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+    finally:
+        await on_thread(rest.close)
 
 
 async def _stream(follow: Follow, receive: Any, send: Any, reads: ThreadPoolExecutor) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -14,18 +15,16 @@ from nj_ledger.store import ROLES, NewToken, PlayerInfo, TokenRecord, iso
 
 from .auth import own_club, reader, require_admin, writer
 from .context import next_page, store
-from .i18n import N_
-from .schemas import MAX_INT, PageQuerySchema, PageSchema
+from .lookalikes import look_alikes
+from .schemas import MAX_INT, PageQuerySchema, PageSchema, name_field
 
 blp = Blueprint("clubs", __name__, url_prefix="/api/v1", description="Clubs, tokens and members.")
 
-NOT_BLANK = validate.Regexp(r"[\s\S]*\S", error=N_("Must not be blank."))
-NAME = [validate.Length(min=1, max=120), NOT_BLANK]
 NO_STORE = {"Cache-Control": "no-store"}  # answers that carry a token secret
 
 
 class NewClubSchema(Schema):
-    name = fields.String(required=True, validate=NAME)
+    name = name_field(120, required=True)
 
 
 class ClubSchema(Schema):
@@ -70,7 +69,7 @@ class TokenPageSchema(PageSchema):
 
 
 class NewPlayerSchema(Schema):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=80), NOT_BLANK])
+    name = name_field(80, required=True)
 
 
 class PlayerSchema(Schema):
@@ -81,6 +80,21 @@ class PlayerSchema(Schema):
 
 class PlayerPageSchema(PageSchema):
     players = fields.List(fields.Nested(PlayerSchema))
+
+
+class SeatedNamesSchema(Schema):
+    players = fields.List(name_field(80), required=True, validate=validate.Length(min=1, max=16),
+                          metadata={"description": "The names about to be seated, as a new game takes them."})
+
+
+class LookAlikeSchema(Schema):
+    name = fields.String(metadata={"description": "One of the names asked about.", "example": "\u0410na"})
+    looks_like = fields.String(metadata={"description": "A member's name, or another name asked about before it, "
+                                                        "that it looks like without being it.", "example": "Ana"})
+
+
+class LookAlikesSchema(Schema):
+    look_alikes = fields.List(fields.Nested(LookAlikeSchema))
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -138,7 +152,7 @@ class Tokens(MethodView):
             "next": next_page("clubs.Tokens", more, limit=page["limit"], offset=page["offset"] + page["limit"]),
         }
 
-    @blp.arguments(NewTokenSchema())
+    @blp.arguments(NewTokenSchema(), required=False)  # no body: a viewer token with no label
     @blp.response(201, TokenSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """A new token for the club: role `scorer` (read and write) or `viewer` (read only)."""
@@ -154,8 +168,9 @@ class ClubToken(MethodView):
     @blp.response(204)
     @blp.alt_response(409, description="The club's last scorer token (last-scorer-token): make another first.")
     def delete(self, club: str, token: int) -> Response:
-        """Revoke a token: from now on it is refused with 401 by every worker. Revoking it again changes
-        nothing; the club's last scorer token is kept (409 `last-scorer-token`)."""
+        """Revoke a token: from now on it is refused with 401 by every worker, and the streams it opened end
+        within a second. Revoking it again changes nothing; the club's last scorer token is kept (409
+        `last-scorer-token`)."""
         own_club(writer(), club)
         store().revoke_token(club, token)
         return Response(status=204)
@@ -190,3 +205,29 @@ class Players(MethodView):
         """Register a member (409 `player-exists` when the name is taken, whatever its case)."""
         own_club(writer(), club)
         return _player(store().add_player(club, payload["name"])), 201
+
+
+@blp.route("/clubs/<club>/players/look-alikes")
+class LookAlikes(MethodView):
+    reads_only = ("POST",)  # asking writes nothing: a viewer may (api.auth)
+
+    @blp.arguments(SeatedNamesSchema())
+    @blp.response(200, LookAlikesSchema)
+    def post(self, payload: dict[str, Any], club: str) -> dict[str, Any]:
+        """Which of these names look like a member's, or like another of them, without being the same name
+        ("\u0410na", its first letter Cyrillic, and "Ana"): such a name is allowed, and the page that starts a game
+        asks "the same person?" before it does. Names are compared as a new game keeps them (composed, NFC)."""
+        own_club(reader(), club)
+        names = [name.strip() for name in payload["players"]]
+        return {"look_alikes": look_alikes(names, _member_names(club))}
+
+
+def _member_names(club: str, page: int = 500) -> Iterator[str]:
+    """Every member's name, read a page at a time."""
+    offset = 0
+    while True:
+        found = store().players(club, page, offset)
+        yield from (player.name for player in found)
+        if len(found) < page:
+            return
+        offset += page

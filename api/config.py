@@ -11,6 +11,8 @@ ADMIN_TOKEN_ENV = "NJ_LEDGER_ADMIN_TOKEN"
 AUTH_FAILURE_LIMIT_ENV = "NJ_LEDGER_AUTH_FAILURE_LIMIT"
 STREAM_HEARTBEAT_ENV = "NJ_LEDGER_STREAM_HEARTBEAT"
 STREAM_LIFETIME_ENV = "NJ_LEDGER_STREAM_LIFETIME"
+STREAMS_PER_ADDRESS_ENV = "NJ_LEDGER_STREAMS_PER_ADDRESS"
+STREAMS_PER_CREDENTIAL_ENV = "NJ_LEDGER_STREAMS_PER_CREDENTIAL"
 ACCESS_LOG_ENV = "NJ_LEDGER_ACCESS_LOG"
 PROXIES_ENV = "NJ_LEDGER_PROXIES"
 PUBLIC_URL_ENV = "NJ_LEDGER_PUBLIC_URL"
@@ -52,6 +54,11 @@ class Config:
     # Seconds a stream lasts at most (NJ_LEDGER_STREAM_LIFETIME): then it ends, and the client reconnects with
     # Last-Event-ID (EventSource does by itself), maybe to another worker: connections spread again.
     STREAM_LIFETIME = 3600.0
+    # Streams one client address (NJ_LEDGER_STREAMS_PER_ADDRESS), and one token or share link from any address
+    # (NJ_LEDGER_STREAMS_PER_CREDENTIAL), may hold open at once in a worker; past it, 429 (api.stream_limits). Forty
+    # phones of a club behind one router, its screens and a second tab here and there fit in the first.
+    STREAMS_PER_ADDRESS = 64
+    STREAMS_PER_CREDENTIAL = 128
     # Who may read GET /metrics besides this machine itself (NJ_LEDGER_METRICS_FROM): addresses or networks, the
     # client's as the trusted proxies tell it (a scraper on another machine of a private network).
     METRICS_FROM = ""
@@ -85,6 +92,10 @@ def from_environment() -> dict[str, Any]:
         settings["STREAM_HEARTBEAT"] = float(os.environ[STREAM_HEARTBEAT_ENV])
     if os.environ.get(STREAM_LIFETIME_ENV):
         settings["STREAM_LIFETIME"] = float(os.environ[STREAM_LIFETIME_ENV])
+    if os.environ.get(STREAMS_PER_ADDRESS_ENV):
+        settings["STREAMS_PER_ADDRESS"] = int(os.environ[STREAMS_PER_ADDRESS_ENV])
+    if os.environ.get(STREAMS_PER_CREDENTIAL_ENV):
+        settings["STREAMS_PER_CREDENTIAL"] = int(os.environ[STREAMS_PER_CREDENTIAL_ENV])
     if os.environ.get(ACCESS_LOG_ENV):
         settings["ACCESS_LOG"] = os.environ[ACCESS_LOG_ENV]
     if os.environ.get(PUBLIC_URL_ENV):

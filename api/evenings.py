@@ -19,7 +19,7 @@ import csv
 import io
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import segno
 from flask import Response
@@ -38,7 +38,15 @@ from .context import etag, next_page, store
 from .games import expected_version
 from .i18n import N_, validation_templates
 from .problems import PROBLEM_JSON, Problem
-from .schemas import MAX_INT, RULES_DESCRIPTION, STARTING_CHIPS_RANGE, PageQuerySchema, PageSchema, ProblemSchema
+from .schemas import (
+    MAX_INT,
+    RULES_DESCRIPTION,
+    STARTING_CHIPS_RANGE,
+    PageQuerySchema,
+    PageSchema,
+    ProblemSchema,
+    name_field,
+)
 from .scoreboards import period, spreadsheet_cell
 
 blp = Blueprint("evenings", __name__, url_prefix="/api/v1",
@@ -48,7 +56,7 @@ NO_STORE = {"Cache-Control": "no-store"}  # answers that carry a table's secret
 TABLE_PAGE = "/tables/{code}"  # the table's scorer page; the token rides in the fragment (#token=…)
 TOKEN_FRAGMENT = "token"
 NOT_BLANK = validate.Regexp(r"[\s\S]*\S", error=N_("Must not be blank."))
-NAME = fields.String(validate=[validate.Length(min=1, max=80), NOT_BLANK])
+NAME = name_field(80)  # a player's (api.schemas.Name: composed, nothing hidden)
 REASON = fields.String(validate=[validate.Length(min=1, max=500), NOT_BLANK])
 ISO_MOMENT = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?"
 NOT_A_MOMENT = N_("Not a valid date and time: write it as 2026-11-26T23:30 (ISO 8601).")
@@ -68,7 +76,7 @@ class TableRuleSchema(Schema):
 
 
 class NewEveningSchema(Schema):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=120), NOT_BLANK])
+    name = name_field(120, required=True)
     date = fields.Date(metadata={"description": "The day it is played (YYYY-MM-DD); today (UTC) when omitted."})
     players = fields.List(NAME, required=True, validate=validate.Length(min=3, max=core.MAX_PLAYERS),
                           metadata={"description": "The players present; new names become club members."})
@@ -315,12 +323,17 @@ class NewDecisionSchema(Schema):
     through_round = fields.Integer(strict=True, validate=ROUND_RANGE)
     reason = REASON
 
+    # What each type needs, checked by needed() and said in the OpenAPI document (api.schemas.ExactDocument).
+    NEEDED: ClassVar[dict[str, tuple[str, ...]]] = {
+        "arrival": ("players",), "departure": ("players",), "adjustment": ("player", "amount", "reason"),
+        "void": ("game", "reason"), "withdrawal": ("player", "reason"), "award": ("player", "round", "score", "reason"),
+        "freeze": ("through_round",), "reveal": ()}
+    OPENAPI: ClassVar[dict[str, Any]] = {"oneOf": [
+        {"properties": {"type": {"enum": [kind]}}, "required": ["type", *needed]} for kind, needed in NEEDED.items()]}
+
     @validates_schema
     def needed(self, data: dict[str, Any], **_: Any) -> None:
-        wanted = {"arrival": ("players",), "departure": ("players",), "adjustment": ("player", "amount", "reason"),
-                  "void": ("game", "reason"), "withdrawal": ("player", "reason"),
-                  "award": ("player", "round", "score", "reason"), "freeze": ("through_round",), "reveal": ()}
-        for name in wanted.get(data.get("type", ""), ()):
+        for name in self.NEEDED.get(data.get("type", ""), ()):
             if name not in data:
                 raise ValidationError(N_("Missing data for required field."), name)
 
@@ -332,7 +345,7 @@ class DecidedSchema(Schema):
 
 class ConfirmSchema(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    player = fields.String(required=True, validate=[validate.Length(min=1, max=80), NOT_BLANK], metadata={
+    player = name_field(80, required=True, metadata={
         "description": "The player of the table who confirms the result."})
 
 
@@ -684,7 +697,7 @@ class Rounds(MethodView):
         """Every round: the started ones as played (with their games), then the plan."""
         return _rounds_view(_read(club, evening))
 
-    @blp.arguments(NewRoundSchema())
+    @blp.arguments(NewRoundSchema(), required=False)  # no body: the plan's tables
     @blp.response(201, RoundsSchema)
     def post(self, payload: dict[str, Any], club: str, evening: str) -> tuple[dict[str, Any], int]:
         """Start the next round (a scorer token): a game for each table, made with the evening's rules and chips —
@@ -770,7 +783,7 @@ class Confirmations(MethodView):
 
 @blp.route("/clubs/<club>/evenings/<evening>/close")
 class Close(MethodView):
-    @blp.arguments(CloseSchema())
+    @blp.arguments(CloseSchema(), required=False)  # no body: closed with no reason
     @blp.response(201, DecidedSchema)
     def post(self, payload: dict[str, Any], club: str, evening: str) -> tuple[dict[str, Any], int]:
         """Close the evening (a scorer token): nothing more is recorded in it, its tables' tokens stop writing, the

@@ -25,6 +25,7 @@ from nj_ledger.notation.syntax import Scanner
 from nj_ledger.store.documents import export_document, import_document
 
 from . import metrics
+from .audits import BUSY, RETRY_AFTER, whole_log_read
 from .auth import own_club, reader, writer
 from .context import etag, game_view, store
 from .i18n import N_, render
@@ -99,23 +100,27 @@ class Export(MethodView):
     @blp.alt_response(200, content_type=NJN, schema={"type": "string"},
                       description="The game document; with format=njn, the game's canonical NJN record.")
     @blp.alt_response(304, description="Not modified (If-None-Match names the current version).")
+    @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=RETRY_AFTER,
+                      description=BUSY)
     def get(self, query: dict[str, Any], game: str) -> Response:
         """The game as a document (its table actions in order, and its stored records) or as an NJN record.
 
         The NJN record is the text `nj-ledger export --format njn` writes. The
-        `ETag` is the game's version.
+        `ETag` is the game's version. A server reads a few whole logs at once (audits, exports): past them it
+        answers 503 `busy` with `Retry-After`.
         """
         token = reader()
         info = store().game(token.club_id, game)  # 404 before anything else: the game must be the caller's
         if request.headers.get("If-None-Match", "").strip() == etag(info.version)["ETag"]:
             return Response(status=304, headers=etag(info.version))
-        document = export_document(store(), token.club_id, game)
-        tag = etag(document["events"][-1]["seq"])
-        if query["format"] == "njn":
-            text = write_njn(document, {"club": store().club(token.club_id).name})
-            return Response(text, status=200, headers=tag, content_type=NJN_CONTENT_TYPE)
-        # Written directly (the schema documents it): a row changed outside the ledger is shown as it stands
-        return json_response(document, 200, tag)
+        with whole_log_read():
+            document = export_document(store(), token.club_id, game)
+            tag = etag(document["events"][-1]["seq"])
+            if query["format"] == "njn":
+                text = write_njn(document, {"club": store().club(token.club_id).name})
+                return Response(text, status=200, headers=tag, content_type=NJN_CONTENT_TYPE)
+            # Written directly (the schema documents it): a row changed outside the ledger is shown as it stands
+            return json_response(document, 200, tag)
 
 
 @blp.route("/clubs/<club>/imports")

@@ -36,6 +36,7 @@ from .schemas import (
     PageSchema,
     ProblemSchema,
     RecordSchema,
+    name_field,
 )
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, table actions and the event log.")
@@ -46,7 +47,7 @@ MAX_TITLE = META_FIELDS["title"]  # as long as an imported document's
 
 
 class NewGameSchema(Schema):
-    players = fields.List(fields.String(validate=validate.Length(max=80)), required=True,
+    players = fields.List(name_field(80), required=True,
                           validate=validate.Length(min=1, max=16),
                           metadata={"description": "Names in seat order; new names become club members."})
     rules = fields.Raw(load_default="classic", metadata={"description": RULES_DESCRIPTION, "example": "classic"})
@@ -54,7 +55,7 @@ class NewGameSchema(Schema):
     starting_chips = fields.Integer(required=True, strict=True, metadata={**STARTING_CHIPS_RANGE, "example": 60})
     dealer = fields.Integer(allow_none=True, strict=True, metadata={
         **SEAT_RANGE, "description": "First dealer's seat (0 to players − 1)."})
-    title = fields.String(allow_none=True, validate=validate.Length(max=MAX_TITLE), metadata={
+    title = name_field(MAX_TITLE, blank=True, allow_none=True, metadata={
         "description": f"A name for the game, at most {MAX_TITLE} characters (blank: none).",
         "example": "Jeudi chez Ana"})
     date = fields.Date(allow_none=True, metadata={

@@ -113,7 +113,7 @@ def _code(code: SignInCodeInfo | NewSignInCode) -> dict[str, Any]:
 
 @blp.route("/clubs/<club>/phones")
 class Phones(MethodView):
-    @blp.arguments(NewPhoneSchema())
+    @blp.arguments(NewPhoneSchema(), required=False)  # no body: a scorer's phone
     @blp.response(201, NewSignInCodeSchema)
     @blp.alt_response(409, description="No address phones reach (no-phone-address): the server listens on its "
                                        "own machine only; `nj-ledger serve --lan` makes it reachable.")

@@ -81,6 +81,10 @@ MESSAGES = {
     # new game
     "player_n": _l("Player {n}"),
     "remove": _l("Remove"),
+    # a name that looks like a member's, asked about before the game starts (api/lookalikes.py)
+    "lookalike.ask": _l("{name} looks like {other}: the same person?"),
+    "lookalike.same": _l("Yes: {other}"),
+    "lookalike.other": _l("No, another player"),
     # the table
     "board": _l("The board"),
     "chips": _l("Chips"),

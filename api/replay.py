@@ -19,17 +19,17 @@ from nj_ledger.events import Event
 from nj_ledger.reducer import fold
 from nj_ledger.state import GameState
 from nj_ledger.store import Record
-from nj_ledger.store.checkpoints import audit_game
 from nj_ledger.store.errors import unreplayable
 from nj_ledger.store.log import event_of
 
+from . import audits
+from .audits import BUSY, RETRY_AFTER, audit_response
 from .auth import reader
 from .context import store
 from .dumping import ViewSchema
-from .i18n import translate_audit
-from .problems import Problem
+from .problems import PROBLEM_JSON, Problem
 from .receipts import ReceiptsBodySchema, ReceiptsReportSchema
-from .schemas import MAX_INT, GameStateSchema, RecordSchema
+from .schemas import MAX_INT, GameStateSchema, ProblemSchema, RecordSchema
 from .views import state_view
 
 SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
@@ -138,15 +138,22 @@ class Audit(MethodView):
     reads_only = ("POST",)  # checking receipts writes nothing: a viewer may (api.auth)
 
     @blp.response(200, AuditSchema)
-    def get(self, game: str) -> dict[str, Any]:
+    @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=RETRY_AFTER,
+                      description=BUSY)
+    def get(self, game: str) -> Response:
         """Transfers, totals, conservation, hash chain, the log against the game's version, signed checkpoints,
-        re-computation and findings."""
+        re-computation and findings.
+
+        The answer is written out as the log is read. A server reads a few whole logs at once (audits,
+        exports): past them it answers 503 `busy` with `Retry-After`."""
         token = reader()
-        return translate_audit(audit_game(store(), token.club_id, game))
+        return audit_response(token.club_id, game)
 
     @blp.arguments(ReceiptsBodySchema())
     @blp.response(200, ReceiptsAuditSchema)
-    def post(self, payload: dict[str, Any], game: str) -> dict[str, Any]:
+    @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=RETRY_AFTER,
+                      description=BUSY)
+    def post(self, payload: dict[str, Any], game: str) -> Response:
         """The audit of `GET`, holding the log to the receipts a member kept: `receipts` reports each receipt
         past the log's end (the log was cut back), naming another head at its version (rewritten), or not
         validly signed, with the first event in doubt. Receipts of other games are skipped. A viewer may ask."""
@@ -158,7 +165,7 @@ class Audit(MethodView):
                           "{count}: send the latest ones (each vouches for every event before it).",
                           params={"most": MAX_RECEIPTS_OF_A_GAME, "count": len(mine)})
         others = [r for r in payload["receipts"] if r["game"] != game]
-        return translate_audit(audit_game(store(), token.club_id, game, [*mine, *others]))
+        return audit_response(token.club_id, game, [*mine, *others])
 
 
 class Answers:
@@ -205,6 +212,7 @@ class Answers:
 
 def init_app(app: Flask) -> None:
     app.extensions[ANSWERS] = Answers()
+    audits.init_app(app)
 
 
 def replay_body(game: str, club: str, number: int, state: GameState, records: Sequence[Record],

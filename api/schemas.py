@@ -1,17 +1,27 @@
-"""Schemas shared by several resources: problems, stored events, the game state, list pages.
+"""Schemas shared by several resources: problems, stored events, the game state, list pages, the names people
+type (:class:`Name`), and what the OpenAPI document says beyond the fields (:class:`ExactDocument`).
 
 Responses are dumped through these schemas, so the OpenAPI document shows what
-the API really sends.
+the API really sends; requests are read through them, and the document says
+exactly what the server takes.
 """
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import re
+import unicodedata
+from functools import cache
+from typing import Any
 
-from nj_ledger.bounds import ADJUSTMENT, MAX_CHIPS, MAX_DEAL_EVENTS, RULE_RANGES, STARTING_CHIPS
+from apispec import BasePlugin
+from marshmallow import Schema, ValidationError, fields, validate
+
+from nj_ledger.bounds import ADJUSTMENT, MAX_CHIPS, MAX_DEAL_EVENTS, MAX_GAME_EVENTS, RULE_RANGES, STARTING_CHIPS
+from nj_ledger.names import code_point, hidden_character, hidden_ranges
 from nj_ledger.state import STATUSES
 
 from .dumping import ViewSchema
+from .i18n import N_, validation_templates
 
 # Bodies the API reads refuse unknown fields (marshmallow's default: RAISE).
 
@@ -40,9 +50,124 @@ ACTIONS_DESCRIPTION = (
     '{"type": "adjust", "from", "to", "amount", "reason"?}, {"type": "end", "reason"?}. '
     "Seats and the dealer are 0 to players − 1 (unknown-seat); an adjustment's amount is "
     f"{ADJUSTMENT[0]:,}–{ADJUSTMENT[1]:,} (invalid-amount). A deal holds at most {MAX_DEAL_EVENTS:,} events, "
-    f"undos included (deal-too-long), and no balance, box or transfer goes past ±{MAX_CHIPS:,} chips "
-    "(chips-out-of-range)."
+    f"undos included (deal-too-long), a game at most {MAX_GAME_EVENTS:,} (game-too-long; a deal starts only "
+    f"with room for a whole deal, ending the game is always possible), and no balance, box or transfer goes "
+    f"past ±{MAX_CHIPS:,} chips (chips-out-of-range)."
 )
+
+
+BLANK = N_("Must not be blank.")
+HIDDEN = N_("Holds a character that shows nothing ({character}): type it again without it.")
+validation_templates(HIDDEN)
+
+
+@cache
+def _visible_pattern(blank: bool) -> re.Pattern[str]:
+    """The pattern the OpenAPI document gives a name: no character that shows nothing, and (unless ``blank``)
+    one that shows something. Characters of the first plane are written as escapes, the others as themselves:
+    the one way both Python's patterns and ECMAScript's (given the unicode flag) read them."""
+    def written(number: int) -> str:
+        return f"\\u{number:04x}" if number <= 0xFFFF else chr(number)
+
+    hidden = "".join(written(first) + ("" if last == first else "-" + written(last)) for first, last in hidden_ranges())
+    return re.compile(("^" if blank else r"^(?=[\s\S]*\S)") + f"[^{hidden}]*" + r"(?![\s\S])")
+
+
+class Visible(validate.Validator):
+    """A name shows all it holds (:mod:`nj_ledger.names`): no character that shows nothing, and not blank unless
+    ``blank``. Its ``regex`` is only what the OpenAPI document shows (apispec reads it), built when asked."""
+
+    messages = (BLANK, HIDDEN)  # every message it gives, as templates (the catalog holds their French)
+
+    def __init__(self, blank: bool = False) -> None:
+        self.blank = blank
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        return _visible_pattern(self.blank)
+
+    def __call__(self, value: str) -> str:
+        if not self.blank and not value.strip():
+            raise ValidationError(BLANK)
+        found = hidden_character(value)
+        if found is not None:
+            raise ValidationError(HIDDEN.format(character=code_point(found)))
+        return value
+
+
+class Name(fields.String):
+    """A name a person types (a player's, a club's, an evening's, a season's, a game's title): read in Unicode's
+    composed form (NFC), so that "Chloé" is one name however its é was typed, and refused when it holds a
+    character that shows nothing (422 ``invalid-request``, naming the field)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        return unicodedata.normalize("NFC", super()._deserialize(value, attr, data, **kwargs))
+
+
+def name_field(longest: int, *, blank: bool = False, **options: Any) -> Name:
+    """A :class:`Name` of at most ``longest`` characters, not blank unless ``blank`` (an empty one is refused as
+    blank: :class:`Visible`)."""
+    return Name(validate=[validate.Length(max=longest), Visible(blank)], **options)
+
+
+# Every text the server reads holds no NUL (api.inputs refuses it in any body, query or path, as PostgreSQL's text
+# cannot keep it): a string field of the document with no pattern of its own says so with this one.
+NO_NUL = r"^[^\u0000]*(?![\s\S])"
+
+
+def _not_above(limit: int) -> str:
+    """A pattern of the whole numbers from 0 to ``limit`` written without leading zeros.
+
+    >>> [bool(re.fullmatch(_not_above(2147483647), n)) for n in ("0", "2147483647", "2147483648", "9999999999")]
+    [True, True, False, False]
+    """
+    digits = str(limit)
+    below = [f"[0-9]{{1,{len(digits) - 1}}}"] if len(digits) > 1 else []
+    below += [digits[:place] + f"[0-{int(digit) - 1}]" + (f"[0-9]{{{len(digits) - place - 1}}}"
+                                                          if place < len(digits) - 1 else "")
+              for place, digit in enumerate(digits) if digit != "0"]
+    return "(?:" + "|".join([*below, digits]) + ")"
+
+
+def whole_number_header(longest: int, limit: int) -> str:
+    """The pattern of a header the server reads as a whole number (``Last-Event-ID``): blank (none), or at most
+    ``longest`` digits between spaces, leading zeros allowed, worth at most ``limit``."""
+    number = rf"(?=[0-9]{{1,{longest}}}\s*(?![\s\S]))0*{_not_above(limit)}"
+    return rf"^\s*(?:{number})?\s*(?![\s\S])"
+
+
+NOT_NULL = {"anyOf": [{"type": kind} for kind in ("string", "number", "boolean", "array", "object")]}
+
+
+def _exact_attributes(self: Any, field: fields.Field, **_: Any) -> dict[str, Any]:
+    """The apispec attribute function that says what marshmallow checks and apispec leaves out: a string field
+    with no pattern (nor choice) of its own gets :data:`NO_NUL`; a field of any JSON that may not be null (the
+    rules of a game: a profile's name or an object) says so (:data:`NOT_NULL`), where apispec gives ``{}``."""
+    if type(field) is fields.Raw and not field.allow_none:
+        return dict(NOT_NULL)
+    if not isinstance(field, fields.String) or any(
+            isinstance(getattr(rule, "regex", None), re.Pattern) or isinstance(rule, validate.OneOf)
+            for rule in field.validators):
+        return {}
+    return {"pattern": NO_NUL}
+
+
+class ExactDocument(BasePlugin):
+    """What a request schema's fields cannot say on their own, said in the OpenAPI document: a rule across its
+    fields, given by the schema class as ``OPENAPI`` (``oneOf``…), no NUL in any text (:data:`NO_NUL`), no null
+    where none is taken (:data:`NOT_NULL`), so that the document calls valid exactly what the server takes
+    (tests/reliability/test_openapi_fuzz.py)."""
+
+    def init_spec(self, spec: Any) -> None:
+        for plugin in spec.plugins:
+            converter = getattr(plugin, "converter", None)
+            if converter is not None:
+                converter.add_attribute_function(_exact_attributes)
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
+        schema = kwargs.get("schema")
+        extra = getattr(schema if isinstance(schema, type) else type(schema), "OPENAPI", None)
+        return dict(extra) if extra else None
 
 
 class ProblemSchema(ViewSchema):

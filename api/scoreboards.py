@@ -23,7 +23,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from nj_ledger.scoring import WIN_UNITS
-from nj_ledger.store.checkpoints import audit_game
+from nj_ledger.store import GameInfo
 from nj_ledger.store.projections import (
     GameLine,
     ScoreLine,
@@ -36,11 +36,12 @@ from nj_ledger.store.projections import (
     set_ladder,
 )
 
+from .audits import BUSY, RETRY_AFTER, audited_page, tallied, whole_log_read
 from .auth import own_club, reader, writer
 from .context import next_page, store
-from .i18n import N_, translate_finding
-from .problems import Problem, json_response
-from .schemas import PageQuerySchema, PageSchema
+from .i18n import translate_finding
+from .problems import PROBLEM_JSON, Problem, json_response
+from .schemas import PageQuerySchema, PageSchema, ProblemSchema, name_field
 
 blp = Blueprint("scoreboards", __name__, url_prefix="/api/v1",
                 description="Club scoreboards, players' figures and history, seasons, and the club's audit.")
@@ -49,7 +50,6 @@ ROW_FIELDS = ("rank", "name", "games", "wins", "deals_played", "deals_won", "net
               "honours_taken", "honour_chips", "betes_paid", "ruins", "rating")
 SORTS = tuple(prefix + name for name in ROW_FIELDS for prefix in ("", "-"))
 DEFAULT_SORT = "-net"
-NOT_BLANK = validate.Regexp(r"[\s\S]*\S", error=N_("Must not be blank."))
 FIRST_FINDINGS = 3
 
 
@@ -139,7 +139,7 @@ class PlayerStatsSchema(PageSchema):
 
 
 class SeasonSchema(Schema):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), NOT_BLANK])
+    name = name_field(40, required=True)
     from_ = fields.Date(data_key="from", required=True)
     to = fields.Date(required=True)
     qualifying_evenings = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 1000), metadata={
@@ -356,7 +356,7 @@ class Seasons(MethodView):
 
 @blp.route("/clubs/<club>/seasons/<season>")
 class Season(MethodView):
-    @blp.arguments(LadderSettingsSchema())
+    @blp.arguments(LadderSettingsSchema(), required=False)  # no body: nothing changes
     @blp.response(200, SeasonSchema)
     def patch(self, payload: dict[str, Any], club: str, season: str) -> dict[str, Any]:
         """Change a season's evening ladder (scorer token): `qualifying_evenings`, `best_evenings` (null: every
@@ -368,29 +368,33 @@ class Season(MethodView):
         return _season(changed)
 
 
-def game_audit(game_id: str, played_on: date, status: str, version: int, report: dict[str, Any]) -> dict[str, Any]:
+def game_audit(club: str, game: GameInfo) -> dict[str, Any]:
     """A game's audit in a line: its verdict, findings by severity, and the first findings (errors first)."""
-    findings = report["findings"]
-    counts = {severity: sum(1 for f in findings if f.severity == severity)
-              for severity in ("error", "warning", "info")}
-    order = {"error": 0, "warning": 1, "info": 2}
-    first = sorted(findings, key=lambda f: order.get(f.severity, 3))[:FIRST_FINDINGS]
-    return {"game": game_id, "date": played_on.isoformat(), "status": status, "version": version, "ok": report["ok"],
-            "counts": counts, "findings": [translate_finding(finding) for finding in first]}
+    summary, tally = tallied(club, game.id, FIRST_FINDINGS)
+    return {"game": game.id, "date": game.played_on.isoformat(), "status": game.status, "version": game.version,
+            "ok": summary.report["ok"], "counts": tally.all_counts(summary),
+            "findings": [translate_finding(finding) for finding in tally.first(summary)]}
 
 
 @blp.route("/clubs/<club>/audit")
 class ClubAudit(MethodView):
     @blp.arguments(AuditQuerySchema(), location="query")
     @blp.response(200, ClubAuditSchema)
+    @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=RETRY_AFTER,
+                      description=BUSY)
     def get(self, query: dict[str, Any], club: str) -> dict[str, Any]:
-        """Every game's audit, summarised (newest first, a page at a time): is its record sound, and what was found."""
+        """Every game's audit, summarised (newest first, a page at a time): is its record sound, and what was found.
+
+        A page reads at most as many events as the longest game holds: it holds fewer games than `limit` when
+        their logs are long (`next` goes on from there). A server reads a few whole logs at once (audits,
+        exports): past them it answers 503 `busy` with `Retry-After`."""
         own_club(reader(), club)
         games = store().list_games(club, limit=query["limit"] + 1, offset=query["offset"])
-        lines = [game_audit(game.id, game.played_on, game.status, game.version, audit_game(store(), club, game.id))
-                 for game in games[: query["limit"]]]
+        page = audited_page(games[: query["limit"]])
+        with whole_log_read():
+            lines = [game_audit(club, game) for game in page]
         return {
             "club": club, "games": lines,
-            "next": next_page("scoreboards.ClubAudit", len(games) > query["limit"], limit=query["limit"],
-                              offset=query["offset"] + query["limit"]),
+            "next": next_page("scoreboards.ClubAudit", len(games) > len(page), limit=query["limit"],
+                              offset=query["offset"] + len(page)),
         }

@@ -17,7 +17,7 @@ no Referer; the page's script reads it there and sends it as
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import Response, url_for
 from flask.views import MethodView
@@ -49,6 +49,9 @@ class NewShareSchema(Schema):
         "description": "The evening whose results to share (the evening, its rounds, ranking and leaderboard)."})
     label = fields.String(load_default="", validate=validate.Length(max=120),
                           metadata={"description": "Who the link is for, as the club lists it."})
+    # one_resource, as the OpenAPI document says it (api.schemas.ExactDocument)
+    OPENAPI: ClassVar[dict[str, Any]] = {"oneOf": [{"required": ["game"]}, {"required": ["evening"]},
+                         {"required": ["scoreboard"], "properties": {"scoreboard": {"enum": [True]}}}]}
 
     @validates_schema
     def one_resource(self, data: dict[str, Any], **_: Any) -> None:
@@ -162,8 +165,8 @@ SHARE_ID = f"<int(max={MAX_INT}):share>"
 class ClubShare(MethodView):
     @blp.response(204)
     def delete(self, club: str, share: int) -> Response:
-        """Revoke a share: from now on its secret is refused with 401 by every worker. Revoking it again changes
-        nothing."""
+        """Revoke a share: from now on its secret is refused with 401 by every worker, and the streams it opened
+        end within a second. Revoking it again changes nothing."""
         own_club(writer(), club)
         store().revoke_share(club, share)
         return Response(status=204)

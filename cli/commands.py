@@ -578,10 +578,20 @@ def projections_rebuild(club_id: str | None) -> None:
 # --- keys, receipts and tokens -----------------------------------------------------------------
 @main.command("admin-token")
 def admin_token() -> None:
-    """Print a new admin token (43 random characters) for NJ_LEDGER_ADMIN_TOKEN."""
+    """Print a new admin token (32 random bytes, 43 characters) for NJ_LEDGER_ADMIN_TOKEN, one the server
+    accepts."""
     import secrets
 
-    click.echo(secrets.token_urlsafe(32))
+    from api.auth import WeakAdminToken, check_admin_token
+
+    while True:
+        token = secrets.token_urlsafe(32)
+        try:
+            check_admin_token(token)
+        except WeakAdminToken:  # random bytes that happen to spell what a guesser tries first: drawn again
+            continue
+        click.echo(token)
+        return
 
 
 @main.group()

@@ -26,6 +26,7 @@ from .cards import Card, parse_card, parse_cards
 from .errors import InvalidInput, RuleViolation
 from .events import TABLE_ACTIONS, Event
 from .messages import Listed
+from .names import code_point, hidden_character, name_key, normal_name
 from .rules import Rules, check_bounds, resolve_rules
 
 
@@ -158,10 +159,16 @@ def new_game(
     resolved = check_bounds(resolve_rules(rules))
     if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
         raise InvalidInput("invalid-players", "players must be a list of names in seat order.")
-    names = [p.strip() for p in players]
+    names = [normal_name(p) for p in players]  # composed (NFC): one name however its accents were typed
     if any(not name or len(name) > 80 for name in names):
         raise InvalidInput("invalid-players", "Every player needs a name of 1 to 80 characters.")
-    if len({name.casefold() for name in names}) != len(names):
+    for seat, name in enumerate(names):
+        found = hidden_character(name)
+        if found is not None:
+            raise InvalidInput("invalid-players", "The name of seat {seat} holds a character that shows nothing "
+                               "({character}): type it again without it.", seat=seat, character=code_point(found),
+                               field=f"players.{seat}")
+    if len({name_key(name) for name in names}) != len(names):
         raise InvalidInput("invalid-players", "Two seats have the same player name.")
     if len(names) not in resolved.players:
         raise InvalidInput(

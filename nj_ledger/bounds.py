@@ -13,8 +13,8 @@ Stored events are facts: a game started under wider bounds than today's is
 read back as it was recorded; only new games and new table actions are held to
 these ranges.
 
-    >>> MAX_CHIPS, MAX_DEAL_EVENTS, RULE_RANGES["stake_unit"]
-    (1000000000000, 1000, (1, 1000))
+    >>> MAX_CHIPS, MAX_DEAL_EVENTS, MAX_GAME_EVENTS, RULE_RANGES["stake_unit"]
+    (1000000000000, 1000, 50000, (1, 1000))
 """
 
 from __future__ import annotations
@@ -40,6 +40,21 @@ REVEAL_POINTS = (0, 520)
 # every profile, 2 to 8 players, with full and partial information and frequent undos reach 391 at the most
 # (7,200 games, bots stopping and passing six times as often as usual); a real deal stays far below.
 MAX_DEAL_EVENTS = 1_000
+
+# Events one game may hold: its first event, the adjustments before its first deal, and every deal's stretch.
+# Whatever reads a whole log (the audit, an export, a replay of the game) reads at most this many, so no one --
+# a viewer, a share link -- can make the server read a log without end. Simulated deals of eight players hold
+# about 130 events (three players: 70), so this is some 380 deals of eight: the median game of every profile
+# lasts 9 to 32 deals (docs/RULES.md), and an evening's longest game stays far below. A deal starts only while
+# the game has room for a whole deal (MAX_GAME_EVENTS - MAX_DEAL_EVENTS events at most), so that every deal
+# begun can be played out; ending the game is always possible, its two events past the bound if need be.
+MAX_GAME_EVENTS = 50_000
+
+# Events a game brought whole may hold: an imported document (JSON or NJN, streamed or not) and a simulated game.
+# An archive of an old scoresheet, or the 1,000,000-event game the benchmarks import, replay and audit (SPEC §9),
+# is read within this; what reads a whole log reads it in bounded memory and two at a time (api.audits). Table
+# actions never take a game past MAX_GAME_EVENTS, whatever it was brought with.
+MAX_DOCUMENT_EVENTS = 1_200_000
 
 # The whole numbers among the rule options, as (least, most): every stake of the board, the multipliers of
 # stakes and card payments, the hoc chips of the 1760 rules, and the length of a game in deals (also for each

@@ -35,7 +35,7 @@ from .actions import (
     parse_action,
     seat_account,
 )
-from .bounds import ADJUSTMENT, MAX_DEAL_EVENTS, shown
+from .bounds import ADJUSTMENT, MAX_DEAL_EVENTS, MAX_GAME_EVENTS, shown
 from .cards import DECK, Card, rank_label
 from .checks import (
     check_announced,
@@ -267,8 +267,10 @@ def _decide_end(s: GameState, a: End, events: list[Event]) -> None:
     end_game(s, events, "agreed")
 
 
-def _decide_into(s: GameState, action: Action | Mapping[str, Any], events: list[Event]) -> None:
+def _decide_into(s: GameState, action: Action | Mapping[str, Any], events: list[Event], bounded: bool = True,
+                 limit: int = MAX_GAME_EVENTS) -> None:
     parsed = action if isinstance(action, TableAction) else parse_action(action, s.n, s.rules.board)
+    before = s.version
     match parsed:
         case Play():
             _decide_play(s, parsed, events)
@@ -286,8 +288,14 @@ def _decide_into(s: GameState, action: Action | Mapping[str, Any], events: list[
             _decide_adjust(s, parsed, events)
         case End():
             _decide_end(s, parsed, events)
-    # past the bound: the deal's events, undos included; before the first deal (adjustments only) no replay
-    # ever shows them, and nothing bounds them but the game
+    if bounded:
+        _check_length(s, parsed, before, limit)
+
+
+def _check_length(s: GameState, parsed: Action, before: int, limit: int) -> None:
+    """Refuse an action that takes the game past its bounds of length (:mod:`nj_ledger.bounds`), once decided."""
+    # the deal's events, undos included; before the first deal (adjustments only) no replay ever shows them, and
+    # only the game's own bound holds them
     if s.deal_number and s.version - s.deal_first_seq >= MAX_DEAL_EVENTS:
         raise RuleViolation(
             "deal-too-long",
@@ -295,21 +303,40 @@ def _decide_into(s: GameState, action: Action | Mapping[str, Any], events: list[
             "an undo adds events, it never removes any.",
             deal=s.deal_number, count=s.version - s.deal_first_seq + 1, limit=MAX_DEAL_EVENTS,
         )
+    if isinstance(parsed, Deal) and before > limit - MAX_DEAL_EVENTS:  # no room for a whole deal
+        raise RuleViolation(
+            "game-too-long",
+            "The game holds {count} events and a deal may add {deal_limit}: a game holds at most {limit}. "
+            "End this game and start a new one.",
+            count=before, deal_limit=MAX_DEAL_EVENTS, limit=limit,
+        )
+    if s.version > limit and not isinstance(parsed, End):  # ending the game is always possible
+        raise RuleViolation(
+            "game-too-long",
+            "The game would hold {count} events, more than the {limit} a game may hold: end it and start a new "
+            "one.",
+            count=s.version, limit=limit,
+        )
 
 
-def decide(state: GameState, action: Action | Mapping[str, Any]) -> list[Event]:
+def decide(state: GameState, action: Action | Mapping[str, Any], *, bounded: bool = True,
+           limit: int = MAX_GAME_EVENTS) -> list[Event]:
     """The events one table action (a value, or its JSON) adds to the log; ``state`` is left untouched.
 
     Raises :class:`~nj_ledger.errors.LedgerError` (``InvalidInput`` for a malformed
-    action, ``RuleViolation`` for a forbidden one) with a stable ``code``.
+    action, ``RuleViolation`` for a forbidden one) with a stable ``code``. With ``bounded`` false the lengths
+    of the deal and of the game are not held to their bounds: the audit re-computes a stored log, which may
+    have been recorded under wider bounds than today's, with it.
     """
     events: list[Event] = []
-    _decide_into(state.copy(), action, events)
+    _decide_into(state.copy(), action, events, bounded, limit)
     return events
 
 
-def execute(state: GameState, actions: Iterable[Action | Mapping[str, Any]]) -> tuple[GameState, list[Event]]:
-    """Apply a batch of table actions all-or-nothing: the new state and every event to append.
+def execute(state: GameState, actions: Iterable[Action | Mapping[str, Any]],
+            limit: int = MAX_GAME_EVENTS) -> tuple[GameState, list[Event]]:
+    """Apply a batch of table actions all-or-nothing: the new state and every event to append; ``limit``: the
+    events the game may hold (:data:`~nj_ledger.bounds.MAX_DOCUMENT_EVENTS` for a game brought whole).
 
     The first refused action refuses the batch; its error carries ``index``
     (the action's position in the batch) in ``params``.
@@ -318,7 +345,7 @@ def execute(state: GameState, actions: Iterable[Action | Mapping[str, Any]]) -> 
     events: list[Event] = []
     for index, action in enumerate(actions):
         try:
-            _decide_into(s, action, events)
+            _decide_into(s, action, events, True, limit)
         except LedgerError as refusal:
             refusal.params.setdefault("index", index)
             raise

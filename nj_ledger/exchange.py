@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from .bounds import MAX_DOCUMENT_EVENTS
 from .decide import execute, new_game
 from .errors import InvalidInput, LedgerError
 from .events import Event, event_from_dict
@@ -156,7 +157,7 @@ def load_game(doc: Any) -> tuple[list[Event], GameState]:
     position in ``params["index"]``.
     """
     started, actions = read_game_document(doc)
-    state, events = execute(replay([started]), actions)
+    state, events = execute(replay([started]), actions, MAX_DOCUMENT_EVENTS)  # a game brought whole
     return [started, *events], state
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .bounds import MAX_DOCUMENT_EVENTS
 from .cards import DECK, Card
 from .checks import declarable
 from .decide import execute, new_game
@@ -67,7 +68,7 @@ class _Table:
         self.before_pending = self.state
 
     def submit(self, batch: list[dict[str, Any]]) -> None:
-        self.state, events = execute(self.state, batch)
+        self.state, events = execute(self.state, batch, MAX_DOCUMENT_EVENTS)  # a game made whole
         self.game.batches.append(batch)
         self.game.events.extend(events)
 
@@ -160,7 +161,7 @@ class _Table:
     def _pass(self, seat: int) -> None:
         if not self.pending:
             self.before_pending = self.state
-        self.state, _ = execute(self.state, [{"type": "pass", "seat": seat}])  # provisional
+        self.state, _ = execute(self.state, [{"type": "pass", "seat": seat}], MAX_DOCUMENT_EVENTS)  # provisional
         after = self.state.deal
         assert after is not None
         self.pending.append(({"type": "pass", "seat": seat}, not after.passers))

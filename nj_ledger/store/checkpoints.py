@@ -27,7 +27,8 @@ import hmac
 import os
 import secrets
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
@@ -35,15 +36,17 @@ from typing import Any, cast
 from sqlalchemy import Connection, ForeignKey, Integer, String, Table, bindparam, insert, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..audit import CheckpointCheck, audit, check_receipts, with_receipts
+from ..audit import audit_log, check_receipts, checkpoints_report, with_receipts
 from ..chain import sign_checkpoint
+from ..findings import Finding
 from ..receipts import Signer, verify
+from ..report import Items, Kept, Summary
 from .base import StoreBase, iso, utcnow
 from .database import instance_path
 from .errors import NotFound
 from .keys import KeysMixin, create_once
 from .models import Base, Club, Game
-from .recorder import LAST_SEQ
+from .recorder import LAST_SEQ, paced
 from .values import Record
 
 CHECKPOINT_KEY_ENV = "NJ_LEDGER_CHECKPOINT_KEY"
@@ -203,62 +206,142 @@ def checkpoints(store: StoreBase, club_id: str, game_id: str) -> list[dict[str, 
         return _stored(session, game_id)
 
 
-def checker(public_keys: Mapping[str, bytes], game_id: str, hashes: Mapping[int, Any]) -> CheckpointCheck:
-    """The check the audit applies to each checkpoint: the log's hash at its seq (``hashes``), signed by a key
-    to believe. An HMAC checkpoint is never believed: the migration that brought receipts signed again every
-    one that checked with its key, so one still there did not (or was put there since)."""
-
-    def valid(checkpoint: Mapping[str, Any]) -> bool:
-        seq, head, signature = checkpoint["seq"], checkpoint.get("head_hash"), checkpoint.get("signature")
-        logged = hashes.get(seq)
-        if not (isinstance(head, str) and isinstance(signature, str) and isinstance(logged, str)):
-            return False
-        if not hmac.compare_digest(logged, head):
-            return False
-        return checkpoint.get("key_id") is not None and verify(
-            {"game": game_id, "version": seq, "head": head, "at": checkpoint.get("at"),
-             "key": checkpoint["key_id"], "signature": signature}, public_keys)
-
-    return valid
+def holds(public_keys: Mapping[str, bytes], game_id: str, checkpoint: Mapping[str, Any], logged: Any) -> bool:
+    """Whether a checkpoint holds: it names the log's hash at its seq (``logged``: None where the log has no
+    event), signed by a key to believe. An HMAC checkpoint is never believed: the migration that brought
+    receipts signed again every one that checked with its key, so one still there did not (or was put there
+    since)."""
+    seq, head, signature = checkpoint["seq"], checkpoint.get("head_hash"), checkpoint.get("signature")
+    if not (isinstance(head, str) and isinstance(signature, str) and isinstance(logged, str)):
+        return False
+    if not hmac.compare_digest(logged, head):
+        return False
+    return checkpoint.get("key_id") is not None and verify(
+        {"game": game_id, "version": seq, "head": head, "at": checkpoint.get("at"),
+         "key": checkpoint["key_id"], "signature": signature}, public_keys)
 
 
-def expected_checkpoints(records: Sequence[Record], stored: list[dict[str, Any]],
-                         version: int | None = None) -> list[dict[str, Any]]:
-    """The stored checkpoints, plus an empty one wherever one was signed and none is kept: at the first event,
-    deal ends and the game's end, and at the head (``version``, the last event of the last batch)."""
-    kept = {c["seq"] for c in stored}
-    wanted = set(signed_seqs(r for r in records if version is None or r["seq"] <= version))
-    if version:
-        wanted.add(version)
-    missing = [{"seq": seq, "head_hash": None, "signature": None, "created_at": None, "key_id": None, "at": None}
-               for seq in sorted(wanted - kept)]
-    return sorted([*stored, *missing], key=lambda c: c["seq"])
+CHECKPOINTS_PAGE = 1024  # checkpoints read at a time beside the log (a game recorded a tap at a time has one a tap)
+_PAGE_AFTER = (select(Checkpoint.seq, Checkpoint.head_hash, Checkpoint.signature, Checkpoint.key_id, Checkpoint.at)
+               .where(Checkpoint.game_id == bindparam("game_id"), Checkpoint.seq > bindparam("after"))
+               .order_by(Checkpoint.seq).limit(CHECKPOINTS_PAGE))
+_KEY_IDS = select(Checkpoint.key_id).distinct().where(Checkpoint.game_id == bindparam("game_id"))
+
+
+class LogCheckpoints:
+    """A game's signed checkpoints held to its log as the log is read (:meth:`record`, in seq order), read a
+    page at a time beside it: neither is ever held whole.
+
+    Every checkpoint stored must hold (:func:`holds`), and one must be stored wherever one was signed: at the
+    first event, deal ends and the game's end (:func:`signed_seqs`), and at the head (the game's ``version``,
+    the last event of the last batch). The first that fails, in seq order, is the audit's finding.
+    """
+
+    def __init__(self, session: Session, game_id: str, version: int, public_keys: Mapping[str, bytes]) -> None:
+        self.session, self.game_id, self.version, self.public_keys = session, game_id, version, public_keys
+        self.page: deque[Any] = deque()
+        self.after, self.read_all = 0, False
+        self.count = 0
+        self.first_bad: int | None = None
+        self.at_version = False  # whether the log's event at the version was read
+
+    def next_stored(self) -> Any:
+        """The next stored checkpoint not yet judged (None: there is none)."""
+        if not self.page and not self.read_all:
+            rows = self.session.execute(_PAGE_AFTER, {"game_id": self.game_id, "after": self.after}).all()
+            self.page.extend(rows)
+            self.read_all = len(rows) < CHECKPOINTS_PAGE
+            if rows:
+                self.after = rows[-1].seq
+        return self.page[0] if self.page else None
+
+    def judge(self, seq: int, valid: Callable[[], bool]) -> None:
+        self.count += 1
+        if self.first_bad is None and not valid():
+            self.first_bad = seq
+
+    def record(self, record: Mapping[str, Any]) -> None:
+        """Hold the checkpoints up to ``record`` (of seq at most the version) to the log."""
+        seq = record["seq"]
+        stored = self.next_stored()
+        while stored is not None and stored.seq < seq:  # signed where the log has no event
+            self.page.popleft()
+            self.judge(stored.seq, _never)
+            stored = self.next_stored()
+        if stored is not None and stored.seq == seq:
+            self.page.popleft()
+            checkpoint = {"seq": seq, "head_hash": stored.head_hash, "signature": stored.signature,
+                          "key_id": stored.key_id, "at": stored.at}
+            self.judge(seq, lambda: holds(self.public_keys, self.game_id, checkpoint, record.get("hash")))
+        elif signed_seqs((record,)) or seq == self.version:
+            self.judge(seq, _never)  # signed there, and not kept
+        self.at_version = self.at_version or seq == self.version
+
+    def report(self) -> tuple[dict[str, Any], list[Finding]]:
+        """The checkpoints past the log's last event judged too: the audit's ``checkpoints`` and its finding."""
+        missing_head = bool(self.version) and not self.at_version  # the log stops before its version
+        while (stored := self.next_stored()) is not None:
+            self.page.popleft()
+            if missing_head and stored.seq >= self.version:
+                missing_head = False
+                if stored.seq > self.version:
+                    self.judge(self.version, _never)
+            self.judge(stored.seq, _never)
+        if missing_head:
+            self.judge(self.version, _never)
+        return checkpoints_report(self.count, self.first_bad)
+
+
+def _never() -> bool:
+    return False
 
 
 def audit_game(store: KeysMixin, club_id: str, game_id: str,
                receipts: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """The audit of a game's log (SPEC §5): its signed checkpoints, the log against the game's summary, and
-    the ``receipts`` members hold, when given.
+    the ``receipts`` members hold, when given (:func:`audit_game_into`, its items kept in lists)."""
+    kept = Kept()
+    return audit_game_into(store, club_id, game_id, kept, receipts).whole(kept)
+
+
+def audit_game_into(store: KeysMixin, club_id: str, game_id: str, items: Items,
+                    receipts: Sequence[Mapping[str, Any]] | None = None) -> Summary:
+    """The audit of a game's log, its items (:class:`~nj_ledger.report.Items`) given to ``items`` as the log is
+    read, a chunk of rows at a time: what it holds does not grow with the log.
 
     Everything is read in one snapshot of the database (a concurrent append is either wholly in it or not).
     """
+    wanted = {r["version"] for r in receipts or () if isinstance(r, Mapping) and r.get("game") == game_id
+              and type(r.get("version")) is int}
+    hashes: dict[int, Any] = {}  # the log's hash at each version a receipt names
     with store.snapshot() as session:
         game = _game_row(session, club_id, game_id)  # 404 before anything is read
-        stored = _stored(session, game_id)
-        records = list(store.recorder.select_records(session.connection(), game_id, 0, LAST_SEQ))
-    public_keys = store.verifying_keys()
-    named = {c["key_id"] for c in stored if c["key_id"]}
-    named |= {r.get("key") for r in receipts or () if isinstance(r, Mapping)}
-    unknown = named - set(public_keys)
-    if unknown:  # a key taken into use since this process last read them (read again once)
-        public_keys = store.verifying_keys(next(iter(unknown)))
-    hashes = {r["seq"]: r.get("hash") for r in records if r["seq"] <= game.version}  # the acknowledged log's
-    report = audit(records, expected_checkpoints(records, stored, game.version),
-                   checker(public_keys, game_id, hashes), version=game.version,
-                   head_hash=game.head_hash)
+        connection = session.connection()
+        public_keys = store.verifying_keys(None, connection)
+        unknown = {key for key in session.execute(_KEY_IDS, {"game_id": game_id}).scalars() if key} - set(public_keys)
+        if unknown:  # a key taken into use since this process last read them (read again once)
+            public_keys = store.verifying_keys(next(iter(unknown)), connection)
+        checkpoints = LogCheckpoints(session, game_id, game.version, public_keys)
+
+        def acknowledged(records: Iterable[Record]) -> Iterator[Record]:
+            for record in records:
+                if record["seq"] <= game.version:
+                    checkpoints.record(record)
+                    if record["seq"] in wanted:
+                        hashes[record["seq"]] = record.get("hash")
+                yield record
+
+        records = paced(store.recorder.select_records(connection, game_id, 0, LAST_SEQ))
+        summary = audit_log(acknowledged(records), items,
+                            checkpoints.report, version=game.version, head_hash=game.head_hash)
     if receipts is None:
-        return report
-    return with_receipts(report, check_receipts(game_id, game.version, hashes.get, receipts, public_keys))
+        return summary
+    named = {r.get("key") for r in receipts if isinstance(r, Mapping)} - set(public_keys)
+    if named:
+        public_keys = store.verifying_keys(next(iter(named)))
+    report = with_receipts({**summary.report, "findings": []},
+                           check_receipts(game_id, game.version, hashes.get, receipts, public_keys))
+    return Summary(report, summary.first, [*summary.last, *report.pop("findings")])  # the receipts' come last
 
 
 # --- heads kept elsewhere ------------------------------------------------------------------------

@@ -13,8 +13,10 @@ from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
+from .. import names
 from .base import StoreBase, new_id, utcnow
 from .errors import LastScorerToken, NotFound, PlayerExists
+from .followers import announce_revoked
 from .models import Club, Game, Player, Token
 from .values import ClubInfo, NewToken, PlayerInfo, TokenInfo, TokenRecord
 
@@ -39,8 +41,10 @@ def token_digest(secret: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """Member names are compared without case: "Chloé" and "chloé" are one member."""
-    return name.strip().casefold()
+    """Member names are compared without case and however they were composed: "Chloé" and "chloé" are one
+    member, its é typed as one character or as an e and an accent (:func:`nj_ledger.names.name_key`; keys
+    stored before were made again by migration 0012)."""
+    return names.name_key(name)
 
 
 class ClubsMixin(StoreBase):
@@ -162,6 +166,7 @@ class ClubsMixin(StoreBase):
                 if row.role == "scorer" and set(scorers) <= {token_id}:
                     raise LastScorerToken(token_id)
                 row.revoked_at = utcnow()
+                announce_revoked(session, "token", token_id)  # its open streams end, in every process
             return TokenRecord.of(row)
 
     def rotate_token(self, club_id: str, token_id: int) -> NewToken:
@@ -170,6 +175,7 @@ class ClubsMixin(StoreBase):
             old = self._active_token(session, club_id, token_id)
             new = self._add_token(session, club_id, old.role, old.label)
             old.revoked_at = utcnow()
+            announce_revoked(session, "token", token_id)
             return new
 
     # --- players -------------------------------------------------------------------------------
@@ -190,10 +196,10 @@ class ClubsMixin(StoreBase):
             ).first()
             if existing is not None:
                 raise PlayerExists(existing.name)
-            row = Player(club_id=club_id, name=name.strip(), name_key=name_key(name), created_at=utcnow())
+            row = Player(club_id=club_id, name=names.normal_name(name), name_key=name_key(name), created_at=utcnow())
             session.add(row)
             try:
                 session.flush()
             except IntegrityError:  # registered at the same moment by another request
-                raise PlayerExists(name.strip()) from None
+                raise PlayerExists(names.normal_name(name)) from None
             return PlayerInfo.of(row)

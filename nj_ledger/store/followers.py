@@ -2,16 +2,22 @@
 
 The log is the truth: a wake-up says only "read the log again". What is
 followed is a game (its key is its id), a club's feed (``club:<id>``) or an
-evening's log (``evening:<id>``). One thread per store (so one per server
+evening's log (``evening:<id>``). A stream also follows the credential it was
+opened with (``credential:token:<id>``, ``credential:share:<id>``,
+``credential:table:<id>``: :func:`credential_key`), so that its revocation ends
+the stream at once, on every process: there the wake-up says "ask again whether
+it is in use" (:meth:`Followers.revoked`). One thread per store (so one per server
 process) watches the database for every follower of the process:
 
 - on PostgreSQL it ``LISTEN``s on one connection of its own: every append
-  notifies in its own transaction (:meth:`Recorder.announce`), and PostgreSQL
-  delivers the notification to every listening process, of this host or
-  another, once the rows are visible;
+  notifies in its own transaction (:meth:`Recorder.announce`), and so does
+  every revocation (:func:`announce_revoked`), and PostgreSQL delivers the
+  notification to every listening process, of this host or another, once the
+  rows are visible;
 - on SQLite (one host: the database is a file) it reads the versions of the
   games followed in this process every :data:`POLL_INTERVAL` seconds, one
-  indexed query however many follow them.
+  indexed query however many follow them, and whether the credentials followed
+  are still in use, one more.
 
 A notification lost (the listening connection broken and made again) loses no
 event: the listener wakes every follower when it connects again, each reads
@@ -24,22 +30,48 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, func, select
+from sqlalchemy.orm import Session
 
-from .models import ClubFeedRecord, Evening, Game
+from .models import ClubFeedRecord, Evening, Game, Share, TableToken, Token
+from .recorder import recorder_for
 
 if TYPE_CHECKING:
     from .base import StoreBase
 
 CLUB_PREFIX = "club:"  # the key of a club's feed among the followed (a game's key is its id)
 EVENING_PREFIX = "evening:"  # the key of an evening's log of decisions
+CREDENTIAL_PREFIX = "credential:"  # the key of a credential a stream was opened with (credential_key)
+# What a credential's key names, and the table it is kept in: a token and a share are in use until revoked; a table's
+# token has no revocation of its own, and is in use while its row is there.
+CREDENTIALS: dict[str, Any] = {"token": Token, "share": Share, "table": TableToken}
+IN_USE, REVOKED = 0, 1  # a credential's "version" among the followed: it moves once, when it is revoked
 POLL_INTERVAL = 0.05  # seconds between two reads of the followed games' versions (SQLite)
 RECONNECT_DELAY = 1.0  # seconds before listening again after the connection was lost (PostgreSQL)
 LISTEN_TIMEOUT = 1.0  # seconds the listener waits for a notification before looking whether to stop
 Wake = Callable[[], None]
 _log = logging.getLogger(__name__)
+
+
+def credential_key(kind: str, ident: int) -> str:
+    """The followers' key of a credential: ``kind`` one of :data:`CREDENTIALS`, ``ident`` its row's id.
+
+    >>> credential_key("share", 7)
+    'credential:share:7'
+    """
+    if kind not in CREDENTIALS:
+        raise ValueError(f"a credential is one of {sorted(CREDENTIALS)}, not {kind!r}")
+    return f"{CREDENTIAL_PREFIX}{kind}:{ident}"
+
+
+def announce_revoked(connection: Connection | Session, kind: str, ident: int) -> None:
+    """Tell the streams of every process opened with this credential that it was revoked, when the revoking
+    transaction commits (PostgreSQL; SQLite's poll sees the row change by itself)."""
+    if isinstance(connection, Session):
+        connection = connection.connection()
+    recorder_for(connection).announce(connection, credential_key(kind, ident), REVOKED)
 
 
 class Followers:
@@ -74,9 +106,9 @@ class Followers:
         return unfollow
 
     def count(self) -> int:
-        """How many followers this process has."""
+        """How many followers of logs this process has (the watches of credentials left out)."""
         with self._lock:
-            return sum(len(wakes) for wakes in self._wakes.values())
+            return sum(len(wakes) for key, wakes in self._wakes.items() if not key.startswith(CREDENTIAL_PREFIX))
 
     def stop(self) -> None:
         """Stop watching (the thread ends within a second)."""
@@ -142,14 +174,28 @@ class Followers:
             if moved:
                 self.wake(moved)
 
+    def revoked(self, keys: Iterable[str]) -> set[str]:
+        """Those of these credentials' keys (:func:`credential_key`) that are no longer in use, as the database
+        holds them now: revoked, or never known."""
+        credentials = [key for key in keys if key.startswith(CREDENTIAL_PREFIX)]
+        if not credentials:
+            return set()
+        versions = self.store_versions(credentials)
+        return {key for key in credentials if versions.get(key) != IN_USE}
+
     def store_versions(self, keys: list[str]) -> dict[str, int]:
-        """The versions of these games, the last positions of these clubs' feeds (keys ``club:<id>``) and the
-        versions of these evenings' logs (keys ``evening:<id>``), as the database holds them now."""
-        games = [key for key in keys if not key.startswith((CLUB_PREFIX, EVENING_PREFIX))]
+        """The versions of these games, the last positions of these clubs' feeds (keys ``club:<id>``), the
+        versions of these evenings' logs (keys ``evening:<id>``) and whether these credentials are in use
+        (:data:`IN_USE` or :data:`REVOKED`), as the database holds them now."""
+        named = (CLUB_PREFIX, EVENING_PREFIX, CREDENTIAL_PREFIX)
+        games = [key for key in keys if not key.startswith(named)]
         clubs = [key[len(CLUB_PREFIX):] for key in keys if key.startswith(CLUB_PREFIX)]
         evenings = [key[len(EVENING_PREFIX):] for key in keys if key.startswith(EVENING_PREFIX)]
+        credentials = [key for key in keys if key.startswith(CREDENTIAL_PREFIX)]
         versions: dict[str, int] = {}
         with self.store.reading() as session:
+            if credentials:
+                versions.update(_credentials_in_use(session, credentials))
             if games:
                 rows = session.execute(select(Game.id, Game.version).where(Game.id.in_(games)))
                 versions.update({row.id: row.version for row in rows})
@@ -162,3 +208,20 @@ class Followers:
                 rows = session.execute(select(Evening.id, Evening.version).where(Evening.id.in_(evenings)))
                 versions.update({EVENING_PREFIX + row.id: row.version for row in rows})
         return versions
+
+
+def _credentials_in_use(session: Session, keys: list[str]) -> dict[str, int]:
+    """:data:`IN_USE` or :data:`REVOKED` for each credential's key: one indexed query per kind named."""
+    wanted: dict[str, dict[int, str]] = {}
+    for key in keys:
+        kind, _, ident = key[len(CREDENTIAL_PREFIX):].partition(":")
+        if kind in CREDENTIALS and ident.isdigit() and len(ident) <= 18:
+            wanted.setdefault(kind, {})[int(ident)] = key
+    in_use: set[str] = set()
+    for kind, by_id in wanted.items():
+        table = CREDENTIALS[kind]
+        query = select(table.id).where(table.id.in_(list(by_id)))
+        if hasattr(table, "revoked_at"):
+            query = query.where(table.revoked_at.is_(None))
+        in_use.update(by_id[ident] for ident in session.scalars(query))
+    return {key: IN_USE if key in in_use else REVOKED for key in keys}

@@ -34,6 +34,7 @@ from .errors import IdempotencyMismatch, LogDamaged, NotFound, VersionConflict, 
 from .keys import KeysMixin
 from .log import GENESIS, chain_records, event_of
 from .models import ClubFeedRecord, Game, GamePlayer, IdempotencyRecord, Player
+from .recorder import paced
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
 from .writes import NewGame, insert_games, insert_records
 
@@ -274,11 +275,13 @@ class GamesMixin(ClubsMixin, KeysMixin):
             return head_receipt(session, game_id, version)
 
     def records(self, club_id: str, game_id: str, after: int = 0, limit: int | None = None) -> list[Record]:
-        """The stored records of a game with seq > ``after``, at most ``limit`` of them."""
+        """The stored records of a game with seq > ``after``, at most ``limit`` of them (all of them read
+        :func:`~.recorder.paced`)."""
         with self.reading() as session:
             game = self._game(session, club_id, game_id)
             upto = game.version if limit is None else min(game.version, after + limit)  # seqs have no gaps
-            return list(self.recorder.select_records(session.connection(), game_id, after, upto))
+            rows = self.recorder.select_records(session.connection(), game_id, after, upto)
+            return list(rows if limit is not None else paced(rows))
 
     def club_feed(self, club_id: str, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
         """The club's feed after ``position`` (games created, deals ended, games ended), in order, at most

@@ -1,9 +1,9 @@
 """Shares: read-only links to one game or to a club's scoreboard.
 
 A share is a secret, like a token, kept only as the SHA-256 of its secret and looked up at every request (a
-revoked share is refused at once, by every worker). It speaks for its club with the role ``share``, which
-never writes; which routes it reaches (its game's, or the scoreboard) is the API's to enforce
-(:mod:`api.auth`).
+revoked share is refused at once, by every worker, and the streams it opened end: :mod:`.followers`). It speaks
+for its club with the role ``share``, which never writes; which routes it reaches (its game's, or the scoreboard)
+is the API's to enforce (:mod:`api.auth`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError
 from .base import utcnow
 from .clubs import LAST_USED_GRAIN, ClubsMixin, token_digest
 from .errors import NotFound
+from .followers import announce_revoked
 from .models import Club, Evening, Game, Share
 from .values import NewShare, ShareInfo, ShareRecord, TokenInfo
 
@@ -122,4 +123,5 @@ class SharesMixin(ClubsMixin):
                 raise NotFound("This club has no share {share}.", share=share_id)
             if row.revoked_at is None:
                 row.revoked_at = utcnow()
+                announce_revoked(session, "share", share_id)  # its open streams end, in every process
             return ShareRecord.of(row)

@@ -29,6 +29,7 @@ from typing import IO, Any
 import ijson
 from sqlalchemy import Connection, update
 
+from ..bounds import MAX_DOCUMENT_EVENTS
 from ..chain import canonical_bytes
 from ..decide import execute
 from ..errors import LedgerError
@@ -208,7 +209,7 @@ class _Writer:
 
     def execute(self, state: GameState, actions: list[Any], done: int) -> GameState:
         try:
-            state_after, events = execute(state, actions)
+            state_after, events = execute(state, actions, MAX_DOCUMENT_EVENTS)  # a game brought whole
         except LedgerError as refusal:
             refusal.params["index"] = done + refusal.params.get("index", 0)
             raise

@@ -24,7 +24,8 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
     assert set(spec["paths"]) == {
         "/api/v1/health", "/api/v1/ready", "/metrics", "/api/v1/clubs", "/api/v1/clubs/{club}",
         "/api/v1/clubs/{club}/tokens",
-        "/api/v1/clubs/{club}/players", "/api/v1/clubs/{club}/games", "/api/v1/clubs/{club}/imports",
+        "/api/v1/clubs/{club}/players", "/api/v1/clubs/{club}/players/look-alikes", "/api/v1/clubs/{club}/games",
+        "/api/v1/clubs/{club}/imports",
         "/api/v1/games/{game}", "/api/v1/games/{game}/actions", "/api/v1/games/{game}/events",
         "/api/v1/games/{game}/deals/{number}/replay", "/api/v1/games/{game}/deals/{number}/analysis",
         "/api/v1/games/{game}/audit", "/api/v1/games/{game}/export",

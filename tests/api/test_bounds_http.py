@@ -7,10 +7,11 @@ from typing import Any
 
 import orjson
 import pytest
-from core.test_bounds import DOUBLING_RULES, doubling_deal, numbers, replay_bomb
+from core.test_bounds import DOUBLING_RULES, adjustments, doubling_deal, numbers, replay_bomb
 from flask.testing import FlaskClient
 
-from nj_ledger.bounds import MAX_CHIPS, MAX_DEAL_EVENTS
+from nj_ledger.bounds import MAX_CHIPS, MAX_DEAL_EVENTS, MAX_GAME_EVENTS
+from nj_ledger.store import Store
 from support.http import Calls, Club, assert_problem
 
 FR = {"Accept-Language": "fr-FR,fr;q=0.9"}
@@ -88,6 +89,39 @@ def test_the_replay_bomb_sent_as_actions_stops_at_the_bound(calls: Calls, club: 
     problem = assert_problem(calls.act(club, game["id"], *bomb[900:]), 422, "deal-too-long")
     assert problem["index"] == MAX_DEAL_EVENTS - (16 + 899)  # the action that would be the deal's 1,001st
     assert calls.events(club, game["id"]) == before
+
+
+def test_a_game_at_its_bound_of_events_refuses_more_and_may_still_end(store: Store, client: FlaskClient,
+                                                                       calls: Calls, club: Club) -> None:
+    """The attack made a game of 120,017 events with adjustments before its first deal; now a game holds at most
+    MAX_GAME_EVENTS (written here through the store, a batch of 5,000 adjustments at a time)."""
+    game = calls.game(club)["id"]
+    for start in range(0, 24_999, 5_000):
+        store.append(club.id, game, adjustments(min(5_000, 24_999 - start)))
+    assert client.get(f"/api/v1/games/{game}", headers=club.auth).json["version"] == MAX_GAME_EVENTS - 1
+    for action, count in (({"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1}, MAX_GAME_EVENTS + 1),
+                          ({"type": "deal"}, MAX_GAME_EVENTS - 1)):
+        problem = assert_problem(calls.act(club, game, action), 422, "game-too-long")
+        assert problem["index"] == 0 and str(count) in problem["detail"]
+        french = assert_problem(calls.act(club, game, action, headers=FR), 422, "game-too-long")
+        assert french["detail"].startswith("La partie compte" if action["type"] == "deal" else "La partie compterait")
+    ended = calls.act(club, game, {"type": "end", "reason": "time to go home"})
+    assert ended.status_code == 201 and ended.json["state"]["version"] == MAX_GAME_EVENTS + 1
+
+
+def test_a_document_past_the_events_of_a_game_is_refused_and_stores_nothing(client: FlaskClient, club: Club,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the events a game brought whole may hold (MAX_DOCUMENT_EVENTS, made small here: a document of a million
+    events is the benchmarks')."""
+    for module in ("nj_ledger.exchange", "nj_ledger.store.streaming"):
+        monkeypatch.setattr(f"{module}.MAX_DOCUMENT_EVENTS", MAX_GAME_EVENTS)
+    body = orjson.dumps(document(actions=adjustments(25_000)))
+    assert len(body) < 2 * 1024 * 1024
+    answer = client.post(f"/api/v1/clubs/{club.id}/imports", data=body, content_type="application/json",
+                         headers=club.auth)
+    problem = assert_problem(answer, 422, "game-too-long")
+    assert problem["index"] == 24_999
+    assert games_of(client, club) == []
 
 
 def test_a_document_with_a_rule_number_past_its_range_is_422_naming_it(client: FlaskClient,

@@ -166,6 +166,8 @@ def field_messages(field: fields.Field) -> set[str]:
                                              validator.message_min if low is not None else validator.message_max))
         elif isinstance(validator, validate.OneOf | validate.Regexp | validate.Equal | validate.NoneOf):
             messages.add(validator.error)
+        elif isinstance(getattr(validator, "messages", None), tuple):  # the app's own (api.schemas.Visible)
+            messages |= set(validator.messages)
         else:
             raise AssertionError(f"{field!r}: say which messages {validator!r} gives")
     for name in ("inner", "value_field", "key_field"):  # a List's items, a Dict's keys and values

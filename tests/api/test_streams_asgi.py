@@ -1,27 +1,39 @@
 """The ASGI layer (api.asgi) in this process: a stream handed over to the event loop, its refusals as the app
-answers them, and a client that leaves forgotten at once."""
+answers them, a client that leaves forgotten at once, and a stream that ends once its token or share is revoked."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from flask import Flask
+from sqlalchemy import update
 
-from api import create_app, streams
+from api import channels, create_app, streams
 from api.asgi import asgi_app
 from nj_ledger.store import Store
+from nj_ledger.store.models import Share
 from support.http import ADMIN_TOKEN, Calls, Club
 
 HEARTBEAT = 0.1
+QUIET_HEARTBEAT = 60.0  # a stream that only a revocation, not its next heartbeat, can end within the tests' time
+REVOKED_WITHIN = 1.0  # seconds from a revocation's answer to the end of the streams it opened
 
 
 @pytest.fixture(scope="module")
 def streaming_app(store: Store) -> Flask:
     return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                        "STREAM_HEARTBEAT": HEARTBEAT})
+
+
+@pytest.fixture(scope="module")
+def quiet_app(store: Store) -> Flask:
+    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+                       "STREAM_HEARTBEAT": QUIET_HEARTBEAT})
 
 
 def scope(path: str, club: Club, *headers: tuple[bytes, bytes]) -> dict[str, Any]:
@@ -182,7 +194,7 @@ def test_a_slow_follower_neither_holds_up_the_others_nor_loses_an_event(streamin
 
 def test_the_followers_are_sent_an_append_once_the_writers_in_flight_are_answered(
         streaming_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(streams, "WRITERS_FIRST", 30.0)  # long enough to tell, on a busy machine
+    monkeypatch.setattr(channels, "WRITERS_FIRST", 30.0)  # long enough to tell, on a busy machine
     calls = Calls(streaming_app.test_client())
     club = calls.club()
     game = calls.game(club)["id"]
@@ -253,3 +265,89 @@ def test_a_read_that_fails_ends_the_stream_and_the_client_comes_back_where_it_wa
     assert b"id: " not in first.body
     events = [block for block in again.body.split(b"\n\n") if block.startswith(b"id: ")]
     assert [json.loads(block.split(b"data: ", 1)[1]) for block in events] == calls.events(club, game)[1:]
+
+
+def shared(calls: Calls, club: Club, game: str) -> tuple[int, Club]:
+    """A share of ``game``: its id, and its secret as the bearer token."""
+    answer = calls.client.post(f"/api/v1/clubs/{club.id}/shares", json={"game": game}, headers=club.auth)
+    assert answer.status_code == 201, answer.get_json()
+    return int(answer.json["id"]), Club(club.id, answer.json["secret"])
+
+
+def viewer_of(calls: Calls, club: Club) -> tuple[int, Club]:
+    """A viewer token of the club: its id, and itself."""
+    answer = calls.client.post(f"/api/v1/clubs/{club.id}/tokens", json={"role": "viewer"}, headers=club.auth)
+    assert answer.status_code == 201, answer.get_json()
+    return int(answer.json["id"]), Club(club.id, answer.json["token"])
+
+
+def test_a_revoked_share_or_token_ends_the_streams_it_opened_within_a_second(quiet_app: Flask) -> None:
+    """No heartbeat comes within the test: the streams end because the revocation woke them (SQLite's poll,
+    PostgreSQL's notification), each with a last comment saying why; a stream of another credential goes on."""
+    calls = Calls(quiet_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    share_id, share = shared(calls, club, game)
+    viewer_id, viewer = viewer_of(calls, club)
+    application = asgi_app(quiet_app, threads=2)
+    revocations = {"share": f"/api/v1/clubs/{club.id}/shares/{share_id}",
+                   "viewer": f"/api/v1/clubs/{club.id}/tokens/{viewer_id}"}
+
+    async def scenario() -> dict[str, tuple[Connection, float]]:
+        loop = asyncio.get_running_loop()
+        opened: dict[str, tuple[Connection, asyncio.Future[None]]] = {}
+        for name, credential in (("share", share), ("viewer", viewer)):
+            connection = Connection()
+            opened[name] = (connection, asyncio.ensure_future(application(
+                scope(f"/api/v1/games/{game}/stream", credential), connection.receive, connection.send)))
+            await connection.until(b"id: %d\n" % calls.state(club, game)["version"])
+        ended: dict[str, tuple[Connection, float]] = {}
+        for name, path in revocations.items():
+            answer = await loop.run_in_executor(None, lambda path=path: calls.client.delete(path, headers=club.auth))
+            assert answer.status_code == 204
+            revoked_at = time.monotonic()
+            connection, running = opened[name]
+            await asyncio.wait_for(asyncio.shield(running), 10)
+            ended[name] = connection, time.monotonic() - revoked_at
+            if name == "share":
+                assert not opened["viewer"][1].done()  # the viewer's stream goes on
+        return ended
+
+    ended = asyncio.run(scenario())
+    for name, (connection, seconds) in ended.items():
+        assert seconds < REVOKED_WITHIN, (name, seconds)
+        assert connection.body.endswith(b": revoked\n\n"), connection.body[-100:]
+        assert connection.sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+    for credential in (share, viewer):  # the client's reconnection: the usual 401
+        again = calls.client.get(f"/api/v1/games/{game}/stream", headers=credential.auth)
+        assert again.status_code == 401 and again.json["code"] == "unauthorized"
+
+
+def test_a_revocation_no_one_announced_ends_the_stream_before_its_next_event(quiet_app: Flask) -> None:
+    """A share revoked by hand in the database (no notification): the stream is not sent the next event, nor
+    anything after a second, once the credential was last found in use."""
+    calls = Calls(quiet_app.test_client())
+    club = calls.club()
+    game = calls.game(club)["id"]
+    share_id, share = shared(calls, club, game)
+    store: Store = quiet_app.config["STORE"]
+    application = asgi_app(quiet_app, threads=2)
+    bet = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1, "reason": "a bet"}
+
+    async def scenario() -> Connection:
+        loop = asyncio.get_running_loop()
+        connection = Connection()
+        running = asyncio.ensure_future(application(scope(f"/api/v1/games/{game}/stream", share),
+                                                    connection.receive, connection.send))
+        await connection.until(b"id: %d\n" % calls.state(club, game)["version"])
+        with store.engine.begin() as database:
+            database.execute(update(Share).where(Share.id == share_id).values(revoked_at=datetime.now(UTC)))
+        await asyncio.sleep(channels.CHECK_EVERY + 0.1)
+        assert (await loop.run_in_executor(None, lambda: calls.act(club, game, bet))).status_code == 201
+        await asyncio.wait_for(running, 10)
+        return connection
+
+    connection = asyncio.run(scenario())
+    last = calls.state(club, game)["version"]
+    assert b"id: %d\n" % last not in connection.body  # the append came after the revocation: never sent
+    assert connection.body.endswith(b": revoked\n\n")

@@ -15,7 +15,15 @@ import orjson
 import pytest
 
 from nj_ledger import DECK, Event, InvalidInput, LedgerError, RuleViolation, execute, new_game, replay
-from nj_ledger.bounds import ADJUSTMENT, MAX_CHIPS, MAX_DEAL_EVENTS, RULE_RANGES, STARTING_CHIPS
+from nj_ledger.bounds import (
+    ADJUSTMENT,
+    MAX_CHIPS,
+    MAX_DEAL_EVENTS,
+    MAX_DOCUMENT_EVENTS,
+    MAX_GAME_EVENTS,
+    RULE_RANGES,
+    STARTING_CHIPS,
+)
 from nj_ledger.exchange import load_game, read_game_document
 from nj_ledger.notation import NotationError, parse_njn
 from nj_ledger.rules import PROFILES, resolve_rules
@@ -314,6 +322,95 @@ def test_the_bound_is_a_few_times_what_simulated_deals_reach() -> None:
                                     chatter=3.0)
                     most = max(most, *deal_events(game.events).values())
     assert 100 < most <= MAX_DEAL_EVENTS // 2
+
+
+# --- events in a game --------------------------------------------------------------------------------
+def adjustments(count: int) -> list[dict[str, Any]]:
+    """``count`` adjustments of a chip there and back: what a table may agree before any deal."""
+    there = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1}
+    back = {**there, "from": "seat:1", "to": "seat:0"}
+    return [there if index % 2 == 0 else back for index in range(count)]
+
+
+def test_adjustments_before_the_first_deal_cannot_take_a_game_past_its_events() -> None:
+    """Before the first deal no deal bounds the log: 60,008 adjustments made a game of 120,017 events, which every
+    audit, export and replay of the game then read whole."""
+    state = replay([new_game(PLAYERS, "classic", 60)])
+    actions = adjustments(60_008)
+    with pytest.raises(RuleViolation) as refusal:
+        execute(state, actions)
+    error = refusal.value
+    assert (error.code, error.params["count"], error.params["limit"]) == (
+        "game-too-long", MAX_GAME_EVENTS + 1, MAX_GAME_EVENTS)
+    assert said(error) == (f"The game would hold {MAX_GAME_EVENTS + 1} events, more than the {MAX_GAME_EVENTS} a "
+                           "game may hold: end it and start a new one.")
+    index = error.params["index"]  # two events an adjustment, after the game's first
+    assert index == (MAX_GAME_EVENTS - 1) // 2
+    full, _ = execute(state, actions[:index])
+    assert full.version == MAX_GAME_EVENTS - 1 and full.deal_number == 0
+    ended, events = execute(full, [{"type": "end", "reason": "time to go home"}])  # a game can always end
+    assert ended.status == "ended" and ended.version == MAX_GAME_EVENTS + 1 and len(events) == 2
+
+
+def test_a_deal_starts_only_while_the_game_has_room_for_a_whole_deal() -> None:
+    """A deal begun can always be played out: it may hold MAX_DEAL_EVENTS events, and the game must have room."""
+    state = replay([new_game(PLAYERS, "classic", 60)])
+    room = MAX_GAME_EVENTS - MAX_DEAL_EVENTS
+    at_room, _ = execute(state, adjustments((room - 1) // 2))
+    assert at_room.version == room - 1
+    dealt, _ = execute(at_room, [{"type": "deal"}])
+    assert dealt.deal_number == 1
+    past_room, _ = execute(at_room, adjustments(1))
+    with pytest.raises(RuleViolation) as refusal:
+        execute(past_room, [{"type": "deal"}])
+    assert refusal.value.code == "game-too-long"
+    assert said(refusal.value) == (
+        f"The game holds {room + 1} events and a deal may add {MAX_DEAL_EVENTS}: a game holds at most "
+        f"{MAX_GAME_EVENTS}. End this game and start a new one.")
+
+
+def test_a_document_past_the_events_of_a_game_is_refused_on_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game brought whole may be longer than a table makes one (MAX_DOCUMENT_EVENTS: the benchmarks' game of a
+    million events), never longer; the table then adds nothing to it but its end."""
+    document = {"format": "nj-ledger/game", "version": 1, "players": PLAYERS, "rules": "classic",
+                "starting_chips": 60, "actions": adjustments(25_000)}
+    events, state = load_game(document)
+    assert len(events) == MAX_GAME_EVENTS + 1 <= MAX_DOCUMENT_EVENTS
+    with pytest.raises(LedgerError) as refusal:
+        execute(state, adjustments(1))
+    assert refusal.value.code == "game-too-long"
+    assert execute(state, [{"type": "end"}])[0].status == "ended"
+    monkeypatch.setattr("nj_ledger.exchange.MAX_DOCUMENT_EVENTS", MAX_GAME_EVENTS)  # its own bound, made small
+    with pytest.raises(LedgerError) as refusal:
+        load_game(document)
+    assert refusal.value.code == "game-too-long" and refusal.value.params["index"] == 24_999
+
+
+def test_the_bound_of_a_game_is_several_times_a_long_evening_of_eight_players() -> None:
+    """Eight players make the longest deals; forty deals are longer than the median game of every profile (9 to
+    32 deals, docs/RULES.md)."""
+    longest = max(len(simulate(seed=seed, profile="classic", players=8, deals=40, starting_chips=10**6,
+                               info="partial").events) for seed in range(2))
+    assert longest > 4_000 and 5 * longest <= MAX_GAME_EVENTS
+
+
+def test_a_game_stored_past_todays_bound_of_events_replays_and_audits_as_recorded() -> None:
+    """Stored events are facts: the audit decides each recorded action again whatever today's bounds."""
+    from nj_ledger.audit import audit
+    from nj_ledger.chain import GENESIS, chain_events
+    from nj_ledger.decide import decide
+    from nj_ledger.reducer import fold
+
+    started = new_game(PLAYERS, "classic", 60)
+    state, log = replay([started]), [started]
+    for action in adjustments(25_500):
+        for event in decide(state, action, bounded=False):
+            state = fold(state, event)
+            log.append(event)
+    records = chain_events(GENESIS, 0, log, "2026-01-01T00:00:00.000000Z")
+    assert replay(log).version == len(records) == 51_001 > MAX_GAME_EVENTS
+    report = audit(records, version=len(records), head_hash=records[-1]["hash"])
+    assert report["ok"] and report["recomputation"]["checked"] == len(records), report["findings"][:3]
 
 
 # --- NJN numbers ----------------------------------------------------------------------------------

@@ -46,7 +46,8 @@ DOCUMENT = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben"],
 # Valid bodies for the POST routes whose path names no club (ownership is decided after the body is read).
 GAME_WRITES = {"/api/v1/games/<game>/actions": {"actions": [{"type": "end"}]},
                "/api/v1/games/<game>/audit": {"receipts": []},
-               "/api/v1/tables/<code>/confirmations": {"game": "x", "player": "Ana"}}
+               "/api/v1/tables/<code>/confirmations": {"game": "x", "player": "Ana"},
+               "/api/v1/clubs/<club>/players/look-alikes": {"players": ["Ana"]}}
 
 
 @dataclass
@@ -240,7 +241,7 @@ def test_secrets_are_compared_in_constant_time() -> None:
         api.auth.require_admin: "the admin token", api.auth.own_club: "a club id",
         nj_ledger.store.clubs.ClubsMixin.authenticate: "a token's digest",
         nj_ledger.store.games.GamesMixin.append: "an idempotency fingerprint",
-        nj_ledger.store.checkpoints.checker: "a checkpoint's hash",
+        nj_ledger.store.checkpoints.holds: "a checkpoint's hash",
     }
     for function, what in comparisons.items():
         source = textwrap.dedent(inspect.getsource(function))

@@ -23,6 +23,7 @@ from api.config import Config
 from cli.commands import main
 from nj_ledger.store import Store
 from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
+from support.scale import scaled, sized
 
 from .helpers import environment, start_server
 
@@ -146,10 +147,29 @@ def test_a_weak_admin_token_stops_the_server_from_starting(weak: str, fresh_url:
     assert "Traceback" not in server.stderr
 
 
+# Tokens people chose, each worth well over 128 bits by a plain count of its characters: a club's name with a
+# year, a passphrase of common words, and UUIDs copied from documentation (RFC 4122's example, Wikipedia's).
+CHOSEN = ["ClubDuNainJauneAngersAdminToken2026", "correct-horse-battery-staple-2024!",
+          "123e4567-e89b-12d3-a456-426614174000", "550e8400-e29b-41d4-a716-446655440000",
+          "ClubDuNainJauneAngersAdminToken2026-SecretServer", "correct-horse-battery-staple-2024!-the-club"]
+
+
+@pytest.mark.parametrize("chosen", CHOSEN)
+def test_an_admin_token_a_person_chose_is_refused(chosen: str) -> None:
+    with pytest.raises(WeakAdminToken, match="nj-ledger admin-token"):
+        check_admin_token(chosen)
+    with pytest.raises(WeakAdminToken, match="zxcvbn"):
+        create_app({"DATABASE_URL": "sqlite://", "ADMIN_TOKEN": chosen})
+
+
+@scaled
 def test_the_command_line_makes_admin_tokens_the_server_accepts() -> None:
-    made = {CliRunner().invoke(main, ["admin-token"]).output.strip() for _ in range(3)}
-    assert len(made) == 3
-    for token in made | {secrets.token_hex(32) for _ in range(200)} | {secrets.token_urlsafe(32) for _ in range(200)}:
+    """What `nj-ledger admin-token` makes, and 32 random bytes as other tools write them (base64url, hex), pass:
+    many draws, so that a draw that happens to spell words would show."""
+    count = sized(25, 1000)
+    made = {CliRunner().invoke(main, ["admin-token"]).output.strip() for _ in range(count)}
+    assert len(made) == count and {len(token) for token in made} == {43}
+    for token in made | {secrets.token_urlsafe(32) for _ in range(count)} | {secrets.token_hex(32) for _ in range(5)}:
         check_admin_token(token)
 
 

@@ -1,6 +1,7 @@
 // A new game: a title and the day played, players in seat order (club members are suggested), rules with the
 // options a table argues about (prefilled with the chosen profile's values and its starting chips), first
-// dealer. Then straight to the scorer.
+// dealer. A name that looks like a member's ("Аna", its А Cyrillic, and "Ana") is asked about before the game
+// starts: the member, or another player? Then straight to the scorer.
 
 import { $, api, el, notify, newKey, requireSession, start, t } from "./common.js";
 
@@ -10,6 +11,52 @@ const OPTIONS = ["payment", "bete", "shortfall"];
 
 function names() {
   return [...document.querySelectorAll("#players input")].map((input) => input.value.trim()).filter(Boolean);
+}
+
+const answered = new Set(); // the look-alikes the table answered: "name" and "the member it looks like"
+const pair = (alike) => JSON.stringify([alike.name, alike.looks_like]);
+
+/** The names that look like a member's (or like another seat's) and were not asked about yet (api/lookalikes.py);
+ * none when the server cannot tell: the game's own creation says what is wrong then. */
+async function unanswered(club, players) {
+  if (!players.length) return [];
+  try {
+    const found = await api(`/clubs/${club}/players/look-alikes`, { method: "POST", body: { players } });
+    return found.look_alikes.filter((alike) => !answered.has(pair(alike)));
+  } catch {
+    return [];
+  }
+}
+
+/** Ask, for each look-alike, whether it is the member: yes seats the member's name, no keeps the name typed.
+ * Once every one is answered, the game starts as asked. */
+function ask(lookAlikes, form) {
+  const box = $("#look-alikes");
+  const settle = (alike, item) => {
+    answered.add(pair(alike));
+    item.remove();
+    refreshDealers();
+    if (!box.children.length) {
+      box.hidden = true;
+      form.requestSubmit();
+    }
+  };
+  box.replaceChildren(...lookAlikes.map((alike) => {
+    const item = el("p", { class: "look-alike" }, t("lookalike.ask", { name: alike.name, other: alike.looks_like }), " ");
+    const same = el("button", { type: "button", class: "same" }, t("lookalike.same", { other: alike.looks_like }));
+    const other = el("button", { type: "button", class: "other quiet" }, t("lookalike.other"));
+    same.addEventListener("click", () => {
+      for (const input of document.querySelectorAll("#players input")) {
+        if (input.value.trim() === alike.name) input.value = alike.looks_like;
+      }
+      settle(alike, item);
+    });
+    other.addEventListener("click", () => settle(alike, item));
+    item.append(same, " ", other);
+    return item;
+  }));
+  box.hidden = false;
+  box.querySelector("button").focus();
 }
 
 let dealerChosen = null; // the seat picked by hand; by default the last seat deals
@@ -86,6 +133,12 @@ async function main() {
     if ($("#date").value) body.date = $("#date").value;
     const button = event.submitter || $("#new-game button[type=submit]");
     button.disabled = true;
+    const lookAlikes = await unanswered(club, players);
+    if (lookAlikes.length) {
+      ask(lookAlikes, event.target);
+      button.disabled = false;
+      return;
+    }
     try {
       const game = await api(`/clubs/${club}/games`, { method: "POST", body, key: newKey() });
       location.assign(`/games/${encodeURIComponent(game.id)}/record`);

@@ -1,0 +1,232 @@
+"""Whole-log reads: the audit written out as it is made, and how many reads of a whole log a process makes at once.
+
+Why. Anyone a club lets see a game -- a viewer's token, a share link -- may ask
+for its audit or its export, and each reads the game's whole log. Before games
+were bounded (:data:`nj_ledger.bounds.MAX_GAME_EVENTS`), one audit of a game of
+120,017 events took 5 s and its answer was built whole in memory; six at once
+took the server to 1.36 GB and ``/api/v1/health`` to 1.1 s. So:
+
+- **The audit is written out as the log is read** (:func:`audit_response`):
+  what grows with the log (transfers, corrections, findings) goes, an event at
+  a time, to temporary files that stay in memory while small
+  (:data:`IN_MEMORY`); the answer is those files read back a chunk at a time,
+  within the rest of the report. What the audit holds does not grow with the
+  log; the database's snapshot is closed before the first byte is sent, so a
+  slow reader holds no transaction.
+- **A few at a time** (:class:`WholeLogReads`): a process reads at most
+  :data:`WHOLE_LOG_READS` whole logs at once (audits, a club's audit, exports);
+  one more is refused at once, 503 ``busy`` with ``Retry-After``, rather than
+  wait on a thread that the scorers' appends and the health checks need. The
+  reads themselves pause every few rows (:func:`nj_ledger.store.recorder.paced`)
+  so that those requests get the interpreter meanwhile.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import IO, Any
+
+import orjson
+from flask import Flask, Response, current_app
+
+from nj_ledger.bounds import MAX_GAME_EVENTS
+from nj_ledger.findings import Finding
+from nj_ledger.report import Summary
+from nj_ledger.store import GameInfo
+from nj_ledger.store.checkpoints import audit_game_into
+
+from .context import store
+from .i18n import translate_audit
+from .problems import Problem, dump_json
+
+WHOLE_LOG_READS = 2  # whole logs a process reads at once: the others' requests keep threads to run on
+RETRY_AFTER_SECONDS = 5  # about what an audit of the longest game takes
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before asking again.", "schema": {"type": "integer"}}}
+BUSY = "The server reads a few whole game logs at once (audits, exports) and is reading them all (busy)."
+IN_MEMORY = 256 * 1024  # bytes of each list of an audit kept in memory while it is made; the rest goes to a file
+CHUNK = 64 * 1024  # bytes of an answer sent at a time
+GATE = "nj_ledger.whole_log_reads"
+ITEM_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS  # dump_json's, its newline left out
+AUDITED_PER_PAGE = MAX_GAME_EVENTS  # events a page of a club's audit reads: one longest game, or many shorter
+SEVERITIES = ("error", "warning", "info")
+
+
+class WholeLogReads:
+    """The reads of whole logs a process makes at once: ``places`` of them, the next one refused at once.
+
+    >>> reads = WholeLogReads(1)
+    >>> with reads.entered():
+    ...     reads.places.acquire(blocking=False)
+    False
+    """
+
+    def __init__(self, places: int = WHOLE_LOG_READS) -> None:
+        self.count = places
+        self.places = threading.BoundedSemaphore(places)
+
+    @contextmanager
+    def entered(self) -> Iterator[None]:
+        if not self.places.acquire(blocking=False):
+            raise Problem(503, "busy", "The server is reading {count} whole game logs already: try again in a few "
+                          "seconds.", params={"count": self.count}, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        try:
+            yield
+        finally:
+            self.places.release()
+
+
+def whole_log_read() -> AbstractContextManager[None]:
+    """This process's :class:`WholeLogReads`, entered for the read of a whole log (503 when they are all taken)."""
+    return current_app.extensions[GATE].entered()
+
+
+class Spooled:
+    """A JSON list written an item at a time, as :func:`api.problems.dump_json` writes each: in memory while
+    small, then in a temporary file."""
+
+    def __init__(self) -> None:
+        self.file: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)  # noqa: SIM115 - closed by close()
+        self.count = 0
+        self.default = current_app.json.default  # type: ignore[attr-defined]  # looked up once, not an item at a time
+
+    def add(self, item: Any) -> None:
+        try:
+            written = orjson.dumps(item, default=self.default, option=ITEM_OPTIONS)
+        except TypeError:  # what orjson refuses (an integer past 64 bits), as dump_json writes it
+            written = dump_json(item)
+        self.file.write(b"," + written)
+        self.count += 1
+
+    def read(self, first: bool) -> Iterator[bytes]:
+        """The items written, comma-separated (``first``: none comes before them)."""
+        self.file.seek(0)
+        while chunk := self.file.read(CHUNK):
+            yield chunk[1:] if first else chunk
+            first = False
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class AuditItems:
+    """The audit's items (:class:`nj_ledger.report.Items`) written as the API shows them, in the language of the
+    request: each correction with its sentence, each finding written out (:func:`api.i18n.translate_audit`)."""
+
+    def __init__(self) -> None:
+        self.transfers, self.corrections, self.findings = Spooled(), Spooled(), Spooled()
+
+    def add(self, transfers: list[dict[str, Any]], corrections: list[dict[str, Any]],
+            findings: list[Finding]) -> None:
+        for transfer in transfers:
+            self.transfers.add(transfer)
+        if corrections or findings:
+            shown = translate_audit({"corrections": corrections, "findings": findings})
+            for correction in shown["corrections"]:
+                self.corrections.add(correction)
+            for finding in shown["findings"]:
+                self.findings.add(finding)
+
+    def close(self) -> None:
+        for spooled in (self.transfers, self.corrections, self.findings):
+            spooled.close()
+
+
+def audit_response(club: str, game: str, receipts: Sequence[Mapping[str, Any]] | None = None) -> Response:
+    """The audit of ``game`` (with the members' ``receipts``, when given) as its answer, written out as it is
+    read back from :class:`AuditItems`: the fields of ``AuditSchema`` (``ReceiptsAuditSchema``), keys sorted."""
+    items = AuditItems()
+    try:
+        with whole_log_read():
+            summary = audit_game_into(store(), club, game, items, receipts)
+    except BaseException:
+        items.close()
+        raise
+    report = translate_audit({**summary.report, "findings": [*summary.first, *summary.last]})
+    shown = [dump_json(finding) for finding in report.pop("findings")]
+    lists = {"transfers": ([], items.transfers, []), "corrections": ([], items.corrections, []),
+             "findings": (shown[:len(summary.first)], items.findings, shown[len(summary.first):])}
+    del report["corrections"]  # what translate_audit shows of none: they are in ``items``
+    # Everything that needs the app is written now: the answer is read after the request has ended.
+    fields = [(dump_json(name).rstrip() + b":", lists.get(name) or dump_json(report[name]).rstrip())
+              for name in sorted([*report, *lists])]
+
+    def body() -> Iterator[bytes]:
+        try:
+            separator = b"{"
+            for name, value in fields:
+                yield separator + name
+                yield from listed(*value) if isinstance(value, tuple) else (value,)
+                separator = b","
+            yield b"}\n"
+        finally:
+            items.close()
+
+    response = Response(body(), status=200, mimetype="application/json")
+    response.call_on_close(items.close)  # when the answer is never read
+    return response
+
+
+def listed(before: list[bytes], spooled: Spooled, after: list[bytes]) -> Iterator[bytes]:
+    """A JSON list of the items ``before``, those ``spooled`` and those ``after``."""
+    yield b"[" + b",".join(before)
+    yield from spooled.read(first=not before)
+    written = bool(before) or spooled.count > 0
+    for item in after:
+        yield (b"," if written else b"") + item
+        written = True
+    yield b"]"
+
+
+class Tally:
+    """The audit's items counted, the first findings of each severity kept: a club's audit shows each game's
+    audit in a line (its counts, its first findings, errors first)."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.counts = dict.fromkeys(SEVERITIES, 0)
+        self.kept: dict[str, list[Finding]] = {severity: [] for severity in SEVERITIES}
+
+    def add(self, transfers: list[dict[str, Any]], corrections: list[dict[str, Any]],
+            findings: list[Finding]) -> None:
+        for finding in findings:
+            self.counts[finding.severity] += 1
+            if len(self.kept[finding.severity]) < self.keep:
+                self.kept[finding.severity].append(finding)
+
+    def first(self, summary: Summary) -> list[Finding]:
+        """The first findings, errors first, then warnings, then infos, each in the log's order."""
+        return [finding for severity in SEVERITIES for finding in (
+            *(f for f in summary.first if f.severity == severity), *self.kept[severity],
+            *(f for f in summary.last if f.severity == severity))][:self.keep]
+
+    def all_counts(self, summary: Summary) -> dict[str, int]:
+        counts = dict(self.counts)
+        for finding in (*summary.first, *summary.last):
+            counts[finding.severity] += 1
+        return counts
+
+
+def tallied(club: str, game: str, keep: int) -> tuple[Summary, Tally]:
+    """The audit of ``game``, its items counted (:class:`Tally`); in a whole-log read already entered."""
+    tally = Tally(keep)
+    return audit_game_into(store(), club, game, tally), tally
+
+
+def audited_page(games: Sequence[GameInfo]) -> list[GameInfo]:
+    """The games of a page of a club's audit: the first of ``games`` whose logs hold :data:`AUDITED_PER_PAGE`
+    events together (the first game whatever its length)."""
+    page: list[GameInfo] = []
+    events = 0
+    for game in games:
+        events += game.version
+        if page and events > AUDITED_PER_PAGE:
+            break
+        page.append(game)
+    return page
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[GATE] = WholeLogReads()
