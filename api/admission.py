@@ -9,14 +9,17 @@ worker from 386 MB to 3.7 GB. So, in :mod:`api.asgi`:
   length not told (chunked), is read only once the app's checks before a view
   (:func:`api.auth.guard`: the token, its club, a share's or a table's reach;
   the content type; a declared length past ``MAX_CONTENT_LENGTH``) have accepted
-  the request without it (:func:`admit`). Anyone else is answered at once
-  (401, 403, 404, 413, 415…), and what they go on sending is read and dropped,
-  :data:`DRAIN_LIMIT` bytes and :data:`DRAIN_SECONDS` at most, before the
-  connection is closed. A small body (a table's action, a sign-in) is read
-  first: it costs no more than its own head.
+  the request without it and found a credential (:func:`admit`,
+  :func:`credentialed`: the open routes and the pages take no such body).
+  Anyone else is answered at once (401, 403, 404, 413, 415…), and what they go
+  on sending is read and dropped, :data:`DRAIN_LIMIT` bytes and
+  :data:`DRAIN_SECONDS` at most (nothing when it waits for ``100 Continue``),
+  before the connection is closed. A small body (a table's action, a sign-in)
+  is read first: it costs little more than its own head.
 - **Bounded memory.** A body past :data:`IN_MEMORY` bytes is written to a
   temporary file as it arrives, so that bodies being sent hold little memory
-  whatever their number, and give it back when they end.
+  whatever their number, and give it back when they end; :data:`SPOOLED` at
+  once in a worker (each is an open file), past them 503 ``busy``.
 - **Deadlines.** A body must arrive whole within ``BODY_DEADLINE`` seconds, and
   no more than a tenth of it (:data:`MIN_GAP` at least) may pass between two of
   its pieces; else 408 ``request-timeout`` and the connection is closed. The
@@ -42,17 +45,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
-from flask import Flask, request
+from flask import Flask, g, request
 
-from .problems import Problem
+from .auth import require_admin
+from .problems import TOO_LARGE, Problem
 from .proxies import behind_proxies, counted_as, trusted_proxies
 
-SMALL_BODY = 64 * 1024  # bytes of a body read before the credential is checked (a table action is under 1 KiB)
+SMALL_BODY = 16 * 1024  # bytes of a body read before the credential is checked (a table action is under 1 KiB)
 IN_MEMORY = 64 * 1024  # bytes of a body kept in memory: the rest is written to a temporary file as it arrives
 MIN_GAP = 2.0  # seconds allowed between two pieces of a body, whatever the deadline
 DRAIN_LIMIT = 1024 * 1024  # bytes of a refused body read and dropped, so that its client reads the answer
 DRAIN_SECONDS = 2.0  # and for how long at most, before the connection is closed
 DRAIN_GAP = 0.5  # or once nothing more came for this long (a client that stopped sending)
+SPOOLED = 64  # bodies being written to temporary files at once in a worker: past them, 503 busy (open files)
 DRAINS = 16  # refused bodies read at once in a worker: past them, a refused body's connection is closed unread
 RETRY_SOON = {"Retry-After": "1"}
 CLOSE = (b"connection", b"close")
@@ -70,6 +75,10 @@ class TooLarge(Exception):
 
 class Gone(Exception):
     """The client left before its body was whole."""
+
+
+class Busy(Exception):
+    """As many bodies as a worker takes are being written to temporary files (or the system gives no more)."""
 
 
 @dataclass
@@ -116,12 +125,16 @@ async def read_body(receive: Any, limit: int, deadline: float) -> Body:
             if spooled is not None:
                 spooled.write(chunk)
             elif size > IN_MEMORY:
-                spooled = tempfile.TemporaryFile()  # noqa: SIM115  # handed to the app, closed by Body.close
+                spooled = _spool()
                 spooled.write(held)
                 spooled.write(chunk)
                 held = bytearray()
             else:
                 held += chunk
+    except OSError:  # the temporary file could not be written (no space left)
+        if spooled is not None:
+            spooled.close()
+        raise Busy from None
     except BaseException:
         if spooled is not None:
             spooled.close()
@@ -130,6 +143,32 @@ async def read_body(receive: Any, limit: int, deadline: float) -> Body:
         return Body(io.BytesIO(bytes(held)), size)
     spooled.seek(0)
     return Body(spooled, size)
+
+
+class _Spooled(io.BufferedRandom):
+    """A temporary file of a body, counted while it is open (:data:`SPOOLED` at once)."""
+
+    def close(self) -> None:
+        global _spooled
+        if not self.closed:
+            _spooled -= 1
+        super().close()
+
+
+_spooled = 0  # bodies in temporary files in this worker (its event loop's, and the thread that closes: a count)
+
+
+def _spool() -> IO[bytes]:
+    """A temporary file for a body: :class:`Busy` past :data:`SPOOLED` of them, or when the system gives none."""
+    global _spooled
+    if _spooled >= SPOOLED:
+        raise Busy
+    try:
+        raw = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115  # handed to the app, closed by Body.close
+    except OSError:
+        raise Busy from None
+    _spooled += 1
+    return _Spooled(raw)
 
 
 async def drain(receive: Any) -> None:
@@ -212,6 +251,15 @@ def too_many(limit: int) -> Problem:
                    "answers, then send again.", params={"limit": limit}, headers=RETRY_SOON)
 
 
+def too_large(limit: int) -> Problem:
+    return Problem(413, "request-too-large", TOO_LARGE, params={"limit": limit})
+
+
+def busy() -> Problem:
+    return Problem(503, "busy", "The server is receiving as many large bodies as it takes: send it again in a few "
+                   "seconds.", headers={"Retry-After": "5"})
+
+
 def too_slow(deadline: float) -> Problem:
     return Problem(408, "request-timeout", "The body did not arrive within {seconds} seconds: send it again.",
                    params={"seconds": round(deadline)})
@@ -227,6 +275,7 @@ def admit(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, b
                     raise request.routing_exception
                 answer = app.preprocess_request()
                 if answer is None:
+                    credentialed()
                     return None
             except Exception as error:  # noqa: BLE001  # a Problem, an HTTPException (413): the app answers it
                 answer = app.handle_user_exception(error)
@@ -234,6 +283,19 @@ def admit(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, b
         except Exception as error:  # noqa: BLE001  # as Flask's own entry does: logged, a 500 problem
             response = app.handle_exception(error)
         return _whole(response)
+
+
+def credentialed() -> None:
+    """A body larger than :data:`SMALL_BODY` is read only for a caller the app knows: a club's token, a share or a
+    table's (the app's checks before a view found it), or the admin token, on a route that creates clubs; on the
+    open routes (the sign-in, health) and the pages, such a body is refused unread, 413."""
+    if g.get("token") is not None:
+        return
+    if request.endpoint == "clubs.Clubs" and request.method == "POST":
+        require_admin()
+        return
+    raise Problem(413, "request-too-large", "A body of more than {limit} bytes is taken with a token only.",
+                  params={"limit": SMALL_BODY})
 
 
 def refusal(app: Flask, environ: dict[str, Any], problem: Problem) -> tuple[int, list[tuple[bytes, bytes]],

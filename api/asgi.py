@@ -55,14 +55,17 @@ from .admission import (
     CLOSE,
     SMALL_BODY,
     Body,
+    Busy,
     Clients,
     Gone,
     TooLarge,
     TooSlow,
     admit,
+    busy,
     drain,
     read_body,
     refusal,
+    too_large,
     too_many,
     too_slow,
 )
@@ -104,7 +107,8 @@ def asgi_app(app: Flask, threads: int) -> Any:
         if length is None or length > SMALL_BODY:  # the credential first (api.admission)
             refused = await loop.run_in_executor(calls, admit, app, resolved(environ))
             if refused is not None:
-                await drain(receive)
+                if environ.get("HTTP_EXPECT", "").lower() != "100-continue":  # else asking would invite the body
+                    await drain(receive)
                 await _answer(send, refused, close=True)
                 return None
         try:
@@ -112,12 +116,12 @@ def asgi_app(app: Flask, threads: int) -> Any:
         except TooSlow:
             await refuse(send, environ, too_slow(deadline))
             return None
-        except TooLarge:  # told as one byte past the limit, the app answers 413
+        except TooLarge:
             await drain(receive)
-            told = {name: value for name, value in environ.items() if name != "HTTP_TRANSFER_ENCODING"}
-            status, headers, chunks, _ = await loop.run_in_executor(calls, _call, app, dict(
-                told, **{"wsgi.input": io.BytesIO(), "CONTENT_LENGTH": str(limit + 1)}))
-            await _answer(send, (status, headers, chunks), close=True)
+            await refuse(send, environ, too_large(limit))
+            return None
+        except Busy:
+            await refuse(send, environ, busy())
             return None
         except Gone:
             return None
@@ -171,13 +175,11 @@ def asgi_app(app: Flask, threads: int) -> Any:
 def _declared_length(scope: Scope) -> int | None:
     """The body's length as the client told it: 0 when it tells none and sends none, None when it is sent in
     chunks of a length not told."""
-    for name, value in scope.get("headers", []):
-        lowered = name.lower()
-        if lowered == _LENGTH:
-            return int(value) if value.strip().isdigit() else 0
-        if lowered == b"transfer-encoding":
-            return None
-    return 0
+    headers = {name.lower(): value for name, value in scope.get("headers", [])}
+    if b"transfer-encoding" in headers:  # chunked, whatever length it also tells, and in whichever order
+        return None
+    value = headers.get(_LENGTH, b"")
+    return int(value) if value.strip().isdigit() else 0
 
 
 async def _answer(send: Any, answer: tuple[int, list[tuple[bytes, bytes]], list[bytes]], close: bool) -> None:

@@ -24,6 +24,7 @@ from .analysis.budget import Budget
 from .analysis.convert import position
 from .analysis.fair import Watch, with_hands
 from .analysis.review import Decision, decisions_of, fair_value, moves_of
+from .bounds import MAX_DOCUMENT_EVENTS
 from .cards import DECK, Card
 from .decide import execute
 from .events import Event
@@ -112,7 +113,8 @@ def _dealt_with(hands: Sequence[Sequence[Card]], kept: Sequence[Kept]) -> list[K
     replayed: list[Kept] = []
     for seq, _, action in kept:
         replayed.append((seq, state, action))
-        state, _ = execute(state, [action])
+        # a deal of an imported game may lie past the events a table game holds (nj_ledger.bounds)
+        state, _ = execute(state, [action], MAX_DOCUMENT_EVENTS)
     return replayed
 
 
@@ -127,7 +129,7 @@ def _moments(kept: Sequence[Kept]) -> list[list[Moment]]:
         state, moments = before, []
         for decision in decisions_of(before, action):
             moments.append((state, decision, watch.copy()))
-            after, _ = execute(state, [decision])
+            after, _ = execute(state, [decision], MAX_DOCUMENT_EVENTS)
             watch.record(state, decision, after)
             state = after
         out.append(moments)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from math import factorial
 from typing import Any
 
+from ..bounds import MAX_DOCUMENT_EVENTS
 from ..cards import DECK, Card, parse_cards
 from ..checks import declarable
 from ..decide import execute
@@ -341,12 +342,12 @@ def completions(state: GameState, actions: Sequence[Mapping[str, Any]], samples:
     for action in actions:
         if action.get("type") in ("play", "pass"):
             for decision in decisions_of(state, action):
-                after, _ = execute(state, [decision])
+                after, _ = execute(state, [decision], MAX_DOCUMENT_EVENTS)
                 watch.record(state, decision, after)
                 state = after
             continue
         deal = state.deal
-        state, _ = execute(state, [action])
+        state, _ = execute(state, [action], MAX_DOCUMENT_EVENTS)
         if action.get("type") == "reveal" and deal is not None:
             after_deal = state.deal
             if after_deal is not None:

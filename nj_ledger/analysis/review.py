@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..bounds import MAX_DOCUMENT_EVENTS
 from ..cards import Card, parse_cards
 from ..decide import execute
 from ..state import PLAYING, GameState
@@ -91,7 +92,7 @@ def mark(lost: float, stake: int) -> str:
 
 def decisions_of(state: GameState, action: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The decisions one table action records: the passes it infers, then its cards, a decision a run."""
-    _, events = execute(state, [action])
+    _, events = execute(state, [action], MAX_DOCUMENT_EVENTS)
     out: list[dict[str, Any]] = []
     for event in events:
         if event.type == "pass":
@@ -166,7 +167,8 @@ def review(state: GameState, actions: Iterable[Mapping[str, Any]], hands: Hands 
             out.append(Decision(seat, decision, values, solution.best, solution.values, lost, mark(lost, stake),
                                 len(solution.options) == 1, solution.line, fair))
             before = state
-            state, _ = execute(state, [decision])  # the cards as laid (the solver's equal cards are one to it)
+            # the cards as laid (the solver's equal cards are one to it)
+            state, _ = execute(state, [decision], MAX_DOCUMENT_EVENTS)
             if watch is not None:
                 watch.record(before, decision, state)
             for card in parse_cards(decision.get("cards", [])):

@@ -129,6 +129,24 @@ def test_a_large_body_is_refused_before_it_is_read_without_a_valid_token(tmp_pat
                 assert closed_by_server(connection), "the connection of a body refused unread stayed open"
             finally:
                 connection.close()
+        for path, token, status in [("/api/v1/signin", None, 413),  # an open route takes no large body
+                                    ("/api/v1/health", None, 405),  # no such method: refused unread too
+                                    ("/api/v1/clubs", None, 401),  # the admin token first
+                                    ("/api/v1/clubs", club.token, 403)]:
+            connection = half_sent(port, path, 100_000, token)
+            try:
+                got, body, seconds = answer(connection, 10)
+                assert got == status and seconds < 1.5, (path, got, seconds, body[-300:])
+            finally:
+                connection.close()
+        smuggled = socket.create_connection(("127.0.0.1", port), timeout=5)  # a length, then chunks: chunked
+        try:
+            smuggled.sendall(head(imports, 1).replace(b"\r\n\r\n", b"\r\nTransfer-Encoding: chunked\r\n\r\n")
+                             + b"10000\r\n" + b" " * 30_000)
+            got, body, seconds = answer(smuggled, 10)
+            assert got in (400, 401) and seconds < 1.5, (got, seconds, body[-300:])
+        finally:
+            smuggled.close()
         small = half_sent(port, imports, 10, club.token, length=1000)  # a small body is awaited as well
         try:
             got, body, seconds = answer(small, 10)
