@@ -23,7 +23,7 @@ def member(server: LiveServer, name: str) -> None:
 def test_a_name_that_looks_like_a_members_is_asked_about(browser: Browser, live_server: LiveServer) -> None:
     member(live_server, "Oriane")
     member(live_server, "Paulette")
-    context = new_context(browser)
+    context = new_context(browser, phone=True)  # as at the table
     page = context.new_page()
     errors = PageErrors(page)
     sign_in(page, live_server)
@@ -41,7 +41,7 @@ def test_a_name_that_looks_like_a_members_is_asked_about(browser: Browser, live_
     expect(asked.locator(".look-alike")).to_have_text(["\u041eriane looks like Oriane: the same person? "
                                                        "Yes: Oriane No, another player"])
     assert sent == []  # nothing started before the answer
-    screenshot(page, "new-game-look-alike")
+    screenshot(page, "new-game-look-alike-phone")
     asked.get_by_role("button", name="No, another player").click()
     page.wait_for_url(re.compile(r"/games/[^/]+/record$"))
     assert sent == [["\u041eriane", "Ben", "Chloé"]]
