@@ -181,9 +181,11 @@ def test_appends_keep_their_p99_while_a_share_link_asks_for_every_deals_analysis
                      f"(p50 {statistics.median(idle) * 1000:.1f} / {statistics.median(busy) * 1000:.1f} ms; "
                      f"{analysed:.1f} s of analysis beside {sum(busy):.1f} s of appends)")
             print(shown)
-            # the analyses did run beside the appends (niced: on a machine busy with other work they get little of
-            # it, 2.1 s beside 43.7 s of appends in the slow suite's run)
-            assert analysed >= 0.02 * sum(busy), shown
+            # the analyses did compute beside the appends, not wait paused or idle: niced, on a machine busy with
+            # other work they get little of it, and how little is the scheduler's (2.1 s beside 43.7 s of appends in
+            # one slow suite's run, 0.8 s beside 44.8 s in another), so the floor is a tenth of a second of CPU,
+            # which no process waiting on nothing reaches
+            assert analysed >= 0.1, shown
             assert p99(busy) <= WITHIN * p99(idle), shown
             assert first.count(202) == 2 and first.count(429) == DEALS - 2, first  # the club's limit
         finally:
