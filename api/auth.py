@@ -21,8 +21,9 @@ confirmations; every other route answers it 404, and once the evening is closed 
 A share's secret (:mod:`api.shares`) is sent as a bearer token too, and reads one
 resource only: a game share its game's state, events, stream, replays, audit and export,
 a scoreboard share its club's scoreboard, an evening share that evening, its rounds, ranking and leaderboard (the
-published results). Any other route answers a share as it
-answers a token that has no access there: 403 for a write, 404 for a read.
+published results) and its big screen's tables (:mod:`api.evening_screen`); only the share made for the big screen
+reads the tables' codes (:func:`reads_table_codes`), a results share reads them left out. Any other route answers a
+share as it answers a token that has no access there: 403 for a write, 404 for a read.
 """
 
 from __future__ import annotations
@@ -48,8 +49,10 @@ CHALLENGE = {"WWW-Authenticate": 'Bearer realm="nj-ledger"'}
 API_PREFIX = "/api/v1/"
 READ_METHODS = frozenset({"GET", "HEAD"})
 # Routes that need no club token: the service's health and readiness, its documentation, creating a club (admin
-# token), the public keys that check receipts, and a phone's sign-in with its one-time code (api.lan).
-OPEN_ENDPOINTS = frozenset({"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys", "phones.SignIn"})
+# token), the public keys that check receipts, a phone's sign-in with its one-time code (api.lan), and a table
+# joined by its code (api.table_join).
+OPEN_ENDPOINTS = frozenset({"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys", "phones.SignIn",
+                            "tables.Join"})
 OPEN_BLUEPRINTS = frozenset({"api-docs", "docs"})
 # What a share reaches: the routes of its resource (reading, and the audit's receipts check, which writes nothing).
 SHARED_ROUTES = {
@@ -57,7 +60,7 @@ SHARED_ROUTES = {
                        "exchange.Export", "streams.GameStream"}),
     "scoreboard": frozenset({"scoreboards.Scoreboard"}),
     "evening": frozenset({"evenings.Evening", "evenings.Rounds", "evenings.Ranking", "evenings.Leaderboard",
-                          "streams.EveningStream"}),
+                          "evenings.Screen", "streams.EveningStream"}),
 }
 # What a table token reaches: its table's games (by the game in the path) and its table's routes (by the code).
 TABLE_GAME_ROUTES = frozenset({"games.Game", "games.Actions", "games.Events", "replay.Replay", "replay.Analysis",
@@ -287,6 +290,13 @@ def within_share(share: ShareInfo) -> None:
     if isinstance(club, str):
         raise Problem(404, "not-found", "There is no club {club!r}.", params={"club": club})
     raise Problem(404, "not-found", NO_ROUTE)
+
+
+def reads_table_codes(token: TokenInfo) -> bool:
+    """Whether ``token`` may read the codes of an evening's tables (and their pages and QR codes), which join a
+    table for writing (``POST /tables/{code}/join``): a club token, and the big screen's share (shown in the room);
+    never a results share, which is public."""
+    return not isinstance(token, ShareInfo) or token.screen
 
 
 def _reads_only() -> bool:

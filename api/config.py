@@ -19,6 +19,8 @@ PUBLIC_URL_ENV = "NJ_LEDGER_PUBLIC_URL"
 METRICS_FROM_ENV = "NJ_LEDGER_METRICS_FROM"
 CLIENT_REQUESTS_ENV = "NJ_LEDGER_CLIENT_REQUESTS"
 BODY_DEADLINE_ENV = "NJ_LEDGER_BODY_DEADLINE"
+TABLE_JOIN_MISSES_ENV = "NJ_LEDGER_TABLE_JOIN_MISSES"
+TABLE_JOINS_ENV = "NJ_LEDGER_TABLE_JOINS"
 
 
 class Config:
@@ -46,6 +48,10 @@ class Config:
     MIGRATE = False  # run the migrations when the app starts (the CLI's serve does it for SQLite)
     # Wrong tokens one client address may send before it is answered 429 (limits' notation).
     AUTH_FAILURE_LIMIT = "100/minute"
+    # Joins of a table by its code (POST /tables/{code}/join, api.table_join) one client address may make: codes that
+    # named no open table (NJ_LEDGER_TABLE_JOIN_MISSES), and joins of any kind (NJ_LEDGER_TABLE_JOINS).
+    TABLE_JOIN_MISSES = "10/minute"
+    TABLE_JOINS = "60/minute"
     # Reverse proxies in front of the server believed about the client's address and scheme (api.proxies): their
     # addresses or networks ("127.0.0.1,::1"), or a number of hops; 0: none.
     PROXIES = 0
@@ -106,4 +112,8 @@ def from_environment() -> dict[str, Any]:
         settings["CLIENT_REQUESTS"] = int(os.environ[CLIENT_REQUESTS_ENV])
     if os.environ.get(BODY_DEADLINE_ENV):
         settings["BODY_DEADLINE"] = float(os.environ[BODY_DEADLINE_ENV])
+    if os.environ.get(TABLE_JOIN_MISSES_ENV):
+        settings["TABLE_JOIN_MISSES"] = os.environ[TABLE_JOIN_MISSES_ENV]
+    if os.environ.get(TABLE_JOINS_ENV):
+        settings["TABLE_JOINS"] = os.environ[TABLE_JOINS_ENV]
     return settings

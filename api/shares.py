@@ -68,6 +68,10 @@ class ShareListedSchema(Schema):
     created_at = fields.String()
     last_used_at = fields.String(allow_none=True, metadata={"description": "To the minute; null if never opened."})
     revoked_at = fields.String(allow_none=True, metadata={"description": "Null while the link works."})
+    screen = fields.Boolean(metadata={
+        "description": "true: an evening's big-screen link (POST /clubs/{club}/evenings/{evening}/screen/links), which "
+                       "reads the tables' codes and so lets whoever has it join the evening's tables while it is "
+                       "open; false: every other share (a results link reads no code)."})
 
 
 class ShareSchema(Schema):
@@ -79,6 +83,8 @@ class ShareSchema(Schema):
     created_at = fields.String()
     secret = fields.String(metadata={"description": "The share's secret, a bearer token for what it shares; shown "
                                                     "once, keep it."})
+    screen = fields.Boolean(metadata={"description": "Always false here: only the big screen's link is one "
+                                                    "(`ShareListed.screen`)."})
     url = fields.String(metadata={"description": "The page that opens the share on this server, the secret in the "
                                                  "fragment: /games/{game}/replay#share=…, "
                                                  "/clubs/{club}/scoreboard#share=… or "
@@ -105,7 +111,7 @@ def _when(moment: datetime | None) -> str | None:
 def _listed(share: ShareRecord) -> dict[str, Any]:
     return {"id": share.id, "resource": share.resource, "game": share.game_id, "evening": share.evening_id,
             "label": share.label, "created_at": iso(share.created_at), "last_used_at": _when(share.last_used_at),
-            "revoked_at": _when(share.revoked_at)}
+            "revoked_at": _when(share.revoked_at), "screen": share.screen}
 
 
 def share_url(share: NewShare) -> str:
@@ -120,7 +126,8 @@ def share_url(share: NewShare) -> str:
 
 def _made(share: NewShare) -> dict[str, Any]:
     return {"id": share.id, "resource": share.resource, "game": share.game_id, "evening": share.evening_id,
-            "label": share.label, "created_at": iso(share.created_at), "secret": share.secret, "url": share_url(share)}
+            "label": share.label, "created_at": iso(share.created_at), "secret": share.secret, "url": share_url(share),
+            "screen": share.screen}
 
 
 @blp.route("/clubs/<club>/shares")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Connection, Table, insert, select
+from sqlalchemy import Connection, Table, func, insert, select
 
 from ..evenings import ROUND
 from .base import utcnow
@@ -27,7 +27,8 @@ from .values import TokenInfo
 
 TABLE_ROLE = "table"
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, no 1/I: read aloud and typed on a phone
-CODE_LENGTH = 6
+CODE_LENGTH = 8  # 40 bits: a code opens its table to anyone who types it (POST /tables/{code}/join); the 6-character
+# codes of evenings opened before keep working
 _FIND_TABLE_TOKEN = ("SELECT t.id, t.club_id, t.evening_id, t.number, t.digest FROM table_tokens t "
                      "WHERE t.digest = {mark}")
 
@@ -58,6 +59,14 @@ class TableScope:
 
 
 @dataclass(frozen=True)
+class JoinedTable:
+    """A table joined by its code: its club, and the new token made for it."""
+
+    club_id: str
+    link: NewTableLink
+
+
+@dataclass(frozen=True)
 class NewTableLink:
     """A table's token just made: the only moment its secret is known."""
 
@@ -66,6 +75,16 @@ class NewTableLink:
     code: str
     secret: str
     created_at: datetime
+
+
+class TableFull(Exception):
+    """A table has as many tokens as a join by its code may make (``most``): a code joins it no more; the
+    director's scorer links (:meth:`EveningTablesMixin.table_link`) still make tokens for it."""
+
+    def __init__(self, table: int, most: int) -> None:
+        super().__init__(table, most)
+        self.table = table
+        self.most = most
 
 
 def missing_evening(evening_id: str) -> NotFound:
@@ -138,3 +157,34 @@ class EveningTablesMixin(SharesMixin):
                 raise NotFound("There is no table {code!r}.", code=code)
             return str(found[0]), int(found[1])
 
+    def join_table(self, code: str, most: int | None = None) -> JoinedTable | None:
+        """A new token for the table ``code`` names, whatever its club, if its evening is open; None for a code no
+        table has and for a table of a closed evening alike (the caller tells the two apart to no one).
+
+        With ``most``, :class:`TableFull` when the table has that many tokens already (its scorer links and joins
+        alike): a code known to anyone does not grow the table of tokens without bound. The table's row is locked
+        while its tokens are counted, so two joins at once never pass the bound together."""
+        wanted = "".join(code.split()).replace("-", "").upper()
+        if not 4 <= len(wanted) <= 16 or any(letter not in CODE_ALPHABET for letter in wanted):
+            return None
+
+        with self.reading() as session:  # a code that names nothing takes no writer's turn
+            found = session.execute(
+                select(Evening.club_id, EveningTable.evening_id, EveningTable.number, Evening.status)
+                .join(Evening, Evening.id == EveningTable.evening_id).where(EveningTable.code == wanted)).first()
+        if found is None or found[3] == "closed":
+            return None
+        club_id, evening_id, number = str(found[0]), str(found[1]), int(found[2])
+
+        def attempt() -> JoinedTable:
+            with self.writing_connection() as connection:
+                if most is not None:
+                    connection.execute(select(EveningTable.code).where(
+                        EveningTable.evening_id == evening_id, EveningTable.number == number).with_for_update())
+                    held = connection.execute(select(func.count()).select_from(_TOKENS).where(
+                        _TOKENS.c.evening_id == evening_id, _TOKENS.c.number == number)).scalar_one()
+                    if held >= most:
+                        raise TableFull(number, most)
+                return JoinedTable(club_id, self._new_link(connection, club_id, evening_id, number))
+
+        return self.retrying(attempt)

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     CheckConstraint,
     Date,
     DateTime,
@@ -24,6 +25,7 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -97,7 +99,8 @@ class Share(Base):
     of its secret is kept.
 
     ``game_id`` names the shared game, ``evening_id`` the shared evening; a share without either shares the club's
-    scoreboard.
+    scoreboard. ``screen`` marks an evening share made for the big screen: only such a share reads the codes of
+    the evening's tables (which join a table), a results link never does.
     """
 
     __tablename__ = "shares"
@@ -117,6 +120,7 @@ class Share(Base):
     created_at: Mapped[datetime]
     last_used_at: Mapped[datetime | None]  # kept to the minute, like a token's
     revoked_at: Mapped[datetime | None]  # a revoked share is refused at once; the row stays for the record
+    screen: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SigningKey(Base):

@@ -27,7 +27,7 @@ from .values import NewShare, ShareInfo, ShareRecord, TokenInfo
 RESOURCES = ("game", "scoreboard", "evening")
 SHARE_ROLE = "share"
 _SHARES = cast(Table, Share.__table__)
-_FIND_SHARE = ("SELECT id, club_id, resource, game_id, label, digest, evening_id FROM shares "
+_FIND_SHARE = ("SELECT id, club_id, resource, game_id, label, digest, evening_id, screen FROM shares "
                "WHERE digest = {mark} AND revoked_at IS NULL")
 _MARK_SHARE_USED = (update(_SHARES).where(_SHARES.c.id == bindparam("share_id"))
                     .values(last_used_at=bindparam("now")))
@@ -35,9 +35,10 @@ _MARK_SHARE_USED = (update(_SHARES).where(_SHARES.c.id == bindparam("share_id"))
 
 class SharesMixin(ClubsMixin):
     def create_share(self, club_id: str, game_id: str | None = None, label: str = "", *,
-                     evening_id: str | None = None) -> NewShare:
-        """A share of game ``game_id`` of the club, or of evening ``evening_id`` (its results), or (neither) of the
-        club's scoreboard; its secret is in the answer only.
+                     evening_id: str | None = None, screen: bool = False) -> NewShare:
+        """A share of game ``game_id`` of the club, or of evening ``evening_id`` (its results; with ``screen``, the
+        big screen's link, which reads the tables' codes too), or (neither) of the club's scoreboard; its secret is
+        in the answer only.
 
         >>> from nj_ledger import new_game
         >>> from nj_ledger.store import Store
@@ -56,6 +57,8 @@ class SharesMixin(ClubsMixin):
                 game = session.get(Game, game_id)
                 if game is None or game.club_id != club_id:
                     raise NotFound("There is no game {game!r} in this club.", game=game_id)
+            if screen and evening_id is None:
+                raise ValueError("only an evening share is made for the big screen")
             if evening_id is not None:
                 evening = session.get(Evening, evening_id)
                 if evening is None or evening.club_id != club_id:
@@ -63,10 +66,10 @@ class SharesMixin(ClubsMixin):
             secret = secrets.token_urlsafe(32)
             resource = "game" if game_id is not None else "evening" if evening_id is not None else "scoreboard"
             row = Share(club_id=club_id, resource=resource, game_id=game_id, evening_id=evening_id,
-                        digest=token_digest(secret), label=label, created_at=utcnow())
+                        digest=token_digest(secret), label=label, created_at=utcnow(), screen=screen)
             session.add(row)
             session.flush()
-            return NewShare(row.id, club_id, row.resource, game_id, label, secret, row.created_at, evening_id)
+            return NewShare(row.id, club_id, row.resource, game_id, label, secret, row.created_at, evening_id, screen)
 
     def authenticate(self, secret: str) -> TokenInfo | None:
         """A club token's club and role, else a share's (role ``share``: :class:`ShareInfo`), or None.
@@ -80,14 +83,14 @@ class SharesMixin(ClubsMixin):
         rows = self.recorder.lookup(self.engine, _FIND_SHARE, (digest,))
         if not rows or not hmac.compare_digest(rows[0][5], digest):
             return None
-        share_id, club_id, resource, game_id, label, _, evening_id = rows[0]
+        share_id, club_id, resource, game_id, label, _, evening_id, screen = rows[0]
         now = time.monotonic()
         key = f"share:{share_id}"
         marked = self.tokens_marked.get(key)
         if marked is None or now - marked >= LAST_USED_GRAIN.total_seconds():
             self.tokens_marked.put(key, now)
             self._mark_share_used(share_id, utcnow())
-        return ShareInfo(share_id, club_id, SHARE_ROLE, label, resource, game_id, evening_id)
+        return ShareInfo(share_id, club_id, SHARE_ROLE, label, resource, game_id, evening_id, bool(screen))
 
     def _mark_share_used(self, share_id: int, now: datetime) -> None:
         try:

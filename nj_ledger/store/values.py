@@ -45,6 +45,7 @@ class ShareInfo(TokenInfo):
     resource: str
     game_id: str | None
     evening_id: str | None = None
+    screen: bool = False  # an evening share made for the big screen: it reads the tables' codes
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,12 @@ class ShareRecord:
     last_used_at: datetime | None
     revoked_at: datetime | None
     evening_id: str | None = None
+    screen: bool = False
 
     @classmethod
     def of(cls, row: Share) -> ShareRecord:
         return cls(row.id, row.resource, row.game_id, row.label, row.created_at, row.last_used_at, row.revoked_at,
-                   row.evening_id)
+                   row.evening_id, bool(row.screen))
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class NewShare:
     secret: str
     created_at: datetime
     evening_id: str | None = None
+    screen: bool = False
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ from nj_ledger.store.models import Base
 from support.http import PLAYERS, Calls, Club
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
-OPEN = {"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys", "phones.SignIn", "api-docs.openapi_json",
-        "docs.page", "docs.asset"}
+OPEN = {"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys", "phones.SignIn", "tables.Join",
+        "api-docs.openapi_json", "docs.page", "docs.asset"}
 BODIES = {"/api/v1/games/<game>/actions": {"actions": [{"type": "end"}]},
           "/api/v1/games/<game>/audit": {"receipts": []},
           "/api/v1/clubs/<club>/shares": {"game": "x"}}
@@ -107,7 +107,8 @@ def send(client: Any, route: Route, headers: dict[str, str]) -> Any:
 def test_a_scorer_shares_a_game_and_the_link_holds_the_secret_in_its_fragment(calls, club) -> None:
     game = calls.game(club)["id"]
     made = share(calls, club, {"game": game, "label": "pour la famille"})
-    assert set(made) == {"id", "resource", "game", "evening", "label", "created_at", "secret", "url"}
+    assert set(made) == {"id", "resource", "game", "evening", "label", "created_at", "secret", "url", "screen"}
+    assert made["screen"] is False
     assert (made["resource"], made["game"], made["label"]) == ("game", game, "pour la famille")
     page, _, fragment = made["url"].partition("#")
     assert page == f"/games/{game}/replay" and fragment == f"share={made['secret']}"
@@ -132,7 +133,8 @@ def test_the_club_lists_its_shares_without_their_secrets(client, calls, shared: 
     assert listed.status_code == 200
     assert [(s["resource"], s["game"]) for s in listed.json["shares"]] == [("game", shared.game),
                                                                            ("scoreboard", None)]
-    assert all(set(s) == {"id", "resource", "game", "evening", "label", "created_at", "last_used_at", "revoked_at"}
+    assert all(set(s) == {"id", "resource", "game", "evening", "label", "created_at", "last_used_at", "revoked_at",
+                          "screen"}
                for s in listed.json["shares"])
     text = listed.get_data(as_text=True)
     assert shared.secret not in text and shared.board not in text

@@ -130,6 +130,7 @@ def test_a_large_body_is_refused_before_it_is_read_without_a_valid_token(tmp_pat
             finally:
                 connection.close()
         for path, token, status in [("/api/v1/signin", None, 413),  # an open route takes no large body
+                                    ("/api/v1/tables/ABCDEFGH/join", None, 413),  # nor does a table's join
                                     ("/api/v1/health", None, 405),  # no such method: refused unread too
                                     ("/api/v1/clubs", None, 401),  # the admin token first
                                     ("/api/v1/clubs", club.token, 403)]:

@@ -38,6 +38,7 @@ from .helpers import ROOT, start_server
 OPEN_ROUTES = {
     ("GET", "/api/v1/health"), ("GET", "/api/v1/ready"), ("GET", "/api/v1/openapi.json"), ("POST", "/api/v1/clubs"),
     ("GET", "/api/v1/keys"), ("POST", "/api/v1/signin"),  # a phone's one-time code is its own proof (api/lan.py)
+    ("POST", "/api/v1/tables/<code>/join"),  # a table's code gives a token of that table only (api/table_join.py)
     ("GET", "/api/v1/docs"), ("GET", "/api/v1/docs/"), ("GET", "/api/v1/docs/assets/<name>"),
 }
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
@@ -120,9 +121,11 @@ def test_the_open_routes_are_the_listed_ones(app, place) -> None:
               if (route.method, route.rule) in OPEN_ROUTES}
     assert opened == OPEN_ROUTES
     client = app.test_client()
-    for method, rule in OPEN_ROUTES - {("POST", "/api/v1/clubs"), ("POST", "/api/v1/signin")}:
+    for method, rule in OPEN_ROUTES - {("POST", "/api/v1/clubs"), ("POST", "/api/v1/signin"),
+                                       ("POST", "/api/v1/tables/<code>/join")}:
         assert client.open(rule.replace("<name>", "swagger-ui.css"), method=method).status_code == 200, rule
     assert_problem(client.post("/api/v1/signin", json={"code": place.club.token}), 404, "sign-in-code-unknown")
+    assert client.post(f"/api/v1/tables/{place.code}/join").status_code == 201
 
 
 def test_every_route_refuses_a_missing_or_wrong_token_with_401(app, client, place) -> None:

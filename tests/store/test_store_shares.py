@@ -81,7 +81,7 @@ def test_the_shares_migration_goes_up_and_down(empty_url: str) -> None:
         assert current_revision(empty_url) == head_revision()
         assert {c["name"] for c in inspect(engine).get_columns("shares")} == {
             "id", "club_id", "resource", "game_id", "digest", "label", "created_at", "last_used_at", "revoked_at",
-            "evening_id"}
+            "evening_id", "screen"}
         command.downgrade(alembic_config(empty_url), "0004")
     finally:
         engine.dispose()
@@ -91,3 +91,39 @@ def test_the_shares_migration_goes_up_and_down(empty_url: str) -> None:
     finally:
         engine.dispose()
     assert current_revision(empty_url) == "0004"
+
+
+def test_the_screen_shares_migration_marks_every_share_made_before_as_no_screens_and_goes_down(
+        empty_url: str) -> None:
+    from alembic import command
+
+    upgrade(empty_url, "0012_name_keys")
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("INSERT INTO clubs (id, name, created_at) VALUES ('club-1', 'Les Honneurs', "
+                                    "CURRENT_TIMESTAMP)"))
+            connection.execute(text("INSERT INTO shares (club_id, resource, digest, label, created_at) VALUES "
+                                    "('club-1', 'scoreboard', :digest, 'affiche', CURRENT_TIMESTAMP)"),
+                               {"digest": token_digest("before")})
+        upgrade(empty_url)
+        assert current_revision(empty_url) == head_revision()
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT label, screen FROM shares")).all() == [("affiche", False)]
+        store = Store(empty_url)
+        try:
+            found = store.authenticate("before")
+            assert isinstance(found, ShareInfo) and found.screen is False
+            evening_less = store.create_share("club-1", label="tableau")
+            assert [share.screen for share in store.shares("club-1")] == [False, False]
+            assert evening_less.screen is False
+        finally:
+            store.close()
+        command.downgrade(alembic_config(empty_url), "0012_name_keys")
+        assert "screen" not in {c["name"] for c in inspect(engine).get_columns("shares")}
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT label FROM shares ORDER BY id")).scalars().all() == [
+                "affiche", "tableau"]
+    finally:
+        engine.dispose()
+    assert current_revision(empty_url) == "0012_name_keys"
