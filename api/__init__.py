@@ -23,6 +23,8 @@ from . import (
     auth,
     clubs,
     docs,
+    evening_ladder,  # noqa: F401 - its routes join the evenings' blueprint before it is registered
+    evening_screen,  # noqa: F401 - its routes join the evenings' blueprint before it is registered
     evenings,
     exchange,
     games,
@@ -36,6 +38,7 @@ from . import (
     scoreboards,
     shares,
     streams,
+    table_join,
 )
 from .auth import guard
 from .config import Config, from_environment
@@ -89,7 +92,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "reads its one game or its club's scoreboard and nothing else, or a table token of an evening (POST "
         "/clubs/{club}/evenings), which reaches its table's games only.")})
     for blueprint in (health.blp, clubs.blp, shares.blp, games.blp, replay.blp, exchange.blp, scoreboards.blp,
-                      receipts.blp, streams.blp, evenings.blp, lan.blp):
+                      receipts.blp, streams.blp, evenings.blp, table_join.blp, lan.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
     app.register_blueprint(pages.blp)
@@ -100,6 +103,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     analysis.init_app(app)
     accesslog.init_app(app)  # every answer's X-Request-Id, and its line in the access log
     metrics.init_app(app, api, store)  # GET /metrics, and what it counts
+    table_join.init_app(app)  # the joins of a table by its code, counted per client address
     lan.init_app(app)  # the installation page of HTTPS on a room's network; its port's redirect to HTTPS
     app.before_request(guard)
     app.before_request(require_json_body)

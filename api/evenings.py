@@ -1,5 +1,6 @@
 """Club evenings: several tables, rounds of games, a ranking across tables, the director's mends, the tables'
-codes, tokens and QR codes, and the season ladder (docs/EVENINGS.md).
+codes, tokens and QR codes (docs/EVENINGS.md). The big screen's routes (:mod:`api.evening_screen`), and the
+season ladder and a player's evenings (:mod:`api.evening_ladder`), join this module's blueprint.
 
 An evening adds no new kind of truth: its log (``GET …/decisions``) holds the
 director's decisions, and every view — the evening, the table × round grid, the
@@ -15,7 +16,6 @@ fragment, as a share link does, and its QR code is made by ``segno``.
 from __future__ import annotations
 
 import base64
-import csv
 import io
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -28,13 +28,13 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from nj_ledger import evenings as core
-from nj_ledger.evenings import EveningResult, EveningState, GameOutcome
+from nj_ledger.evenings import EveningState, GameOutcome
 from nj_ledger.store import EveningRead, NewTableLink, TableInfo, TokenInfo, iso
-from nj_ledger.store.projections import find_season
 
 from .addresses import link_base
-from .auth import caller, own_club, reader, writer
+from .auth import caller, own_club, reader, reads_table_codes, writer
 from .context import etag, next_page, store
+from .evening_mends import MendSchema, mends_view
 from .games import expected_version
 from .i18n import N_, validation_templates
 from .problems import PROBLEM_JSON, Problem
@@ -47,7 +47,8 @@ from .schemas import (
     ProblemSchema,
     name_field,
 )
-from .scoreboards import period, spreadsheet_cell
+from .spreadsheets import csv_answer
+from .table_moves import MovesSchema, moves
 
 blp = Blueprint("evenings", __name__, url_prefix="/api/v1",
                 description="Club evenings: tables, rounds, the ranking, the director's mends, the season ladder.")
@@ -65,6 +66,8 @@ NO_SUCH_MOMENT = N_("ends_at: {moment} is not a date and time that exists.")
 DECISION_TYPES = ("arrival", "departure", "adjustment", "void", "withdrawal", "award", "freeze", "reveal")
 MEND_OF = {"adjustment": core.ADJUSTED, "void": core.VOIDED, "withdrawal": core.WITHDRAWN, "award": core.AWARDED}
 ROUND_RANGE = validate.Range(0, core.MAX_ROUNDS)
+SIGNED_BY = ("The name of the person who makes the decision (the evening's director), kept in the log entry's "
+             "`by` as `signed_by` and shown with the decision (\"by Marie\"); optional.")
 SCORE_RANGE = validate.Range(-10**9, 10**9)
 
 
@@ -135,8 +138,11 @@ class PresentSchema(Schema):
 
 class TableCodeSchema(Schema):
     table = fields.Integer()
-    code = fields.String(metadata={"description": "The table's short code (not a secret)."})
-    page = fields.String(metadata={"description": "The table's scorer page (its token goes in the fragment)."})
+    code = fields.String(allow_none=True, metadata={
+        "description": "The table's short code: it joins the table (POST /tables/{code}/join) while the evening is "
+                       "open. Null for a results share (only a club token and the big screen's share read it)."})
+    page = fields.String(allow_none=True, metadata={
+        "description": "The table's scorer page (its token goes in the fragment); null for a results share."})
 
 
 class CountsSchema(Schema):
@@ -229,7 +235,11 @@ class RoundScoreSchema(Schema):
 
 
 class RankRowSchema(Schema):
-    rank = fields.Integer(allow_none=True, metadata={"description": "Equal scores share a rank; null: withdrawn."})
+    rank = fields.Integer(allow_none=True, metadata={
+        "description": "Equal scores share a rank; null: withdrawn, or no result yet (no game counted, no score "
+                       "awarded, no adjustment: listed after the ranked players, `withdrawn` false). An adjustment "
+                       "of any amount is a result, even adjustments that cancel out. The ladder and a player's "
+                       "evenings count the rows with a rank."})
     name = fields.String()
     score = fields.Float(metadata={"description": "Games' scores, awards and adjustments."})
     games = fields.Integer(metadata={"description": "Games counted, and scores awarded."})
@@ -251,6 +261,9 @@ class RankingSchema(Schema):
     frozen = fields.Boolean(metadata={"description": "The leaderboard is frozen: later rounds are not shown."})
     complete = fields.Boolean(metadata={"description": "Every game of the rounds counted counts."})
     rows = fields.List(fields.Nested(RankRowSchema))
+    mends = fields.List(fields.Nested(MendSchema), metadata={
+        "description": "The director's mends of the rounds counted, in the order they were made: each with its "
+                       "reason and the name it was signed with."})
 
 
 class RoundTableSchema(Schema):
@@ -280,13 +293,15 @@ class NewRoundSchema(Schema):
                                             "plan's."})
     force = fields.Boolean(load_default=False, metadata={
         "description": "Start it although games of the last round have not ended."})
+    signed_by = name_field(80, metadata={"description": SIGNED_BY})
 
 
 class DecisionSchema(Schema):
     seq = fields.Integer()
     type = fields.String()
     data = fields.Dict()
-    by = fields.Dict(metadata={"description": "Who made it: the token's role, id and label (a table: its number)."})
+    by = fields.Dict(metadata={"description": "Who made it: the token's role, id and label (a table: its number), "
+                                              "and `signed_by`, the name the director signed it with, when given."})
     recorded_at = fields.String()
     hash = fields.String()
     mend = fields.Boolean(metadata={"description": "An adjustment, a game voided, a withdrawal or a score awarded."})
@@ -322,6 +337,7 @@ class NewDecisionSchema(Schema):
     round = fields.Integer(strict=True, validate=validate.Range(1, core.MAX_ROUNDS))
     through_round = fields.Integer(strict=True, validate=ROUND_RANGE)
     reason = REASON
+    signed_by = name_field(80, metadata={"description": SIGNED_BY})
 
     # What each type needs, checked by needed() and said in the OpenAPI document (api.schemas.ExactDocument).
     NEEDED: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -351,6 +367,7 @@ class ConfirmSchema(Schema):
 
 class CloseSchema(Schema):
     reason = fields.String(load_default="", validate=validate.Length(max=500))
+    signed_by = name_field(80, metadata={"description": SIGNED_BY})
 
 
 class TableGameSchema(Schema):
@@ -376,83 +393,18 @@ class TableViewSchema(Schema):
     next = fields.List(fields.String(), allow_none=True, metadata={
         "description": "Who is planned at this table in the next round (null: no such table or no round left)."})
     games = fields.List(fields.Nested(TableGameSchema), metadata={"description": "Every round's game, in order."})
-
-
-class LadderQuerySchema(Schema):
-    format = fields.String(load_default="json", validate=validate.OneOf(("json", "csv")))
-
-
-class LadderNightSchema(Schema):
-    evening = fields.String()
-    name = fields.String()
-    date = fields.String()
-    score = fields.Float()
-    rank = fields.Integer(allow_none=True)
-    kept = fields.Boolean(metadata={"description": "Among the player's best evenings, which count."})
-
-
-class LadderRowSchema(Schema):
-    rank = fields.Integer(allow_none=True, metadata={"description": "Null: not qualified (too few evenings)."})
-    name = fields.String()
-    evenings = fields.Integer()
-    kept = fields.Integer()
-    total = fields.Float()
-    qualified = fields.Boolean()
-    history = fields.List(fields.Nested(LadderNightSchema))
-
-
-class LadderEveningSchema(Schema):
-    id = fields.String()
-    name = fields.String()
-    date = fields.String()
-    rule = fields.String()
-
-
-class LadderSchema(Schema):
-    club = fields.String()
-    season = fields.String()
-    from_ = fields.String(data_key="from")
-    to = fields.String()
-    qualifying_evenings = fields.Integer()
-    best_evenings = fields.Integer(allow_none=True)
-    evenings = fields.List(fields.Nested(LadderEveningSchema))
-    rows = fields.List(fields.Nested(LadderRowSchema))
-
-
-class HistoryQuerySchema(Schema):
-    from_ = fields.Date(data_key="from")
-    to = fields.Date()
-    season = fields.String(validate=validate.Length(min=1, max=40))
-    format = fields.String(load_default="json", validate=validate.OneOf(("json", "csv")))
-
-
-class HistoryNightSchema(Schema):
-    evening = fields.String()
-    name = fields.String()
-    date = fields.String()
-    status = fields.String()
-    rule = fields.String()
-    rank = fields.Integer(allow_none=True)
-    players = fields.Integer(metadata={"description": "Players ranked that evening."})
-    score = fields.Float()
-    games = fields.Integer()
-    average = fields.Float(allow_none=True)
-
-
-class PlayerEveningsSchema(Schema):
-    club = fields.String()
-    player = fields.String()
-    from_ = fields.String(data_key="from", allow_none=True)
-    to = fields.String(allow_none=True)
-    evenings = fields.List(fields.Nested(HistoryNightSchema), metadata={"description": "Newest first."})
+    moves = fields.Nested(MovesSchema, allow_none=True, metadata={
+        "description": "Where this table's players of the round before sit in the round just started (null before "
+                       "round 2, or when the table had no game in the round before)."})
 
 
 # --- views ---------------------------------------------------------------------------------------------------
-def by_whom(token: TokenInfo) -> dict[str, Any]:
-    """Who made a decision, as the log keeps it."""
+def by_whom(token: TokenInfo, signed_by: str | None = None) -> dict[str, Any]:
+    """Who made a decision, as the log keeps it: the token, and the name the director signed with (if given)."""
     if isinstance(token, TableInfo):
         return {"role": token.role, "token": token.id, "table": token.table}
-    return {"role": token.role, "token": token.id, "label": token.label}
+    by = {"role": token.role, "token": token.id, "label": token.label}
+    return {**by, "signed_by": signed_by.strip()} if signed_by and signed_by.strip() else by
 
 
 def _page(code: str) -> str:
@@ -486,7 +438,9 @@ def _summary(read: EveningRead) -> dict[str, Any]:
             "updated_at": iso(info.updated_at)}
 
 
-def evening_view(read: EveningRead) -> dict[str, Any]:
+def evening_view(read: EveningRead, *, codes: bool = True) -> dict[str, Any]:
+    """The evening as `GET …/evenings/{evening}` shows it; without ``codes`` (a results share), its tables'
+    codes and pages are null."""
     state = read.state
     return {
         **_summary(read), "rules": state.rules, "starting_chips": state.starting_chips, "ranking": state.ranking,
@@ -498,7 +452,8 @@ def evening_view(read: EveningRead) -> dict[str, Any]:
         "players": [{"name": name, "present": name in state.present, "withdrawn": name in state.withdrawn}
                     for name in state.players],
         "worst_pair": state.worst_pair, "bound": state.bound,
-        "tables": [{"table": number, "code": code, "page": _page(code)} for number, code in sorted(read.codes.items())],
+        "tables": [{"table": number, "code": code if codes else None, "page": _page(code) if codes else None}
+                   for number, code in sorted(read.codes.items())],
         "frozen_through": state.frozen_through, "counts": _counts(read),
     }
 
@@ -525,15 +480,6 @@ def _read(club: str, evening: str) -> EveningRead:
     return store().evening(club, evening)
 
 
-def _csv(header: list[str], rows: list[list[Any]], filename: str) -> Response:
-    text = io.StringIO()
-    out = csv.writer(text, quoting=csv.QUOTE_NONNUMERIC)
-    out.writerow(header)
-    out.writerows([spreadsheet_cell(value) for value in row] for row in rows)
-    return Response(text.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}.csv"'})
-
-
 def ranking_view(read: EveningRead, through_round: int | None, *, screen: bool = False) -> dict[str, Any]:
     state = read.state
     frozen = screen and not state.closed and state.frozen_through is not None
@@ -546,7 +492,8 @@ def ranking_view(read: EveningRead, through_round: int | None, *, screen: bool =
                    for tables in state.started[:last] for t in tables)
     return {"evening": read.info.id, "name": read.info.name, "version": read.info.version,
             "status": read.info.status, "rule": state.ranking, "through_round": last,
-            "current_round": state.current_round, "frozen": frozen, "complete": complete, "rows": rows}
+            "current_round": state.current_round, "frozen": frozen, "complete": complete, "rows": rows,
+            "mends": mends_view(state, read.entries, last)}
 
 
 def _ranking_csv(view: dict[str, Any]) -> Response:
@@ -562,7 +509,7 @@ def _ranking_csv(view: dict[str, Any]) -> Response:
         rows.append([row["rank"] if row["rank"] is not None else "", row["name"], row["score"], row["games"],
                      row["average"] if row["average"] is not None else "", row["adjustments"],
                      "yes" if row["withdrawn"] else "", *[by_round.get(number, "") for number in rounds]])
-    return _csv(header, rows, f"evening-{view['evening']}")
+    return csv_answer(header, rows, f"evening-{view['evening']}")
 
 
 @blp.route("/clubs/<club>/evenings")
@@ -634,9 +581,10 @@ class Evening(MethodView):
                                                                       "decisions).", "schema": {"type": "string"}}})
     def get(self, club: str, evening: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """The evening: its settings, players present, rounds, tables and their codes, the grid's counts; its
-        `ETag` is its version."""
+        `ETag` is its version. An evening's share made for the big screen reads the tables' codes and pages; a
+        results share reads them null (a code joins its table for writing)."""
         read = _read(club, evening)
-        return evening_view(read), 200, etag(read.info.version)
+        return evening_view(read, codes=reads_table_codes(reader())), 200, etag(read.info.version)
 
 
 @blp.route("/clubs/<club>/evenings/<evening>/grid")
@@ -707,7 +655,8 @@ class Rounds(MethodView):
         `If-Match: "<version>"`, when the evening moved on (409 `version-conflict`)."""
         token = writer()
         own_club(token, club)
-        read = store().start_round(club, evening, by_whom(token), tables=payload.get("tables"),
+        read = store().start_round(club, evening, by_whom(token, payload.get("signed_by")),
+                                   tables=payload.get("tables"),
                                    force=payload["force"], now=_now(), expected_version=expected_version())
         return _rounds_view(read), 201
 
@@ -734,7 +683,8 @@ class Decisions(MethodView):
     def post(self, payload: dict[str, Any], club: str, evening: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Record a director's decision (a scorer token): players arriving or leaving (the rounds not yet started
         are planned again), a mend with its reason — an adjustment, a game voided, a withdrawal, a score awarded —
-        or the big screen's leaderboard frozen after a round, or revealed.
+        or the big screen's leaderboard frozen after a round, or revealed. `signed_by` (optional) names the director
+        who decides: the log keeps it in the entry's `by`, the pages and the published results show it.
 
         `If-Match: "<version>"` (the evening's `version`, its `ETag`) refuses the decision (409
         `version-conflict`) when another was recorded since: a tap sent twice records once."""
@@ -754,7 +704,8 @@ class Decisions(MethodView):
                 return core.decide_freeze(state, None)
             return core.decide_mend(state, MEND_OF[kind], payload)
 
-        read = store().decide(club, evening, decision, by_whom(token), expected_version=expected_version())
+        read = store().decide(club, evening, decision, by_whom(token, payload.get("signed_by")),
+                              expected_version=expected_version())
         return {"decision": _decision(read.entries[-1]), "evening": evening_view(read)}, 201, etag(read.info.version)
 
 
@@ -787,11 +738,12 @@ class Close(MethodView):
     @blp.response(201, DecidedSchema)
     def post(self, payload: dict[str, Any], club: str, evening: str) -> tuple[dict[str, Any], int]:
         """Close the evening (a scorer token): nothing more is recorded in it, its tables' tokens stop writing, the
-        leaderboard shows every round, and it counts toward its season's ladder."""
+        leaderboard shows every round, and it counts toward its season's ladder. `signed_by` (optional) names the
+        director who closes it, kept in the entry's `by`."""
         token = writer()
         own_club(token, club)
         read = store().decide(club, evening, lambda state, _: core.decide_close(state, payload["reason"]),
-                              by_whom(token), expected_version=expected_version())
+                              by_whom(token, payload.get("signed_by")), expected_version=expected_version())
         return {"decision": _decision(read.entries[-1]), "evening": evening_view(read)}, 201
 
 
@@ -829,7 +781,7 @@ def table_view(read: EveningRead, table: int) -> dict[str, Any]:
             "table": table, "code": read.codes[table], "confirmation": state.confirmation,
             "current_round": state.current_round, "current": current,
             "next": list(upcoming[table - 1]) if upcoming is not None and table <= len(upcoming) else None,
-            "games": games}
+            "games": games, "moves": moves(state, table, read.codes)}
 
 
 @blp.route("/tables/<code>")
@@ -854,76 +806,3 @@ class TableConfirmations(MethodView):
         _confirm(token.club_id, evening, payload, token, table)
         read = store().evening(token.club_id, evening)
         return table_view(read, table), 201
-
-
-# --- the season ladder and players' evenings ------------------------------------------------------------------
-def _results(reads: list[EveningRead]) -> list[EveningResult]:
-    results = []
-    for read in reads:
-        rows = core.ranking(read.state, read.outcomes)
-        results.append(EveningResult(read.info.id, read.info.name, read.info.played_on.isoformat(), tuple(
-            (row["name"], float(row["score"]), row["rank"]) for row in rows
-            if not row["withdrawn"] and (row["games"] or row["adjustments"]))))
-    return results
-
-
-@blp.route("/clubs/<club>/seasons/<season>/ladder")
-class Ladder(MethodView):
-    @blp.arguments(LadderQuerySchema(), location="query")
-    @blp.response(200, LadderSchema)
-    @blp.alt_response(200, content_type="text/csv", schema={"type": "string"}, description="With format=csv.")
-    def get(self, query: dict[str, Any], club: str, season: str) -> Any:
-        """The season's ladder over its closed evenings: each player's best `best_evenings` evening scores summed
-        (every one when the season keeps them all); players with fewer than `qualifying_evenings` evenings are
-        listed after the others, unranked."""
-        own_club(reader(), club)
-        found = find_season(store(), club, season)
-        if found is None:
-            raise Problem(404, "not-found", "The club has no season called {name!r}.", params={"name": season})
-        reads = store().evenings_between(club, found.starts_on, found.ends_on, closed_only=True)
-        rows = core.ladder(_results(reads), qualifying=found.qualifying_evenings, best=found.best_evenings)
-        if query["format"] == "csv":
-            return _csv(["rank", "name", "evenings", "kept", "total", "qualified"],
-                        [[row["rank"] if row["rank"] is not None else "", row["name"], row["evenings"], row["kept"],
-                          row["total"], "yes" if row["qualified"] else "no"] for row in rows],
-                        f"ladder-{club}")
-        return {"club": club, "season": found.name, "from_": found.starts_on.isoformat(),
-                "to": found.ends_on.isoformat(), "qualifying_evenings": found.qualifying_evenings,
-                "best_evenings": found.best_evenings,
-                "evenings": [{"id": r.info.id, "name": r.info.name, "date": r.info.played_on.isoformat(),
-                              "rule": r.state.ranking} for r in reads], "rows": rows}
-
-
-@blp.route("/clubs/<club>/players/<player>/evenings")
-class PlayerEvenings(MethodView):
-    @blp.arguments(HistoryQuerySchema(), location="query")
-    @blp.response(200, PlayerEveningsSchema)
-    @blp.alt_response(200, content_type="text/csv", schema={"type": "string"}, description="With format=csv.")
-    def get(self, query: dict[str, Any], club: str, player: str) -> Any:
-        """A player's evenings, newest first: each evening's rank, score, games and average (open evenings as
-        they stand)."""
-        own_club(reader(), club)
-        start, end = period(club, query)
-        reads = store().evenings_between(club, start, end)
-        key = player.strip().casefold()
-        nights = []
-        for read in reversed(reads):
-            rows = core.ranking(read.state, read.outcomes)
-            mine = next((row for row in rows if row["name"].casefold() == key), None)
-            if mine is None:
-                continue
-            name = mine["name"]
-            nights.append({"evening": read.info.id, "name": read.info.name, "date": read.info.played_on.isoformat(),
-                           "status": read.info.status, "rule": read.state.ranking, "rank": mine["rank"],
-                           "players": sum(1 for row in rows if row["rank"] is not None), "score": mine["score"],
-                           "games": mine["games"], "average": mine["average"], "player": name})
-        shown = nights[0]["player"] if nights else player.strip()
-        for night in nights:
-            del night["player"]
-        if query["format"] == "csv":
-            fields_ = ["date", "name", "status", "rule", "rank", "players", "score", "games", "average"]
-            return _csv(fields_, [[night[f] if night[f] is not None else "" for f in fields_] for night in nights],
-                        "evenings")
-        return {"club": club, "player": shown, "from_": None if start is None else start.isoformat(),
-                "to": None if end is None else end.isoformat(), "evenings": nights}
-

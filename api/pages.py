@@ -151,7 +151,9 @@ def evening(club: str, evening: str) -> Response:
 
 @blp.route(f"/clubs/{CLUB_ID}/evenings/{EVENING_ID}/screen")
 def evening_screen(club: str, evening: str) -> Response:
-    """The big screen: the evening's leaderboard in large type, for a projector, followed live."""
+    """The big screen, for a television or a projector, followed live: the round's seating between rounds, the
+    leaderboard with the tables' progress during a round (opened with the evening's share from the director's
+    big-screen link, or by a member)."""
     return render_page("screen.html", "screen.js", club=club, evening=evening)
 
 

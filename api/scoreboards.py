@@ -5,15 +5,13 @@ named range) select the games by the day they were played; with a season and
 ``from``/``to`` together the period is their overlap. Only ended games count
 (see :mod:`nj_ledger.scoring` for every figure's definition).
 
-Sorting: ``sort=field`` ranks the rows by a row field ascending, ``sort=-field``
-descending (default ``-net``: best net first; ``rank`` means the default order).
-Rows with equal values share a rank (1, 1, 3…) and are listed by name.
+Sorting: ``sort=field`` ranks the rows by a field ascending, ``sort=-field`` descending (default ``-net``: best
+net first; ``rank``: the default order). Rows with equal values share a rank (1, 1, 3…) and are listed by name,
+alphabetically whatever the accents ("Élise" before "Marcel": :func:`nj_ledger.names.sort_key`).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import date
 from typing import Any
 
@@ -22,6 +20,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from nj_ledger.names import sort_key
 from nj_ledger.scoring import WIN_UNITS
 from nj_ledger.store import GameInfo
 from nj_ledger.store.projections import (
@@ -42,6 +41,7 @@ from .context import next_page, store
 from .i18n import translate_finding
 from .problems import PROBLEM_JSON, Problem, json_response
 from .schemas import PageQuerySchema, PageSchema, ProblemSchema, name_field
+from .spreadsheets import csv_answer
 
 blp = Blueprint("scoreboards", __name__, url_prefix="/api/v1",
                 description="Club scoreboards, players' figures and history, seasons, and the club's audit.")
@@ -226,9 +226,9 @@ def ranked(rows: list[dict[str, Any]], sort: str) -> list[dict[str, Any]]:
         return default[::-1] if descending else default
 
     def value(row: dict[str, Any]) -> Any:
-        return row[field].casefold() if field == "name" else row[field]
+        return sort_key(row[field])[0] if field == "name" else row[field]
 
-    by_name = sorted(rows, key=lambda row: (row["name"].casefold(), row["name"]))
+    by_name = sorted(rows, key=lambda row: sort_key(row["name"]))
     ordered = sorted(by_name, key=value, reverse=descending)  # stable, also reversed: ties stay by name
     result: list[dict[str, Any]] = []
     for position, row in enumerate(ordered, start=1):
@@ -237,32 +237,9 @@ def ranked(rows: list[dict[str, Any]], sort: str) -> list[dict[str, Any]]:
     return result
 
 
-# A text cell starting with one of these is read by spreadsheets as a formula (OWASP, "CSV Injection").
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_cell(value: Any) -> Any:
-    """A CSV cell a spreadsheet shows as written: text that would start a formula gets a leading quote.
-
-    Only text changes: numbers stay numbers, so a negative net is still a number.
-
-    >>> [spreadsheet_cell(value) for value in ("=1+1", "@SUM(A1)", "-Ana", "Ana", -12, 2.5)]
-    ["'=1+1", "'@SUM(A1)", "'-Ana", 'Ana', -12, 2.5]
-    """
-    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
-
-
 def _csv(rows: list[dict[str, Any]], club: str) -> Response:
-    """The rows as CSV under a header row, player names made safe to open in a spreadsheet.
-
-    Every text cell is quoted, numbers are not (OWASP's rule, and a reader can tell them apart).
-    """
-    text = io.StringIO()
-    writer_ = csv.writer(text, quoting=csv.QUOTE_NONNUMERIC)
-    writer_.writerow(ROW_FIELDS)
-    writer_.writerows([spreadsheet_cell(row[name]) for name in ROW_FIELDS] for row in rows)
-    return Response(text.getvalue(), mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="scoreboard-{club}.csv"'})
+    """The rows as CSV under a header row, player names made safe to open in a spreadsheet."""
+    return csv_answer(ROW_FIELDS, ([row[name] for name in ROW_FIELDS] for row in rows), f"scoreboard-{club}")
 
 
 # --- routes ------------------------------------------------------------------------------------

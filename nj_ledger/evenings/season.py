@@ -1,15 +1,19 @@
 """The season ladder (:func:`ladder`), from the closed evenings of a season's days.
 
-A player's value for an evening is their evening score; the best ``best`` of
-them are summed (all when the season keeps every evening); players with fewer
-than ``qualifying`` evenings are listed after the qualified ones, unranked.
+An evening counts for the players its ranking ranks (``rank`` not null: a result,
+and not withdrawn). A player's value for an evening is their evening score; the
+best ``best`` of them are summed (all when the season keeps every evening);
+players with fewer than ``qualifying`` evenings are listed after the qualified
+ones, unranked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from ..names import sort_key
 
 
 def _plain(value: float) -> float | int:
@@ -26,6 +30,19 @@ class EveningResult:
     name: str
     played_on: str
     rows: tuple[tuple[str, float, int | None], ...]  # (player, score, rank)
+
+    @classmethod
+    def of_ranking(cls, evening: str, name: str, played_on: str,
+                   ranking: Sequence[Mapping[str, Any]]) -> EveningResult:
+        """The evening's result from its ranking (:func:`~nj_ledger.evenings.standings.ranking`): the players it
+        ranks; those it leaves unranked (no result, or withdrawn) have no evening in the ladder.
+
+        >>> rows = [{"name": "Ana", "score": 0, "rank": 1}, {"name": "Ben", "score": 0, "rank": None}]
+        >>> EveningResult.of_ranking("e1", "1", "2026-01-01", rows).rows
+        (('Ana', 0.0, 1),)
+        """
+        return cls(evening, name, played_on, tuple((row["name"], float(row["score"]), row["rank"])
+                                                   for row in ranking if row["rank"] is not None))
 
 
 def ladder(evenings: Sequence[EveningResult], *, qualifying: int = 0,
@@ -53,7 +70,7 @@ def ladder(evenings: Sequence[EveningResult], *, qualifying: int = 0,
         total = _plain(sum(nights[i]["score"] for i in kept))
         rows.append({"name": name, "evenings": len(nights), "kept": len(kept), "total": total,
                      "qualified": len(nights) >= qualifying, "history": nights})
-    rows.sort(key=lambda row: (not row["qualified"], -row["total"], row["name"].casefold(), row["name"]))
+    rows.sort(key=lambda row: (not row["qualified"], -row["total"], sort_key(row["name"])))
     previous: dict[str, Any] | None = None
     for position, row in enumerate(rows, 1):
         if not row["qualified"]:

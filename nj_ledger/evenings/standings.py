@@ -13,7 +13,11 @@
 A game counts when it has ended, is not voided, and — when the evening asks for
 confirmation — a player of the table confirmed it at the version it stands at
 (a game changed after its confirmation, by an undo past its end, waits for a
-new one). Equal scores share a rank; a withdrawn player is listed last, unranked.
+new one). Equal scores share a rank. A player with no result yet (no game counted, no score awarded, no
+adjustment) is listed after the ranked players, unranked (rank null) — at the start of an evening nobody is
+"first with 0" — and a withdrawn player last, unranked. An adjustment is a result the director gave, whatever
+its amount: a player adjusted +5 then −5, with no game counted, is ranked with 0. This ranking is the one
+place that says who has a result: the ladder, a player's evenings and the pages read ``rank`` (null or not).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..names import sort_key
 from .log import EveningState
 
 RANKINGS = ("match_points", "net_chips")
@@ -116,7 +121,8 @@ def ranking(state: EveningState, results: Mapping[str, GameOutcome],
     """The evening's ranking under its rule, counting the rounds up to ``through_round`` (all by default).
 
     A row: ``{rank, name, score, games, average, adjustments, withdrawn, rounds: [{round, table, game, score,
-    mark}]}``; equal scores share a rank (1, 1, 3…), listed by name; withdrawn players last, rank null."""
+    mark}]}``; equal scores share a rank (1, 1, 3…), listed by name; then the players with no result yet (rank
+    null, by name), then the withdrawn players (rank null)."""
     last = state.current_round if through_round is None else min(through_round, state.current_round)
     scores: dict[str, Fraction] = {name: Fraction(0) for name in state.players}
     games: dict[str, int] = dict.fromkeys(state.players, 0)
@@ -144,13 +150,19 @@ def ranking(state: EveningState, results: Mapping[str, GameOutcome],
         if adjustment["round"] <= last:
             adjusted[adjustment["player"]] += Fraction(adjustment["amount"])
     total = {name: scores[name] + adjusted[name] for name in state.players}
-    ranked = sorted((name for name in state.players if name not in state.withdrawn),
-                    key=lambda name: (-total[name], name.casefold(), name))
+    # A result: a game counted, a score awarded, or an adjustment of any amount (even adjustments that cancel
+    # out); a player without one yet is not ranked, nor is a withdrawn player whatever they played.
+    adjusted_players = {adjustment["player"] for adjustment in state.adjustments if adjustment["round"] <= last}
+    playing = [name for name in state.players if name not in state.withdrawn]
+    ranked = sorted((name for name in playing if games[name] or name in adjusted_players),
+                    key=lambda name: (-total[name], sort_key(name)))
     rows: list[dict[str, Any]] = []
     for position, name in enumerate(ranked, 1):
         tied = bool(rows) and total[rows[-1]["name"]] == total[name]
         rows.append({"rank": rows[-1]["rank"] if tied else position, "name": name})
-    rows += [{"rank": None, "name": name} for name in sorted(state.withdrawn, key=str.casefold)]
+    waiting = set(playing) - set(ranked)
+    rows += [{"rank": None, "name": name} for name in sorted(waiting, key=sort_key)]
+    rows += [{"rank": None, "name": name} for name in sorted(state.withdrawn, key=sort_key)]
     for row in rows:
         name = row["name"]
         row.update(score=_shown(total[name]), games=games[name],

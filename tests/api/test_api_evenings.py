@@ -371,7 +371,8 @@ def test_the_season_ladder_keeps_the_best_evenings_of_qualified_players(calls: C
     history = calls.client.get(f"/api/v1/clubs/{club.id}/players/ana/evenings?season=Hiver", headers=club.auth)
     assert history.status_code == 200 and history.json["player"] == "Ana"
     assert [(n["date"], n["score"], n["rank"]) for n in history.json["evenings"]] == [
-        ("2027-01-28", 0, 1), ("2027-01-21", 70, 2), ("2027-01-14", 10, 4), ("2027-01-07", 80, 1)]
+        ("2027-01-28", 0, None), ("2027-01-21", 70, 2), ("2027-01-14", 10, 4), ("2027-01-07", 80, 1)]
+    assert history.json["evenings"][0]["players"] == 0  # the open evening: no round played, nobody ranked yet
     assert calls.client.get(f"/api/v1/clubs/{club.id}/players/ana/evenings?format=csv",
                             headers=club.auth).mimetype == "text/csv"
     assert_problem(calls.client.get(f"/api/v1/clubs/{club.id}/seasons/none/ladder", headers=club.auth), 404)
@@ -489,3 +490,56 @@ def test_an_evenings_results_are_shared_read_only(calls: Calls, club: Club) -> N
                                      headers=neighbour.auth), 404, "not-found")
     assert_problem(calls.client.post(f"/api/v1/clubs/{club.id}/shares", json={"evening": evening, "game": game},
                                      headers=club.auth), 422, "invalid-request")
+
+
+def test_players_without_a_result_are_unranked_after_those_who_played(calls: Calls, club: Club) -> None:
+    seating = [[PLAYERS[0:3], PLAYERS[3:6]]]
+    evening = create(calls, club, players=PLAYERS[:6], rounds=1, seating=seating)["id"]
+    rows = get(calls, club, evening, "ranking")["rows"]
+    assert [(row["rank"], row["name"]) for row in rows] == [(None, name) for name in PLAYERS[:6]]
+    tables = start_round(calls, club, evening)["rounds"][0]["tables"]
+    play(calls, club.auth, tables[1]["game"], seed=4, players=3)  # table 2 ends; table 1 is still playing
+    ranking = get(calls, club, evening, "ranking")
+    assert [row["rank"] is not None for row in ranking["rows"]] == [True] * 3 + [False] * 3
+    assert {row["name"] for row in ranking["rows"][:3]} == set(PLAYERS[3:6])
+    assert [row["name"] for row in ranking["rows"][3:]] == PLAYERS[0:3] and ranking["rows"][0]["rank"] == 1
+    assert get(calls, club, evening, "leaderboard")["rows"] == ranking["rows"]
+    csv = calls.client.get(evenings_url(club, evening, "ranking") + "?format=csv", headers=club.auth)
+    assert csv.get_data(as_text=True).splitlines()[4].startswith('"","Ana",0,0,"",0,"",')  # no rank, no average
+
+
+def test_a_mend_is_signed_by_the_directors_name_and_published_with_its_reason(calls: Calls, club: Club) -> None:
+    seating = [[PLAYERS[0:3]], [PLAYERS[0:3]]]
+    evening = create(calls, club, players=PLAYERS[:3], rounds=2, seating=seating)["id"]
+    first = start_round(calls, club, evening, signed_by="Marie")["rounds"][0]["tables"][0]["game"]
+    play(calls, club.auth, first, seed=1, players=3)
+    made = decide(calls, club, evening, type="adjustment", player="Ben", amount=-3, reason="slow play",
+                  signed_by="  Marie Dupont ")
+    assert made["decision"]["by"]["signed_by"] == "Marie Dupont" and made["decision"]["by"]["role"] == "scorer"
+    decide(calls, club, evening, type="freeze", through_round=1, signed_by="Marie Dupont")
+    second = start_round(calls, club, evening, force=True)["rounds"][1]["tables"][0]["game"]
+    decide(calls, club, evening, type="void", game=second, reason="a card was missing")  # not signed
+    log = get(calls, club, evening, "decisions")["decisions"]
+    assert [d["by"].get("signed_by") for d in log] == [None, "Marie", "Marie Dupont", "Marie Dupont", None, None]
+    ranking = get(calls, club, evening, "ranking")
+    assert [(m["type"], m["round"], m["player"], m["amount"], m["reason"], m["signed_by"]) for m in ranking["mends"]] \
+        == [("score_adjusted", 1, "Ben", -3, "slow play", "Marie Dupont"),
+            ("game_voided", 2, None, None, "a card was missing", None)]
+    assert ranking["mends"][1]["players"] == PLAYERS[:3] and ranking["mends"][1]["table"] == 1
+    # the big screen, frozen after round 1, shows the mends of round 1 only
+    assert [m["type"] for m in get(calls, club, evening, "leaderboard")["mends"]] == ["score_adjusted"]
+    # the published results (an evening's share) read the same mends, which the share may not read in the log
+    shared = calls.client.post(f"/api/v1/clubs/{club.id}/shares", json={"evening": evening}, headers=club.auth)
+    secret = {"Authorization": f"Bearer {shared.json['secret']}"}
+    assert calls.client.get(evenings_url(club, evening, "ranking"), headers=secret).json["mends"] == ranking["mends"]
+    closed = calls.client.post(evenings_url(club, evening, "close"), json={"reason": "late", "signed_by": "Paul"},
+                               headers=club.auth)
+    assert closed.status_code == 201 and closed.json["decision"]["by"]["signed_by"] == "Paul"
+    # a blank or too long name is refused, and nothing is recorded
+    other = create(calls, club, players=PLAYERS[:3], rounds=1, seating=[[PLAYERS[0:3]]])["id"]
+    for name in ("   ", "x" * 81):
+        answer = calls.client.post(evenings_url(club, other, "decisions"), headers=club.auth,
+                                   json={"type": "adjustment", "player": "Ana", "amount": 1, "reason": "r",
+                                         "signed_by": name})
+        assert assert_problem(answer, 422, "invalid-request")["detail"]
+    assert get(calls, club, other, "decisions")["version"] == 1

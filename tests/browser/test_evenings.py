@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Dialog, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from nj_ledger.simulator import simulate
 
@@ -137,7 +137,7 @@ def test_a_table_opened_by_its_code_scores_its_game_and_a_second_player_confirms
     page.locator("#replay-link").click()
     page.wait_for_url(re.compile(r"/replay#table=\w+&deal=1&seq=\d+$"))
     page.locator("#last").click()
-    expect(page.locator("#position")).to_contain_text(re.compile(r"Step (\d+) of \1 · event"))
+    expect(page.locator("#position")).to_have_text(re.compile(r"^Step (\d+) of \1$"))
     assert f"#table={link['code']}&" in page.url
     page.go_back()
 
@@ -216,10 +216,13 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     page.select_option("#mend-kind", "void")
     page.select_option("#mend-game", games[2]["game"])
     page.fill("#mend-reason", "the table broke up")
+    page.fill("#signer-name", "Marie")  # asked once on this device, then kept
     page.locator("#mend-submit").click()
     expect(cell(page, 1, 2)).to_have_attribute("data-mark", "voided")
     expect(page.locator("#mends li").first).to_contain_text("Game of round 1, table 2 voided")
     expect(page.locator("#mends li").first).to_contain_text("reason: the table broke up")
+    expect(page.locator("#mends li").first).to_contain_text("by Marie")
+    expect(page.locator("#signer")).to_contain_text("Signed by Marie")
     page.select_option("#mend-kind", "adjustment")
     page.select_option("#mend-player", games[1]["players"][0])
     page.fill("#mend-amount", "-10")
@@ -229,7 +232,7 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     page.fill("#mend-reason", "slow play, warned twice")
     page.locator("#mend-submit").click()
     expect(page.locator("#mends li")).to_have_count(2)
-    expect(page.locator("#mends li").first).to_contain_text(f"{games[1]['players'][0]}'s score adjusted by -10")
+    expect(page.locator("#mends li").first).to_contain_text(f"{games[1]['players'][0]}'s score adjusted by −10 points")
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "unconfirmed")  # a mend confirms nothing
     # A score awarded to a player of the voided table, and a late arrival: the rounds not played are planned again.
     page.select_option("#mend-kind", "award")
@@ -238,7 +241,7 @@ def test_the_directors_grid_marks_what_is_missing_or_unconfirmed_and_records_men
     page.fill("#mend-score", "50")
     page.fill("#mend-reason", "the game could not be finished")
     page.locator("#mend-submit").click()
-    expect(page.locator("#mends li").first).to_contain_text(f"{games[2]['players'][0]} awarded 50 for round 1")
+    expect(page.locator("#mends li").first).to_contain_text(f"{games[2]['players'][0]} awarded 50 points for round 1")
     page.select_option("#mend-kind", "arrival")
     page.fill("#mend-names", "Joueur 13")
     page.fill("#mend-reason", "came after dinner")
@@ -304,6 +307,8 @@ def adjust(page: Page, player: str, amount: int, reason: str) -> None:
     page.select_option("#mend-player", player)
     page.fill("#mend-amount", str(amount))
     page.fill("#mend-reason", reason)
+    if page.locator("#signer-name").count():  # the director's name, asked once on this device
+        page.fill("#signer-name", "Paul")
     page.locator("#mend-submit").click()
 
 
@@ -328,7 +333,7 @@ def test_a_directors_decision_goes_through_a_tables_confirmation_but_not_another
     call(evening_club, "POST", evening_path(evening_club, evening, "confirmations"), {"game": game, "player": "Ben"},
          status=201)
     adjust(page, "Ana", 3, "a miscount at the table")
-    expect(page.locator("#mends li").first).to_contain_text("Ana's score adjusted by 3")
+    expect(page.locator("#mends li").first).to_contain_text("Ana's score adjusted by +3 points")
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "counted")
 
     call(evening_club, "POST", evening_path(evening_club, evening, "decisions"),
@@ -336,7 +341,7 @@ def test_a_directors_decision_goes_through_a_tables_confirmation_but_not_another
     with page.expect_response(lambda r: r.url.endswith("/decisions") and r.request.method == "POST") as refused:
         adjust(page, "Chloé", 2, "a second miscount")
     assert refused.value.status == 409
-    expect(page.locator("#mends li").first).to_contain_text("Denis's score adjusted by -1")
+    expect(page.locator("#mends li").first).to_contain_text("Denis's score adjusted by −1 point")
     expect(page.locator("#mends li")).to_have_count(2)
     expect(page.locator("#mend-reason")).to_have_value("a second miscount")  # kept, to be sent again once checked
     decisions = call(evening_club, "GET", evening_path(evening_club, evening, "decisions") + "?mends=true")
@@ -425,6 +430,20 @@ def table_phone(browser: Browser, url: str) -> tuple[BrowserContext, Page, PageE
     return context, page, errors
 
 
+def table_phone_by_code(browser: Browser, server: LiveServer, code: str) -> tuple[BrowserContext, Page, PageErrors]:
+    """A phone that holds nothing of the club types a table's code at /tables."""
+    context = new_context(browser, phone=True)
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.url}/tables")
+    page.fill("#code", code)
+    page.locator("#code-form button[type=submit]").click()
+    page.wait_for_url(re.compile(rf"/tables/{code}#table={code}$"))
+    assert page.evaluate("localStorage.getItem('nj-ledger.session') ?? sessionStorage.getItem('nj-ledger.session')") \
+        is None  # the table's token only
+    return context, page, errors
+
+
 def score_short_game(phone: Page, confirm_with: int | None = 1) -> None:
     """A table's phone opens its game of the round, ends it with no deal played (the fewest taps: "End the game",
     then its confirmation), goes back to the table and, unless told otherwise, a second player confirms it."""
@@ -458,12 +477,15 @@ def seats(page: Page, table: int) -> list[str]:
 
 
 def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser, evening_club: LiveServer) -> None:
-    """The director, at a desk, opens the evening from the form with 20 players, sets the first round's tables by
-    hand, starts it; six tables' phones open their QR links; one table of three scores a whole deal by taps, the
-    others a short game, each result confirmed on the phone but one, which the director confirms from the grid; a
-    correction with its reason, a departure ticked and a late arrival picked among the club's players; the big screen
-    frozen after round 1 and revealed; an extra round with the tables the page proposes; the close, which warns of
-    a game not counted, voided with its reason; the results published, printed and downloaded. No API call."""
+    """The director, at a desk, opens the evening from the form with 20 players, opens the big screen by its link
+    (a television signed in to nothing, 1920×1080), sets the first round's tables by hand, starts it; the television
+    seats everyone with each table's code, and six tables' phones, holding nothing of the club, type the code read
+    off the screen; one table of three scores a whole deal by taps, the others a short game, each ended at the
+    table and confirmed on its phone but one, which the director confirms from the grid; the television shows each
+    table's progress; a correction with its reason, a departure ticked and a late arrival picked among the club's
+    players; the big screen frozen after round 1 and revealed; an extra round with the tables the page proposes;
+    the close, which warns of a game not counted, voided with its reason; the results published, printed and
+    downloaded. No API call, and no token typed but the director's sign-in."""
     evening_club.store.add_player(evening_club.club, "Zoé Vingt")  # the club knows her; she comes late
     names = [f"Vingt {n:02d}" for n in range(1, 21)]
     director = new_context(browser)
@@ -485,9 +507,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
     page.locator("#new-evening button[type=submit]").click()
     page.wait_for_url(re.compile(r"/evenings/[^/]+$"))
     expect(page.locator("#links .table-link")).to_have_count(6)  # the scorer links, shown once
-    links = [str(page.locator(f'#links .table-link[data-table="{n}"] .link-url').get_attribute("href"))
-             for n in range(1, 7)]
-    expect(page.locator("#summary")).to_contain_text("no pair meets twice (bound 1)")
+    expect(page.locator("#summary")).to_contain_text("no pair of players meets twice (no seating can do better)")
 
     # Round 1's tables set by hand: two players of tables 1 and 2 swap seats.
     page.locator("#seat-summary").click()
@@ -501,7 +521,27 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "missing")
     expect(cell(page, 1, 1).locator(".cell-players")).to_have_text(", ".join([second[0], *first[1:]]))
 
-    phones = [table_phone(browser, url) for url in links]
+    # The big screen: one tap on the director's page makes its link; the television opens it, signed in to nothing,
+    # and seats the room: six tables, each with its players in seat order and its code.
+    page.locator("#screen-make").click()
+    screen_link = page.locator("#screen-address").input_value()
+    assert "/screen#share=" in screen_link
+    projector_context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB",
+                                            service_workers="block")
+    projector_context.set_default_timeout(10_000)
+    projector = projector_context.new_page()
+    projector_errors = PageErrors(projector)
+    projector.goto(screen_link)
+    expect(projector.locator("#seating h2")).to_have_text("Round 1: find your table")
+    expect(projector.locator("#seating .seat-card")).to_have_count(6)
+    expect(projector.locator('#seating .seat-card[data-table="1"] .seat-card-players li')).to_have_text(
+        [second[0], *first[1:]])
+    codes = [projector.locator(f'#seating .seat-card[data-table="{n}"] .seat-card-code').inner_text()
+             for n in range(1, 7)]
+    screenshot(projector, "evening-twenty-screen-seating", full_page=False)
+
+    # Each table's phone types its code, read off the screen: the table opens, never the club.
+    phones = [table_phone_by_code(browser, evening_club, code) for code in codes]
     for number, (_, phone, _) in enumerate(phones, start=1):
         expect(phone.locator("#title")).to_have_text(f"Table {number} · Vingt au club")
     score_a_deal_by_taps(phones[2][1])  # table 3, a table of three: a whole deal tapped
@@ -521,10 +561,13 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
     expect(cell(page, 1, 1)).to_have_attribute("data-mark", "counted")
     expect(cell(page, 1, 3)).to_contain_text("deals: 1")
     expect(page.locator("#start-round")).to_have_text("Start round 2")
+    expect(projector.locator("#progress .progress-row")).to_have_count(6)  # the round's progress, table by table
+    expect(projector.locator("#leaderboard .leaderboard tbody tr").first).to_be_visible()
+    screenshot(projector, "evening-twenty-screen-round", full_page=False)
 
     # A correction with its reason; a player leaves; Zoé arrives, ticked among the club's players.
     adjust(page, "Vingt 05", -2, "a card shown too early")
-    expect(page.locator("#mends li").first).to_contain_text("Vingt 05's score adjusted by -2")
+    expect(page.locator("#mends li").first).to_contain_text("Vingt 05's score adjusted by −2 points")
     page.select_option("#mend-kind", "departure")
     page.locator("#departure-picks").get_by_label("Vingt 20", exact=True).check()
     page.fill("#mend-reason", "the last train")
@@ -540,13 +583,6 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
     expect(page.locator("#grid-table tbody")).to_contain_text("Zoé Vingt")
 
     # The big screen, frozen after round 1 while round 2 is played, then revealed.
-    projector_context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB",
-                                            service_workers="block")
-    projector_context.set_default_timeout(10_000)
-    projector = projector_context.new_page()
-    projector_errors = PageErrors(projector)
-    sign_in(projector, evening_club)
-    projector.goto(f"{evening_club.url}{page.locator('#screen-link').get_attribute('href')}")  # the director's link
     page.select_option("#freeze-round", "1")
     page.locator("#freeze-button").click()
     expect(page.locator("#frozen-state")).to_contain_text("Frozen after round 1")
@@ -576,20 +612,14 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
         score_short_game(phone)
     expect(cell(page, 3, 5)).to_have_attribute("data-mark", "counted")  # the director's page has followed
 
-    # Closing warns of table 6's game, not ended; the director voids it with a reason, then closes.
-    close_anyway = [False]  # the warning is first dismissed, then accepted
-
-    def answer(dialog: Dialog) -> None:
-        if dialog.type == "prompt":
-            dialog.accept("three rounds played")
-        elif close_anyway.pop(0) if close_anyway else True:
-            dialog.accept()
-        else:
-            dialog.dismiss()
-
-    page.on("dialog", answer)
+    # Closing warns, in the page, of table 6's game, not ended; the director keeps the evening open, voids that game
+    # with a reason, then closes with a note.
+    page.on("dialog", lambda dialog: pytest.fail(f"a browser pop-up: {dialog.message}"))
     page.locator("#close-evening").click()
-    expect(page.locator("#close-evening")).to_be_visible()  # dismissed: still open
+    expect(page.locator("#close-dialog")).to_contain_text("not ended: 1")
+    page.locator("#close-dialog button.ask-no").click()
+    expect(page.locator("#close-dialog")).to_have_count(0)
+    expect(page.locator("#close-evening")).to_be_visible()  # kept open
     page.select_option("#mend-kind", "void")
     game = cell(page, 3, 6).locator("a").get_attribute("href")
     assert game is not None
@@ -598,6 +628,9 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
     page.locator("#mend-submit").click()
     expect(cell(page, 3, 6)).to_have_attribute("data-mark", "voided")
     page.locator("#close-evening").click()
+    expect(page.locator("#close-dialog")).not_to_contain_text("not ended")
+    page.locator("#close-dialog .ask-field").fill("three rounds played")
+    page.locator("#close-dialog button.ask-yes").click()
     expect(page.locator("#summary")).to_contain_text("closed")
     screenshot(page, "evening-twenty-director")
     page.locator("#publish").click()

@@ -83,8 +83,8 @@ def test_a_share_link_opens_the_replay_and_the_audit_signed_out_on_a_phone(
     page.goto(f"{link}&deal=1&seq=23")  # "link to this step" of a share
     expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator("#shared-note")).to_have_text(SHARED_NOTE[language])
-    expect(page.locator("#position")).to_contain_text("23")
-    expect(page.locator("#step-text")).to_contain_text("J♣ Q♥ K♠ 5♦ 6♥ 7♥")
+    expect(page.locator("#position")).to_have_attribute("data-seq", "23")
+    expect(page.locator("#step-text")).to_contain_text({"en": "J♣ Q♥ K♠", "fr": "V♣ D♥ R♠"}[language] + " 5♦ 6♥ 7♥")
     expect(page.locator("#record-link")).to_have_count(0)  # read only: nothing to record with
     expect(page.locator("#share-panel")).to_have_count(0)
     expect(page.locator(".site-header .links")).to_be_hidden()
@@ -92,11 +92,11 @@ def test_a_share_link_opens_the_replay_and_the_audit_signed_out_on_a_phone(
     screenshot(page, f"share-replay-phone-{language}", full_page=False)
 
     page.locator("#next").click()  # the address and the step's link keep the share
-    expect(page.locator("#position")).to_contain_text("24")
+    expect(page.locator("#position")).to_have_attribute("data-seq", "24")
     assert page.url.endswith(f"#share={secret}&deal=1&seq=24")
     assert page.locator("#permalink").get_attribute("href") == f"/games/{game}/replay#share={secret}&deal=1&seq=24"
     page.reload()
-    expect(page.locator("#position")).to_contain_text("24")
+    expect(page.locator("#position")).to_have_attribute("data-seq", "24")
 
     page.locator("#audit-link").click()
     expect(page.locator("main h2").first).to_have_text(AUDIT_HEADING[language])
@@ -132,8 +132,13 @@ def test_a_revoked_link_opens_nothing_and_a_members_session_stays(browser: Brows
     rows = panel.locator("#share-list li", has_text="Famille Martin")
     expect(rows.first).to_be_visible()
     count = rows.count()
-    page.once("dialog", lambda dialog: dialog.accept())
+    page.on("dialog", lambda dialog: pytest.fail(f"a browser pop-up: {dialog.message}"))  # asked in the page
     rows.first.locator("button.revoke").click()
+    asked = page.locator("#revoke-dialog")
+    expect(asked).to_be_visible()
+    expect(asked.locator(".ask-title")).to_have_text("Revoke the link “Famille Martin”?")
+    expect(asked.locator("button.ask-no")).to_be_focused()
+    asked.locator("button.ask-yes").click()
     expect(page.locator("#notice")).to_have_text("The link is revoked: it opens nothing any more.")
     expect(rows).to_have_count(count - 1)
 

@@ -145,3 +145,97 @@ def test_the_ladder_keeps_the_best_evenings_of_qualified_players() -> None:
         (1, "Ana", 130.0, 3, 2), (1, "Ben", 130.0, 3, 2), (None, "Cléo", 80.0, 1, 1)]
     assert [night["kept"] for night in rows[0]["history"]] == [True, False, True]
     assert [r["total"] for r in ev.ladder(nights)] == [150.0, 140.0, 80.0]
+
+
+def test_players_with_no_result_yet_are_listed_after_the_ranked_unranked() -> None:
+    # Before any game counts nobody is "first with 0": every present player is unranked, listed by name.
+    state = ev.fold_evening(_evening())
+    rows = ev.ranking(state, {})
+    assert [(row["rank"], row["name"], row["score"], row["games"]) for row in rows] == [
+        (None, name, 0, 0) for name in "ABCDEFG"]
+    # Round 1's table 2 (E 100, F 25, G 25) has ended, table 1 has not: E, F and G are ranked, the others follow.
+    outcomes = {game: outcome for game, outcome in _outcomes().items() if game == "g12"}
+    rows = ev.ranking(state, outcomes, through_round=1)
+    assert [(row["rank"], row["name"], row["score"]) for row in rows] == [
+        (1, "E", 100), (2, "F", 25), (2, "G", 25), (None, "A", 0), (None, "B", 0), (None, "C", 0), (None, "D", 0)]
+    assert rows[3]["average"] is None and not rows[3]["withdrawn"]
+
+
+def test_a_score_of_zero_played_ranks_above_no_result_and_an_adjustment_is_a_result() -> None:
+    entries = _evening("net_chips")
+    entries.append(entry(len(entries) + 1, *ev.decide_mend(ev.fold_evening(entries), ev.ADJUSTED,
+                                                           {"player": "C", "amount": -3, "reason": "late"})))
+    entries.append(entry(len(entries) + 1, *ev.decide_mend(ev.fold_evening(entries), ev.WITHDRAWN,
+                                                           {"player": "G", "reason": "went home"})))
+    state = ev.fold_evening(entries)
+    # Only round 1's table 1 has ended: A +20, B 0, C 0 −3, D −20; E and F have no result yet; G withdrew.
+    outcomes = {game: outcome for game, outcome in _outcomes().items() if game == "g11"}
+    rows = ev.ranking(state, outcomes)
+    assert [(row["rank"], row["name"], row["score"]) for row in rows] == [
+        (1, "A", 20), (2, "B", 0), (3, "C", -3), (4, "D", -20), (None, "E", 0), (None, "F", 0), (None, "G", 0)]
+    assert [row["withdrawn"] for row in rows[-3:]] == [False, False, True]
+
+
+def _decided(entries: list[dict], *mends: tuple[str, dict]) -> ev.EveningState:
+    """The evening once the director's mends are decided, in order."""
+    for kind, data in mends:
+        entries.append(entry(len(entries) + 1, *ev.decide_mend(ev.fold_evening(entries), kind, data)))
+    return ev.fold_evening(entries)
+
+
+def _round_one_table_one() -> dict[str, GameOutcome]:
+    """Only round 1's table 1 (A 100, B 50, C 50, D 0) has ended."""
+    return {game: outcome for game, outcome in _outcomes().items() if game == "g11"}
+
+
+def _ranked_names(rows: list[dict]) -> list[str]:
+    return [name for name, _, _ in ev.EveningResult.of_ranking("e", "e", "2026-11-26", rows).rows]
+
+
+def test_adjustments_that_cancel_out_are_a_result_ranked_with_zero() -> None:
+    state = _decided(_evening(), (ev.ADJUSTED, {"player": "E", "amount": 5, "reason": "fine play"}),
+                     (ev.ADJUSTED, {"player": "E", "amount": -5, "reason": "entered twice"}))
+    rows = ev.ranking(state, _round_one_table_one())
+    # E played no game counted, but the director adjusted E: E shares D's rank, with 0; F and G have no result.
+    assert [(row["rank"], row["name"], row["score"], row["games"], row["adjustments"]) for row in rows] == [
+        (1, "A", 100, 1, 0), (2, "B", 50, 1, 0), (2, "C", 50, 1, 0), (4, "D", 0, 1, 0), (4, "E", 0, 0, 0),
+        (None, "F", 0, 0, 0), (None, "G", 0, 0, 0)]
+    assert rows[4]["average"] is None
+    # the ladder reads the same rule: E has an evening there, F and G have none
+    assert _ranked_names(rows) == ["A", "B", "C", "D", "E"]
+
+
+def test_an_award_alone_is_a_result() -> None:
+    state = _decided(_evening(), (ev.AWARDED, {"player": "F", "round": 1, "score": 60, "reason": "sat out"}))
+    rows = ev.ranking(state, _round_one_table_one())
+    assert [(row["rank"], row["name"], row["score"], row["games"]) for row in rows] == [
+        (1, "A", 100, 1), (2, "F", 60, 1), (3, "B", 50, 1), (3, "C", 50, 1), (5, "D", 0, 1), (None, "E", 0, 0),
+        (None, "G", 0, 0)]
+    assert rows[1]["average"] == 60
+    assert [cell["mark"] for cell in rows[1]["rounds"]] == ["missing", "awarded", "missing"]
+    # an award of 0 is a result all the same: G is then ranked, with 0
+    state = _decided(_evening(), (ev.AWARDED, {"player": "G", "round": 1, "score": 0, "reason": "sat out"}))
+    assert scores(ev.ranking(state, {}))["G"] == (1, 0)
+    assert [row["rank"] for row in ev.ranking(state, {})].count(None) == 6
+
+
+def test_a_voided_game_alone_is_no_result() -> None:
+    # every game of round 1 ended, but the director voided table 2's (E, F, G): they have no result in round 1
+    state = _decided(_evening(), (ev.VOIDED, {"game": "g12", "reason": "cards missing"}))
+    rows = ev.ranking(state, _outcomes(), through_round=1)
+    assert [(row["rank"], row["name"], row["score"]) for row in rows] == [
+        (1, "A", 100), (2, "B", 50), (2, "C", 50), (4, "D", 0), (None, "E", 0), (None, "F", 0), (None, "G", 0)]
+    assert {row["name"]: [cell["mark"] for cell in row["rounds"]] for row in rows[4:]} == {
+        "E": ["voided"], "F": ["voided"], "G": ["voided"]}
+    assert not any(row["withdrawn"] for row in rows)
+    assert _ranked_names(rows) == ["A", "B", "C", "D"]
+
+
+def test_a_withdrawn_player_with_a_game_counted_is_unranked_last() -> None:
+    # A won round 1's table 1 (100), then withdrew: A is listed last, unranked, the game still shown
+    state = _decided(_evening(), (ev.WITHDRAWN, {"player": "A", "reason": "went home"}))
+    rows = ev.ranking(state, _round_one_table_one())
+    assert [(row["rank"], row["name"], row["score"], row["games"], row["withdrawn"]) for row in rows] == [
+        (1, "B", 50, 1, False), (1, "C", 50, 1, False), (3, "D", 0, 1, False), (None, "E", 0, 0, False),
+        (None, "F", 0, 0, False), (None, "G", 0, 0, False), (None, "A", 100, 1, True)]
+    assert _ranked_names(rows) == ["B", "C", "D"]

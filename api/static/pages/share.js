@@ -4,6 +4,7 @@
 // lists the links in use, each with a button to revoke it.
 
 import { ApiError, api, el, lang, notify, session, sharedSecret, shareFragment, t } from "./common.js";
+import { ask } from "./dialog.js";
 
 /** `path` with the share's fragment when this page was opened with one (`#share=…`), as is otherwise. */
 export const withShare = (path) => (sharedSecret() ? `${path}#${shareFragment().slice(0, -1)}` : path);
@@ -84,11 +85,14 @@ class SharePanel {
       el("span", {}, share.label || t("share.unlabelled")), " ",
       el("span", { class: "hint" }, t("share.made", { at: when(share.created_at) }), " · ",
         share.last_used_at ? t("share.opened", { at: when(share.last_used_at) }) : t("share.never_opened")), " ",
-      el("button", { type: "button", class: "revoke", onclick: () => this.revoke(share.id) }, t("share.revoke")))));
+      el("button", { type: "button", class: "revoke",
+        onclick: () => this.revoke(share.id, share.label || t("share.unlabelled")) }, t("share.revoke")))));
   }
 
-  async revoke(id) {
-    if (!window.confirm(t("share.revoke_confirm"))) return;
+  async revoke(id, label) {
+    const answer = await ask({ id: "revoke-dialog", title: t("share.revoke_title", { label }),
+      text: t("share.revoke_confirm"), yes: t("share.revoke_yes"), no: t("share.revoke_no") });
+    if (!answer) return;
     try {
       await api(`${this.path}/${id}`, { method: "DELETE" });
       this.made.hidden = true;

@@ -1,0 +1,171 @@
+"""The season ladder and a player's evenings, read from the club's evenings (docs/EVENINGS.md).
+
+``GET /clubs/{club}/seasons/{season}/ladder`` sums each player's best evening
+scores over the season's closed evenings (:func:`nj_ledger.evenings.ladder`);
+``GET /clubs/{club}/players/{player}/evenings`` lists a player's evenings with
+their rank, score and games. Both take who has a result from each evening's
+ranking (:func:`nj_ledger.evenings.ranking`): a row with a ``rank`` counts, a
+row without one (no result yet, or withdrawn) does not.
+
+The routes belong to the evenings' blueprint (:mod:`api.evenings`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from marshmallow import Schema, fields, validate
+
+from nj_ledger import evenings as core
+from nj_ledger.evenings import EveningResult
+from nj_ledger.store import EveningRead
+from nj_ledger.store.projections import find_season
+
+from .auth import own_club, reader
+from .context import store
+from .evenings import blp
+from .problems import Problem
+from .scoreboards import period
+from .spreadsheets import csv_answer
+
+
+class LadderQuerySchema(Schema):
+    format = fields.String(load_default="json", validate=validate.OneOf(("json", "csv")))
+
+
+class LadderNightSchema(Schema):
+    evening = fields.String()
+    name = fields.String()
+    date = fields.String()
+    score = fields.Float()
+    rank = fields.Integer(allow_none=True, metadata={
+        "description": "The player's rank that evening: an evening counts for the players its ranking ranks "
+                       "(a result, and not withdrawn), as `GET …/evenings/{evening}/ranking` gives it."})
+    kept = fields.Boolean(metadata={"description": "Among the player's best evenings, which count."})
+
+
+class LadderRowSchema(Schema):
+    rank = fields.Integer(allow_none=True, metadata={"description": "Null: not qualified (too few evenings)."})
+    name = fields.String()
+    evenings = fields.Integer()
+    kept = fields.Integer()
+    total = fields.Float()
+    qualified = fields.Boolean()
+    history = fields.List(fields.Nested(LadderNightSchema))
+
+
+class LadderEveningSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    date = fields.String()
+    rule = fields.String()
+
+
+class LadderSchema(Schema):
+    club = fields.String()
+    season = fields.String()
+    from_ = fields.String(data_key="from")
+    to = fields.String()
+    qualifying_evenings = fields.Integer()
+    best_evenings = fields.Integer(allow_none=True)
+    evenings = fields.List(fields.Nested(LadderEveningSchema))
+    rows = fields.List(fields.Nested(LadderRowSchema))
+
+
+class HistoryQuerySchema(Schema):
+    from_ = fields.Date(data_key="from")
+    to = fields.Date()
+    season = fields.String(validate=validate.Length(min=1, max=40))
+    format = fields.String(load_default="json", validate=validate.OneOf(("json", "csv")))
+
+
+class HistoryNightSchema(Schema):
+    evening = fields.String()
+    name = fields.String()
+    date = fields.String()
+    status = fields.String()
+    rule = fields.String()
+    rank = fields.Integer(allow_none=True, metadata={
+        "description": "The player's rank in the evening's ranking; null: no result that evening (yet), or "
+                       "withdrawn."})
+    players = fields.Integer(metadata={"description": "Players ranked that evening (a rank not null)."})
+    score = fields.Float()
+    games = fields.Integer()
+    average = fields.Float(allow_none=True)
+
+
+class PlayerEveningsSchema(Schema):
+    club = fields.String()
+    player = fields.String()
+    from_ = fields.String(data_key="from", allow_none=True)
+    to = fields.String(allow_none=True)
+    evenings = fields.List(fields.Nested(HistoryNightSchema), metadata={"description": "Newest first."})
+
+
+def _results(reads: list[EveningRead]) -> list[EveningResult]:
+    """Each closed evening's result for the ladder: the players its ranking ranks (``rank`` not null)."""
+    return [EveningResult.of_ranking(read.info.id, read.info.name, read.info.played_on.isoformat(),
+                                     core.ranking(read.state, read.outcomes)) for read in reads]
+
+
+@blp.route("/clubs/<club>/seasons/<season>/ladder")
+class Ladder(MethodView):
+    @blp.arguments(LadderQuerySchema(), location="query")
+    @blp.response(200, LadderSchema)
+    @blp.alt_response(200, content_type="text/csv", schema={"type": "string"}, description="With format=csv.")
+    def get(self, query: dict[str, Any], club: str, season: str) -> Any:
+        """The season's ladder over its closed evenings: each player's best `best_evenings` evening scores summed
+        (every one when the season keeps them all); players with fewer than `qualifying_evenings` evenings are
+        listed after the others, unranked."""
+        own_club(reader(), club)
+        found = find_season(store(), club, season)
+        if found is None:
+            raise Problem(404, "not-found", "The club has no season called {name!r}.", params={"name": season})
+        reads = store().evenings_between(club, found.starts_on, found.ends_on, closed_only=True)
+        rows = core.ladder(_results(reads), qualifying=found.qualifying_evenings, best=found.best_evenings)
+        if query["format"] == "csv":
+            return csv_answer(["rank", "name", "evenings", "kept", "total", "qualified"],
+                              [[row["rank"] if row["rank"] is not None else "", row["name"], row["evenings"],
+                                row["kept"], row["total"], "yes" if row["qualified"] else "no"] for row in rows],
+                              f"ladder-{club}")
+        return {"club": club, "season": found.name, "from_": found.starts_on.isoformat(),
+                "to": found.ends_on.isoformat(), "qualifying_evenings": found.qualifying_evenings,
+                "best_evenings": found.best_evenings,
+                "evenings": [{"id": r.info.id, "name": r.info.name, "date": r.info.played_on.isoformat(),
+                              "rule": r.state.ranking} for r in reads], "rows": rows}
+
+
+@blp.route("/clubs/<club>/players/<player>/evenings")
+class PlayerEvenings(MethodView):
+    @blp.arguments(HistoryQuerySchema(), location="query")
+    @blp.response(200, PlayerEveningsSchema)
+    @blp.alt_response(200, content_type="text/csv", schema={"type": "string"}, description="With format=csv.")
+    def get(self, query: dict[str, Any], club: str, player: str) -> Any:
+        """A player's evenings, newest first: each evening's rank, score, games and average (open evenings as
+        they stand)."""
+        own_club(reader(), club)
+        start, end = period(club, query)
+        reads = store().evenings_between(club, start, end)
+        key = player.strip().casefold()
+        nights = []
+        for read in reversed(reads):
+            rows = core.ranking(read.state, read.outcomes)
+            mine = next((row for row in rows if row["name"].casefold() == key), None)
+            if mine is None:
+                continue
+            name = mine["name"]
+            nights.append({"evening": read.info.id, "name": read.info.name, "date": read.info.played_on.isoformat(),
+                           "status": read.info.status, "rule": read.state.ranking, "rank": mine["rank"],
+                           "players": sum(1 for row in rows if row["rank"] is not None), "score": mine["score"],
+                           "games": mine["games"], "average": mine["average"], "player": name})
+        shown = nights[0]["player"] if nights else player.strip()
+        for night in nights:
+            del night["player"]
+        if query["format"] == "csv":
+            fields_ = ["date", "name", "status", "rule", "rank", "players", "score", "games", "average"]
+            return csv_answer(fields_, [[night[f] if night[f] is not None else "" for f in fields_]
+                                        for night in nights], "evenings")
+        return {"club": club, "player": shown, "from_": None if start is None else start.isoformat(),
+                "to": None if end is None else end.isoformat(), "evenings": nights}
+
