@@ -53,8 +53,9 @@ def checkpoints_report(count: int, first_bad_seq: int | None) -> tuple[dict[str,
     report = {"ok": first_bad_seq is None, "count": count, "first_bad_seq": first_bad_seq}
     if first_bad_seq is None:
         return report, []
-    return report, [finding("error", first_bad_seq, "checkpoint-mismatch", "The signed checkpoint at event {seq} "
-                            "does not match the log: the log was rewritten after it was signed.", seq=first_bad_seq)]
+    return report, [finding("error", first_bad_seq, "checkpoint-mismatch", "The record was altered after the "
+                            "ledger signed it at event {seq}: it no longer matches what was signed.",
+                            seq=first_bad_seq)]
 
 
 def audit(records: Iterable[Mapping[str, Any]], checkpoints: Sequence[Mapping[str, Any]] = (),
@@ -172,7 +173,7 @@ class _Auditor:
         if not chain["ok"]:
             first.append(finding(
                 "error", chain["first_bad_seq"], "chain-broken",
-                "The hash chain breaks at event {seq}: an event was edited, deleted or reordered.",
+                "The record was altered after it was written: event {seq} was edited, deleted or moved.",
                 seq=chain["first_bad_seq"],
             ))
         if self.unreadable is not None:
@@ -210,19 +211,21 @@ class _Auditor:
         findings: list[Finding] = []
         if last > version:
             report.update(ok=False, first_bad_seq=version + 1)
-            findings.append(finding("error", version + 1, "log-extra", "Events {first} to {last} are stored past "
-                                    "the game's version {version}: the ledger never acknowledged them.",
+            findings.append(finding("error", version + 1, "log-extra", "Events {first} to {last} were added to the "
+                                    "record afterwards: the ledger never wrote them.",
                                     first=version + 1, last=last, version=version))
         stored_last = self.head["seq"] if self.head is not None else 0
         if stored_last < version:
             report.update(ok=False, first_bad_seq=stored_last + 1)
-            findings.append(finding("error", stored_last + 1, "log-cut", "The game is at version {version} but "
-                                    "its log stops at event {last}: events were removed.", version=version,
+            findings.append(finding("error", stored_last + 1, "log-cut", "Events were removed from the end of the "
+                                    "record: it stops at event {last}, but the ledger wrote up to event {version}.",
+                                    version=version,
                                     last=stored_last))
         elif head_hash is not None and self.head is not None and self.head.get("hash") != head_hash:
             report.update(ok=False, first_bad_seq=version)
-            findings.append(finding("error", version, "head-differs", "The game's head hash is not the hash of "
-                                    "event {version}: the log or the game's summary was changed.", version=version))
+            findings.append(finding("error", version, "head-differs", "The record's last event ({version}) is "
+                                    "not the one the ledger wrote: the record or the game's summary was altered.",
+                                    version=version))
         return report, findings
 
 

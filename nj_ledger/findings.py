@@ -96,13 +96,12 @@ def _undo_finding(seq: int, state: GameState, reason: Any, withdrawal: Mapping[s
     action = phrase("an action") if withdrew is None else _action_said(state, withdrew)
     deal = withdrawal["settlement"]
     if deal is None:
-        return finding("info", seq, "undo", "Undo at {seq}: withdrew {action} — {why}.", seq=seq,
-                        action=action, why=why)
+        return finding("info", seq, "undo", "Taken back: {action} — {why}.", seq=seq, action=action, why=why)
     return finding(
         "info", seq, "undo",
-        "Undo at {seq}: withdrew {action}, the settlement of deal {deal} and the end of the game — {why}."
+        "Taken back: {action}, with the settlement of deal {deal} and the end of the game — {why}."
         if withdrawal["game_end"] else
-        "Undo at {seq}: withdrew {action} and the settlement of deal {deal} — {why}.",
+        "Taken back: {action}, with the settlement of deal {deal} — {why}.",
         seq=seq, action=action, deal=deal, why=why,
     )
 

@@ -81,17 +81,18 @@ def test_the_audit_says_each_undo_with_the_players_names_in_english_and_french(c
         return [f["message"] for f in report["findings"] if f["code"] == code]
 
     assert said(english, "undo") == [
-        f"Undo at {first}: withdrew Ana's play of 5C, 6C, the settlement of deal 1 and the end of the game — "
+        "Taken back: Ana's play of 5C, 6C, with the settlement of deal 1 and the end of the game — "
         "reason: mauvaise place.",
-        f"Undo at {second}: withdrew Chloé's play of 4D — no reason given.",
+        "Taken back: Chloé's play of 4D — no reason given.",
     ]
+    assert [f["seq"] for f in english["findings"] if f["code"] == "undo"] == [first, second]  # each at its undo
     assert said(french, "undo") == [
-        f"Annulation à l'événement {first} : retrait de la pose de 5C, 6C par Ana, du règlement de la donne 1 et "
-        "de la fin de la partie — motif : mauvaise place.",
-        f"Annulation à l'événement {second} : retrait de la pose de 4D par Chloé — sans motif.",
+        "Repris : la pose de 5♣, 6♣ par Ana, avec le règlement de la donne 1 et la fin de la partie — "
+        "motif : mauvaise place.",
+        "Repris : la pose de 4♦ par Chloé — sans motif.",
     ]
     assert said(english, "shortfall")[0] == "Deal 1: Ben owed 27 chips (payment) and could pay only 5."
-    assert said(french, "shortfall")[0] == "Donne 1 : Ben devait 27 jetons (paiement) et n'a pu en payer que 5."
+    assert said(french, "shortfall")[0] == "Donne 1\u00a0: Ben devait 27 jetons (paiement) et n'a pu en payer que 5."
     assert not any("seat" in message for message in said(english, "shortfall"))
     undo, _ = english["corrections"]
     assert undo == {"seq": first, "deal": 1, "type": "undo", "reason": "mauvaise place", "withdrew": WINNING_PLAY,
@@ -109,8 +110,8 @@ def test_an_adjustment_names_the_players_and_boxes(calls: Calls, club: Club) -> 
         "2 chips moved by agreement from the 7D box to Ben (no reason given).",
     ]
     assert [f["message"] for f in french["findings"]] == [
-        "2 jetons passés d'un commun accord de Ana à la case 7D (tombé).",
-        "2 jetons passés d'un commun accord de la case 7D à Ben (sans motif).",
+        "2 jetons passés d'un commun accord de Ana à la case 7♦ (tombé).",
+        "2 jetons passés d'un commun accord de la case 7♦ à Ben (sans motif).",
     ]
     assert [c["message"] for c in english["corrections"]] == [f["message"] for f in english["findings"]]
 

@@ -137,7 +137,7 @@ def test_a_game_in_progress_prints_its_standings_so_far(browser: Browser, live_s
     created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 60),
                                             [{"type": "deal", "dealer": 2}])
     said = {"en": ("The game is not over: standings after 0 deals.", "Deal 1: Chloé deals; in progress."),
-            "fr": ("La partie n'est pas finie : classement après 0 donnes.",
+            "fr": ("La partie n'est pas finie : classement après 0 donne.",  # French: 0 is singular
                    "Donne 1 : Chloé distribue ; en cours.")}[language]
     with opened(browser, live_server, language, PHONE) as page:
         page.goto(f"{live_server.url}/games/{created.game.id}/sheet")

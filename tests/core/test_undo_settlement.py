@@ -242,8 +242,8 @@ def test_the_audit_names_what_each_undo_withdrew_and_recomputes_the_same() -> No
                           "withdrew": WINNING_PLAY, "settlement": 1, "game_end": True}
     [finding] = [f for f in report["findings"] if f.code == "undo"]
     assert finding.seq == undo_seq
-    assert said(finding.said) == (f"Undo at {undo_seq}: withdrew Ana (seat 0)'s play of 5C, 6C, the settlement of "
-                                  "deal 1 and the end of the game — reason: wrong seat.")
+    assert said(finding.said) == ("Taken back: Ana (seat 0)'s play of 5C, 6C, with the settlement of deal 1 and the "
+                                  "end of the game — reason: wrong seat.")
     shortfalls = [said(f.said) for f in report["findings"] if f.code == "shortfall"]
     assert shortfalls[0] == "Deal 1: Ben (seat 1) owed 27 chips (payment) and could pay only 5."
 
@@ -253,7 +253,7 @@ def test_an_undo_without_a_reason_says_so() -> None:
     before_going_out(table)
     table.do({"type": "undo"})
     [finding] = [f for f in audit(chained_records(table.log))["findings"] if f.code == "undo"]
-    assert said(finding.said).endswith("withdrew Chloé (seat 2)'s play of 4D — no reason given.")
+    assert said(finding.said) == "Taken back: Chloé (seat 2)'s play of 4D — no reason given."
 
 
 def test_a_game_with_a_withdrawn_settlement_goes_through_njn_unchanged() -> None:
@@ -272,8 +272,8 @@ def test_the_audit_says_a_withdrawn_pass_reveal_or_count_in_words() -> None:
     table.do({"type": "undo"})
     said_undos = [said(f.said) for f in audit(chained_records(table.log))["findings"] if f.code == "undo"]
     assert [text.split(": ", 1)[1] for text in said_undos] == [
-        "withdrew Ana (seat 0)'s pass — reason: seat 0 had the 5.",
-        "withdrew Ben (seat 1)'s reveal of 9H, QS, 8S — no reason given.",
+        "Ana (seat 0)'s pass — reason: seat 0 had the 5.",
+        "Ben (seat 1)'s reveal of 9H, QS, 8S — no reason given.",
     ]
     # a hand settled by count (the count form of reveal) is said by what the table counted
     counted = {"type": "reveal", "seat": 1, "count": 10, "points": 62, "honours": ["KH"]}
@@ -296,8 +296,8 @@ def test_undo_withdraws_a_settlement_by_count_and_redoes_it_as_it_was_told() -> 
     redone = table.do(table.view["redo"])
     assert [(e.type, e.data) for e in redone] == [(e.type, e.data) for e in settled]
     [finding] = [f for f in audit(chained_records(table.log))["findings"] if f.code == "undo"]
-    assert said(finding.said).endswith(
-        "withdrew Chloé (seat 2)'s count of 3 cards making 19 points and the settlement of deal 1 — reason: 19, "
+    assert said(finding.said) == (
+        "Taken back: Chloé (seat 2)'s count of 3 cards making 19 points, with the settlement of deal 1 — reason: 19, "
         "not 29.")
 
 

@@ -1,11 +1,16 @@
-// The audit of a game: the verdict, each check, findings, per-account totals, undos and
+// The audit of a game: first what a member wants to know, in plain words (has the record been altered since it
+// was written? is every chip accounted for? how many corrections, with their reasons?), then the findings, each
+// linked to its step in the replay; each check in technical terms (in a <details>), per-account totals, undos and
 // adjustments, every transfer, and each player's chips over the deals.
 
-import { $, ApiError, api, clearNotice, counted, el, formatNumber, lang, notify, requireSession, start, t } from "./common.js";
+import {
+  $, ApiError, api, clearNotice, counted, el, formatNumber, lang, notify, requireSession, shareFragment, start, t,
+} from "./common.js";
 import { cardText } from "./cards.js";
 import { accountName, boardOrder } from "./table.js";
 import { chartElement, chipsOverDeals } from "./chart.js";
 import { gameReceipts, heldReceipt, receiptsFile, receiptsOf } from "./receipts.js";
+import { scrollBox } from "./scrollbox.js";
 import { dropForShare, setupSharing, withShare } from "./share.js";
 
 const game = document.body.dataset.game;
@@ -17,8 +22,11 @@ function badge(ok) {
   return el("span", { class: `badge ${ok ? "ok" : "bad"}` }, ok ? t("audit.ok") : t("audit.failed"));
 }
 
-function table(headers, rows, numeric = []) {
-  return el("div", { class: "scroll" }, el("table", { class: "data" },
+/** The heading of the section that holds `box`: the name of the table shown in it. */
+const sectionTitle = (box) => box.closest("section")?.querySelector("h2")?.textContent ?? "";
+
+function table(headers, rows, numeric = [], label = "") {
+  return scrollBox(label, el("table", { class: "data" },
     el("thead", {}, el("tr", {}, headers.map((h, i) => el("th", { class: numeric.includes(i) ? "num" : null }, h)))),
     el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((c, i) => el("td", { class: numeric.includes(i) ? "num" : null }, c)))))));
 }
@@ -40,13 +48,65 @@ function checks(report) {
     bad ? ` — ${t("audit.first_bad", { seq: bad })}` : null));
 }
 
+/**
+ * The deal an event of the log belongs to (0: before the first deal), from the report's transfers and corrections:
+ * each deal is one stretch of the log, opened by its `deal` event, which its antes follow at once.
+ */
+export function dealOfSeq(report) {
+  const starts = new Map(); // deal -> the seq of its `deal` event
+  for (const item of [...report.transfers, ...report.corrections]) {
+    if (item.deal > 0) starts.set(item.deal, Math.min(starts.get(item.deal) ?? Infinity, item.seq - 1));
+  }
+  const ordered = [...starts].sort((a, b) => a[1] - b[1]);
+  return (seq) => ordered.reduce((found, [deal, start]) => (start <= seq ? deal : found), 0);
+}
+
+/** The address of event `seq` in the replay page: its deal, at that step. */
+function replayAt(dealOf, seq) {
+  const deal = dealOf(seq);
+  const path = `/games/${encodeURIComponent(game)}/replay#${shareFragment()}`;
+  return deal ? `${path}deal=${deal}&seq=${seq}` : `${path}deal=1`;
+}
+
 function findings(report) {
   if (!report.findings.length) return el("p", { class: "empty" }, t("audit.no_findings"));
-  return el("ul", { class: "findings" }, report.findings.map((f) => el("li", { class: `finding ${f.severity}` },
+  const dealOf = dealOfSeq(report);
+  return el("ul", { class: "findings" }, report.findings.map((f) => el("li", { class: `finding ${f.severity}`,
+    dataset: { code: f.code, seq: f.seq ?? "" } },
     el("span", { class: `severity ${f.severity}` }, t(`severity.${f.severity}`)),
-    f.seq ? el("span", { class: "seq" }, `#${f.seq}`) : null,
     KNOWN_FINDINGS.includes(f.code) ? el("strong", {}, t(`finding.${f.code}`)) : null,
-    el("span", { class: "message" }, f.message))));
+    el("span", { class: "message" }, f.message),
+    f.seq ? el("a", { class: "step-link", href: replayAt(dealOf, f.seq) },
+      dealOf(f.seq) ? t("audit.see_step", { deal: dealOf(f.seq) }) : t("audit.see_replay")) : null)));
+}
+
+/**
+ * What a member wants to know first, in plain words: whether the record was altered since it was written (and
+ * where), whether every chip is accounted for, how many corrections were made and whether each says why, and
+ * whether the receipts members hold match the record.
+ */
+function plainSummary(report) {
+  const dealOf = dealOfSeq(report);
+  const receipts = report.receipts || null;
+  const altered = [report.chain, report.head, report.checkpoints, receipts].filter((part) => part && !part.ok);
+  const lines = [];
+  if (!altered.length) lines.push(["ok", t("audit.plain.intact")]);
+  else {
+    const seqs = altered.map((part) => part.first_bad_seq).filter(Boolean);
+    const first = seqs.length ? Math.min(...seqs) : null;
+    const deal = first ? dealOf(first) : 0;
+    lines.push(["bad", deal ? t("audit.plain.altered_in", { deal }) : t("audit.plain.altered"),
+      first ? el("a", { class: "step-link", href: replayAt(dealOf, first) }, t("audit.see_replay")) : null]);
+  }
+  const chipsOk = report.conservation.ok && report.recomputation.ok;
+  lines.push([chipsOk ? "ok" : "bad", chipsOk ? t("audit.plain.chips_ok") : t("audit.plain.chips_bad")]);
+  const corrections = report.corrections.length;
+  const unexplained = report.corrections.filter((c) => !c.reason).length;
+  lines.push(["note", !corrections ? t("audit.plain.no_corrections") : unexplained
+    ? t("audit.plain.corrections_unexplained", { count: corrections, missing: unexplained })
+    : t("audit.plain.corrections", { count: corrections })]);
+  if (receipts && receipts.ok) lines.push(["ok", t("audit.plain.receipts_ok", { checked: receipts.checked })]);
+  return lines.map(([kind, text, link]) => el("li", { class: `plain ${kind}` }, text, link ? " " : null, link));
 }
 
 /**
@@ -130,6 +190,7 @@ function show(state, report) {
   $("#replay-link").href = withShare(`${path}/replay`);
   $("#sheet-link").href = withShare(`${path}/sheet`);
   if ($("#record-link")) $("#record-link").href = `${path}/record`;
+  $("#summary").replaceChildren(...plainSummary(report));
   $("#verdict").replaceChildren(badge(report.ok), " ",
     report.ok ? t("audit.verdict_ok", { events: report.events }) : t("audit.verdict_bad", { events: report.events }));
   $("#checks").replaceChildren(...checks(report));
@@ -144,16 +205,16 @@ function show(state, report) {
       const row = report.totals[account];
       return [accountName(state, account), formatNumber(row.in), formatNumber(row.out), formatNumber(row.net),
         formatNumber(row.balance)];
-    }), [1, 2, 3, 4]));
+    }), [1, 2, 3, 4], sectionTitle($("#totals"))));
   $("#corrections").replaceChildren(report.corrections.length
     ? table([t("seq"), t("deal"), t("what"), t("reason")], report.corrections.map((c) => [
       String(c.seq), String(c.deal), c.type === "undo" ? undoSaid(state, c)
         : t("correction.adjust", { amount: counted(c.amount, "chip"), from: accountName(state, c.from), to: accountName(state, c.to) }),
-      c.reason || "–"]), [0, 1])
+      c.reason || "–"]), [0, 1], sectionTitle($("#corrections")))
     : el("p", { class: "empty" }, t("audit.no_corrections")));
   $("#transfers").replaceChildren(table([t("seq"), t("deal"), t("from"), t("to"), t("amount"), t("reason")],
     report.transfers.map((tr) => [String(tr.seq), String(tr.deal), accountName(state, tr.from),
-      accountName(state, tr.to), formatNumber(tr.amount), t(`reason.transfer.${tr.reason}`)]), [0, 1, 4]));
+      accountName(state, tr.to), formatNumber(tr.amount), t(`reason.transfer.${tr.reason}`)]), [0, 1, 4], sectionTitle($("#transfers"))));
 }
 
 start(main);

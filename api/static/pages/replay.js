@@ -7,8 +7,8 @@ import { downloadButtons } from "./exchange.js";
 import { follow } from "./follow.js";
 import { dropForShare, setupSharing, withShare } from "./share.js";
 import { boardElement, runElement, tableElement } from "./table.js";
-import { cardElement } from "./cards.js";
-import { chartElement } from "./chart.js";
+import { cardElement, expectedText } from "./cards.js";
+import { showAnalysis } from "./analysis_panel.js";
 import { describe, handText, shownHands } from "./describe.js";
 
 const page = { game: document.body.dataset.game, deal: null, steps: [], index: 0, deals: 0, version: 0, live: null,
@@ -70,13 +70,14 @@ function render() {
   $("#step-text").replaceChildren(...told.text.map((line) => el("p", {}, line)));
   $("#calls").replaceChildren(...told.calls.map((call) => el("li", { class: "call" }, call)));
   const centre = [boardElement(state, changedBoxes(before, state)), runElement(state.deal)];
-  if (state.deal && state.deal.expected) centre.push(el("p", { class: "expected" }, t("expected", { rank: state.deal.expected })));
+  if (state.deal && state.deal.expected) centre.push(el("p", { class: "expected" }, t("expected", { rank: expectedText(state.deal.expected) })));
   const table = tableElement(state, { centre, changed: changedSeats(before, state) });
   if (!(state.deal && state.deal.hands)) showHands(table, page.steps.slice(1, page.index + 1).map((s) => s.event));
   $("#table").replaceChildren(table);
   $("#balances").replaceChildren(balancesTable(state, before));
   $("#slider").value = String(page.index);
-  $("#position").textContent = t("position", { step: page.index + 1, steps: page.steps.length, seq: step.seq });
+  $("#position").textContent = t("position", { step: page.index + 1, steps: page.steps.length });
+  $("#position").dataset.seq = String(step.seq); // the log's event shown (the address names it too)
   $("#prev").disabled = $("#first").disabled = page.index === 0;
   $("#next").disabled = $("#last").disabled = page.index === page.steps.length - 1;
   const hash = `#${shareFragment()}deal=${page.deal}&seq=${step.seq}`; // a share's link keeps its secret
@@ -84,36 +85,8 @@ function render() {
   $("#permalink").href = location.pathname + hash;
 }
 
-/** The analysis panel of the current step: the decision made there, the best move, chips lost, mark. */
-function renderAnalysis() {
-  const box = $("#analysis");
-  const analysis = page.analysis;
-  if (!analysis || analysis.deal !== page.deal) { box.hidden = true; return; }
-  box.hidden = false;
-  if (analysis.status === "computing" || analysis.status === "failed") {
-    $("#analysis-step").textContent = analysis.status === "computing" ? t("analysis.computing") : "";
-    $("#analysis-status").textContent = analysis.status === "failed" ? analysis.message : "";
-    $("#analysis-chart").replaceChildren();
-    return;
-  }
-  const seq = page.steps[page.index].seq;
-  const players = analysis.players.map((name) => ({ name }));
-  const said = (action) => (action.type === "play" ? handText({ cards: action.cards }) : t("analysis.pass"));
-  const here = analysis.decisions.filter((d) => d.seq === seq);
-  // each decision, then (where it was valued) what it cost on the deals its player could not tell apart
-  const lines = (d) => [el("span", { class: `mark mark-${d.mark}` },
-    t("analysis.decision", { name: analysis.players[d.seat], played: said(d.action),
-      best: d.best.length ? said(d.best[0]) : "—", lost: d.lost, mark: t(`analysis.mark.${d.mark}`) })),
-  ...(d.fair ? [el("span", { class: `mark fair mark-${d.fair.mark}` },
-    t("analysis.fair", { name: analysis.players[d.seat], samples: d.fair.samples,
-      best: d.fair.best.length ? said(d.fair.best[0]) : "—", lost: d.fair.lost,
-      mark: t(`analysis.mark.${d.fair.mark}`) }))] : [])];
-  $("#analysis-step").replaceChildren(...(here.length ? here.flatMap(lines) : [t("analysis.not_here")]));
-  $("#analysis-status").textContent = analysis.message;
-  const points = analysis.expected.map((p) => ({ deal: p.seq, chips: p.values }));
-  $("#analysis-chart").replaceChildren(...(points.length > 1 ? chartElement(players, points,
-    { title: "analysis.chart", axis: "analysis.steps", point: "analysis.point" }) : []));
-}
+/** The analysis panel of the current step (analysis_panel.js). */
+const renderAnalysis = () => showAnalysis(page);
 
 /** The deal's analysis, once it is settled: asked again while the server computes it (202). */
 async function loadAnalysis(number) {

@@ -2,8 +2,9 @@
 // standings, and each deal with its dealer, its winner, what each loser had left and paid, the honours taken
 // and everyone's chips after it. Everything comes from the game's export (its records) and its state.
 
-import { $, ApiError, api, counted, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, collator, counted, el, formatNumber, notify, requireSession, start, t } from "./common.js";
 import { downloadButtons } from "./exchange.js";
+import { scrollBox } from "./scrollbox.js";
 import { withShare } from "./share.js";
 import { cardText } from "./cards.js";
 import { handText, shownHands } from "./describe.js";
@@ -15,17 +16,25 @@ const HONOURS = new Set(["take", "grand_opera", "hoc"]);
 const seatOf = (account) => (account.startsWith("seat:") ? Number(account.slice(5)) : null);
 const signed = (amount) => (amount > 0 ? `+${formatNumber(amount)}` : amount < 0 ? `−${formatNumber(-amount)}` : "0");
 
-/** Each deal of the log: its dealer, its events, the honours each seat took, the chips before and after it. */
+/**
+ * Each deal of the log: its dealer, its events, the honours each seat took, the chips before it (before its antes)
+ * and after it. A deal's segment of the log runs from its `deal` record to the next one: its settlement, then any
+ * undo of it or adjustment agreed before the next deal. `after` is the chips at the segment's end (what the replay
+ * shows at the deal's last step), for a deal that stands settled. `settled` is the chips after the last settled
+ * deal: before the antes of a deal in progress (the standings "after N deals"), the final chips otherwise.
+ */
 export function dealsOf(records, seats, startingChips) {
   const chips = Array.from({ length: seats }, () => startingChips);
   const deals = [];
   const adjustments = [];
   let current = null;
+  const close = () => { if (current && current.ended) current.after = [...chips]; };
   for (const record of records) {
     const { type, data } = record;
     if (type === "deal") {
+      close();
       current = { number: record.deal, dealer: data.dealer, before: [...chips], honours: chips.map(() => 0),
-        events: [], ended: null, after: null };
+        events: [], ended: null, after: null, adjustments: [] };
       deals.push(current);
     }
     if (current && record.deal === current.number) current.events.push(record);
@@ -34,24 +43,24 @@ export function dealsOf(records, seats, startingChips) {
       const to = seatOf(data.to);
       if (from !== null) chips[from] -= data.amount;
       if (to !== null) chips[to] += data.amount;
-      if (data.reason === "adjust") adjustments.push(data);
+      if (data.reason === "adjust") {
+        adjustments.push(data);
+        if (current && record.deal === current.number) current.adjustments.push(data);
+      }
       if (current && !current.ended) {
         if (to !== null && HONOURS.has(data.reason)) current.honours[to] += data.amount;
         // an undone take gives its chips back to the box
         if (from !== null && data.reason === "undo" && data.to.startsWith("box:")) current.honours[from] -= data.amount;
       }
     }
-    if (type === "deal_ended" && current) {
-      current.ended = data;
-      current.after = [...chips];
-    }
+    if (type === "deal_ended" && current) current.ended = data;
     // an undo after a settlement withdraws it with the action that caused it: the deal is open again
-    if (type === "undo" && current && current.ended && record.deal === current.number) {
-      current.ended = null;
-      current.after = null;
-    }
+    if (type === "undo" && current && current.ended && record.deal === current.number) current.ended = null;
   }
-  return { deals, adjustments, chips };
+  close();
+  const open = current && !current.ended ? current : null;
+  return { deals, adjustments, chips, settled: open ? open.before : [...chips],
+    played: deals.filter((deal) => deal.ended).length };
 }
 
 /** What a loser had left: the cards shown (with their points), or the count the table gave. */
@@ -64,6 +73,12 @@ function leftText(payment, shown, handsLeft) {
   if (data) return handText(data);
   const count = counted(payment.cards_left, "card");
   return points ? `${count}, ${points}` : count;
+}
+
+/** An adjustment agreed at the table, in words: "Adjustment: Ana gives Ben 2." */
+function adjustmentText(adjustment, players) {
+  const name = (account) => (seatOf(account) === null ? cardText(account.slice(4)) : players[seatOf(account)].name);
+  return t("transfer.adjust", { from: name(adjustment.from), to: name(adjustment.to), amount: adjustment.amount });
 }
 
 function dealSection(deal, players) {
@@ -104,21 +119,26 @@ function dealSection(deal, players) {
   });
   const heading = [t("sheet.deal_heading", { deal: deal.number, dealer: name(deal.dealer), winner: name(ended.winner) })];
   if (ended.grand_opera) heading.push(t("settle.grand_opera"));
+  // the chips after the deal count the adjustments agreed before the next one: each is said under the table
+  const adjusted = deal.adjustments.map((a) => el("p", { class: "sheet-adjusted" }, adjustmentText(a, players)));
   return el("section", { class: "sheet-deal", dataset: { deal: deal.number } },
     el("h3", {}, heading.join(" ")),
-    el("div", { class: "scroll" }, el("table", { class: "data sheet-table" },
+    scrollBox(heading.join(" "), el("table", { class: "data sheet-table" },
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, t("player")), el("th", { scope: "col" }, t("sheet.left")),
         el("th", { scope: "col", class: "num" }, t("sheet.paid")), el("th", { scope: "col", class: "num" }, t("sheet.honours")),
         el("th", { scope: "col", class: "num" }, t("sheet.chips_after")))),
-      el("tbody", {}, rows))));
+      el("tbody", {}, rows))), ...adjusted);
 }
 
-function standingsTable(state) {
+/**
+ * The standings: the game's result when it is over; otherwise the chips after the last settled deal (`settled`,
+ * `played` deals: the antes of a deal in progress are not in them), most chips first, ties sharing a rank.
+ */
+function standingsTable(state, settled, played) {
   const rows = state.result ? state.result.standings
-    : [...state.players].sort((a, b) => b.chips - a.chips).map((p, i, all) => ({
-      ...p, rank: all.findIndex((q) => q.chips === p.chips) + 1,
-    }));
+    : state.players.map((p) => ({ ...p, chips: settled[p.seat] })).sort((a, b) => b.chips - a.chips || collator().compare(a.name, b.name))
+      .map((p, i, all) => ({ ...p, rank: all.findIndex((q) => q.chips === p.chips) + 1 }));
   const table = el("table", { class: "data standings" },
     el("thead", {}, el("tr", {},
       el("th", { scope: "col", class: "num" }, t("column.rank")), el("th", { scope: "col" }, t("player")),
@@ -129,7 +149,7 @@ function standingsTable(state) {
       el("td", { class: "num" }, signed(row.chips - state.starting_chips))))));
   const said = state.result
     ? t("game_over", { reason: REASONS.includes(state.result.reason) ? t(`reason.${state.result.reason}`) : state.result.reason })
-    : t("sheet.so_far", { deals: state.deals_played });
+    : t("sheet.so_far", { deals: played });
   return [el("p", { class: "verdict" }, said), table];
 }
 
@@ -167,14 +187,13 @@ async function main() {
   $("#downloads").replaceChildren(...downloadButtons(game,
     (failure) => notify(failure instanceof ApiError ? failure.message : t("error.unexpected"))));
   $("#meta").replaceChildren(...meta(document_, state, session.share ? null : session.name || session.club));
-  $("#standings").replaceChildren(...standingsTable(state));
-  const { deals, adjustments } = dealsOf(document_.events || [], players.length, state.starting_chips);
+  const { deals, adjustments, settled, played } = dealsOf(document_.events || [], players.length,
+    state.starting_chips);
+  $("#standings").replaceChildren(...standingsTable(state, settled, played));
   $("#deals").replaceChildren(deals.length ? el("div", {}, deals.map((deal) => dealSection(deal, players)))
     : el("p", { class: "empty" }, t("replay.no_deal")));
   if (adjustments.length) {
-    const names = { name: (account) => (seatOf(account) === null ? cardText(account.slice(4)) : players[seatOf(account)].name) };
-    $("#adjustments").replaceChildren(...adjustments.map((a) => el("li", {},
-      t("transfer.adjust", { from: names.name(a.from), to: names.name(a.to), amount: a.amount }))));
+    $("#adjustments").replaceChildren(...adjustments.map((a) => el("li", {}, adjustmentText(a, players))));
     $("#adjustments-section").hidden = false;
   }
   $("#printed").textContent = t("sheet.printed", {
