@@ -39,8 +39,10 @@ $(CATALOG).mo: $(CATALOG).po $(STAMP)
 	$(BIN)/pybabel compile -d api/translations
 
 # Bring the catalog up to date with the pages, the core's and the API's refusals and the audit's findings; lists what needs French.
+# Then French typography in every French string (scripts/french_typography.py: no-break spaces, « guillemets »).
 translations: install
 	$(BIN)/python -m api.catalog
+	$(BIN)/python scripts/french_typography.py
 
 # The browser tests drive Debian's Chromium (Playwright never downloads a browser here).
 $(CHROMIUM):

@@ -77,7 +77,8 @@ TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
 TEMPLATE_KEYWORDS = ("template", "detail")
 
 PAGE_SOURCES = [("api/**.py", "python"), ("api/templates/pages/**.html", "jinja2")]
-PAGE_KEYWORDS = {"_": None, "gettext": None, "_l": None, "lazy_gettext": None, "N_": None}
+# Nn_ (api/plurals.py): a template's singular and plural, a plural entry of the catalog.
+PAGE_KEYWORDS = {"_": None, "gettext": None, "_l": None, "lazy_gettext": None, "N_": None, "Nn_": (1, 2)}
 
 
 def _callee(node: ast.Call) -> str | None:

@@ -190,7 +190,7 @@ class Players(MethodView):
     @blp.arguments(PageQuerySchema(), location="query")
     @blp.response(200, PlayerPageSchema)
     def get(self, page: dict[str, Any], club: str) -> dict[str, Any]:
-        """The club's members, by name."""
+        """The club's members, by name: alphabetically whatever the accents and the case ("Élise" before "Marcel")."""
         own_club(reader(), club)
         found = store().players(club, page["limit"] + 1, page["offset"])
         more = len(found) > page["limit"]

@@ -22,10 +22,13 @@ evenings): stored events are facts and are read back as they were recorded.
     True
     >>> name_key("CHLOE\\u0301") == name_key("chloé")
     True
+    >>> sorted(["Marcel", "élise", "Zoé", "Élise", "Emile"], key=sort_key)
+    ['Élise', 'élise', 'Emile', 'Marcel', 'Zoé']
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import unicodedata
 from functools import cache
@@ -66,6 +69,15 @@ def name_key(name: str) -> str:
     """What two names are compared by: the same letters, whatever their case and however they were composed
     (Unicode's canonical caseless match, composed again to keep keys short)."""
     return unicodedata.normalize("NFC", unicodedata.normalize("NFD", name.strip()).casefold())
+
+
+def sort_key(name: str) -> tuple[str, str, str]:
+    """Where a name goes in alphabetical order, in French as in English: by its letters first, whatever their
+    accents and case ("Élise" before "Marcel", "Émile" beside "Emile"; "œ" as "oe"; numbers by their value, "Table 2"
+    before "Table 10"), then by accents and case, then as written, so that the order is the same every time."""
+    letters = "".join(char for char in unicodedata.normalize("NFKD", name.strip()) if not unicodedata.combining(char))
+    folded = letters.casefold().replace("œ", "oe").replace("æ", "ae")
+    return re.sub(r"\d+", lambda digits: digits.group().zfill(12), folded), name_key(name), name
 
 
 @cache

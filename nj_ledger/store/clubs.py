@@ -180,12 +180,12 @@ class ClubsMixin(StoreBase):
 
     # --- players -------------------------------------------------------------------------------
     def players(self, club_id: str, limit: int = 100, offset: int = 0) -> list[PlayerInfo]:
+        """A page of the club's members in alphabetical order, whatever the accents ("Élise" before "Marcel",
+        :func:`nj_ledger.names.sort_key`): the order is the language's, not the database's, so it is made here."""
         with self.reading() as session:
-            rows = session.scalars(
-                select(Player).where(Player.club_id == club_id)
-                .order_by(Player.name_key, Player.id).limit(limit).offset(offset)
-            )
-            return [PlayerInfo.of(row) for row in rows]
+            rows = list(session.scalars(select(Player).where(Player.club_id == club_id)))
+            rows.sort(key=lambda row: (names.sort_key(row.name), row.id))
+            return [PlayerInfo.of(row) for row in rows[offset:offset + limit]]
 
     def add_player(self, club_id: str, name: str) -> PlayerInfo:
         with self.writing() as session:

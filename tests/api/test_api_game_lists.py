@@ -51,7 +51,7 @@ def test_a_bad_title_or_day_is_422_in_english_and_in_french(client, club, proble
     french = client.post(f"/api/v1/clubs/{club.id}/games", json=game,
                          headers={**club.auth, "Accept-Language": "fr"})
     found_fr = problem(french, 422, "invalid-request")
-    assert found_fr["detail"] != found["detail"] and found_fr["detail"].startswith(f"{field} : ")
+    assert found_fr["detail"] != found["detail"] and found_fr["detail"].startswith(f"{field}\u00a0: ")
     assert _listed(client, club) == []
 
 

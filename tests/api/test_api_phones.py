@@ -162,7 +162,7 @@ def test_a_server_on_its_own_loopback_has_no_address_for_phones_and_says_so(call
                                  "it with `nj-ledger serve --lan` so that phones on this network do.")
     french = assert_problem(phone(calls, club, **FRENCH), 409, "no-phone-address")
     assert french["title"] == "Aucune adresse que les téléphones atteignent"
-    assert french["detail"].startswith("Ce serveur n’écoute que sur cette machine (localhost)\u00a0:")
+    assert french["detail"].startswith("Ce serveur n'écoute que sur cette machine (localhost)\u00a0:")
 
 
 def test_behind_a_proxy_the_address_is_the_one_the_request_came_to(calls: Calls, club: Club) -> None:
@@ -247,8 +247,8 @@ def test_the_fingerprint_is_on_the_organisers_screen_and_the_installation_page_s
     steps = {"en": ["compare it, pair by pair, with the fingerprint on the organiser's screen",
                     "Under Fingerprints, SHA-256 must be the one on the organiser's screen",
                     "Trusted credentials › User", "its “SHA-256 fingerprint” must be the one"],
-             "fr": ["comparez-la, paire par paire, avec l’empreinte affichée sur l’écran de l’organisateur",
-                    "Sous Empreintes, SHA-256 doit être celle de l’écran de l’organisateur",
+             "fr": ["comparez-la, paire par paire, avec l'empreinte affichée sur l'écran de l'organisateur",
+                    "Sous Empreintes, SHA-256 doit être celle de l'écran de l'organisateur",
                     "Identifiants de confiance › Utilisateur", "SHA-256\u00a0» doit être celle"]}[language]
     for step in steps:
         assert step in install or step.replace("'", "&#39;") in install, step

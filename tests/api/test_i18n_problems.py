@@ -76,7 +76,7 @@ def test_every_problem_store_audit_and_notation_template_has_its_french() -> Non
     assert len(by_place["api/"]) >= 15 and len(by_place["nj_ledger/store/"]) >= 7
     assert len(by_place["nj_ledger/audit.py"]) >= 18 and len(by_place["nj_ledger/notation/"]) >= 45
     assert "There is no game {game!r} in this club." in by_place["nj_ledger/store/"]
-    assert "The hash chain breaks at event {seq}: an event was edited, deleted or reordered." in by_place[
+    assert "The record was altered after it was written: event {seq} was edited, deleted or moved." in by_place[
         "nj_ledger/audit.py"]
     assert "Line {line}, column {column}: {error} (and {more} more)" in by_place["nj_ledger/notation/"]
     assert "… and more errors: reading stopped after the first {count}." in by_place["nj_ledger/notation/"]
@@ -105,7 +105,7 @@ BROKEN_RECORDS = [  # every kind of problem an NJN record can have, and the engi
     '[Players "Ana; Ben"]\n[StartingChips "60"]\n[Players "Chloé"]\n[Wild "\\"\\\\u0000\\""]\n[Dealer x]\n',
     '[Players 5] [Title [1]] [Dealer x] [!x] [Notes {]\n[Table "a\n[Club x\nDeal 1 dealer 0 x\nHand 0: 5H!\n\udc80',
     '[Players "Ana; Ben"]\nDeal\n0: 6X\n',
-    '[Players "Ana; Ben; Chloé"] [StartingChips "60"]\nDeal\n0: 5H 6H 7C\n1: 8D\n2: 8S 9S\n',
+    '[Players "Ana; Ben; Chloé"] [StartingChips "60"]\nDeal\n0\u00a0: 5H 6H 7C\n1\u00a0: 8D\n2\u00a0: 8S 9S\n',
     '[Players "Ana"]\n[StartingChips "60"]\n',
     '[Players "Ana; Ben"] [StartingChips "60"] [Payment "chips"]\n',
     '[Players "Ana; Ben"]\n[StartingChips "3"]\n',
@@ -232,7 +232,7 @@ def test_401_without_a_token_or_with_a_wrong_one(client, club) -> None:
     url = f"/api/v1/clubs/{club.id}"
     french, english = in_both(client, "GET", url, 401, "unauthorized")
     assert (french["title"], french["detail"]) == (
-        "Il faut un jeton valide", "Il faut un jeton : envoyez Authorization: Bearer <jeton>.")
+        "Il faut un jeton valide", "Il faut un jeton\u00a0: envoyez Authorization: Bearer <jeton>.")
     assert (english["title"], english["detail"]) == (
         "A valid token is needed", "Send a token: Authorization: Bearer <token>.")
     french, english = in_both(client, "GET", url, 401, "unauthorized", {"Authorization": "Bearer not-a-token"})
@@ -244,7 +244,7 @@ def test_403_a_viewer_writes_and_a_club_made_without_the_admin_token(client, cal
     french, english = in_both(client, "POST", f"/api/v1/games/{game}/actions", 403, "forbidden", viewer.auth,
                               json={"actions": [{"type": "deal"}]})
     assert french["title"] == "Pas permis avec ce jeton"
-    assert french["detail"] == ("Ce jeton permet de consulter, pas de marquer : "
+    assert french["detail"] == ("Ce jeton permet de consulter, pas de marquer\u00a0: "
                                 "demandez à votre club un jeton de marqueur.")
     assert english["detail"] == "This token may read but not write: ask your club for a scorer token."
     french, english = in_both(client, "POST", "/api/v1/clubs", 403, "forbidden", club.auth, json={"name": "Autre"})
@@ -264,7 +264,7 @@ def test_404_a_game_a_club_a_deal_and_a_path(client, calls, club, game) -> None:
     assert french["detail"] == f"La partie '{game}' n'a pas de donne 3."
     french, english = in_both(client, "GET", "/api/v1/nothing-here", 404, "not-found")
     assert (french["detail"], english["detail"]) == (
-        "Il n'y a rien ici : vérifiez le chemin.", "Nothing here: check the path.")
+        "Il n'y a rien ici\u00a0: vérifiez le chemin.", "Nothing here: check the path.")
 
 
 def test_405_names_the_method(client, club, game) -> None:
@@ -279,7 +279,7 @@ def test_409_version_conflict(client, calls, club, game) -> None:
     french = client.post(url, json=body, headers={**club.auth, **FR, "If-Match": '"7"'})
     body_fr = assert_problem(french, 409, "version-conflict")
     assert body_fr["title"] == "La partie a avancé"
-    assert body_fr["detail"] == "La partie a avancé (version 1, pas 7) : rechargez-la avant de rejouer le coup."
+    assert body_fr["detail"] == "La partie a avancé (version 1, pas 7)\u00a0: rechargez-la avant de rejouer le coup."
     assert body_fr["current_version"] == 1 and french.headers["ETag"] == '"1"'
     english = assert_problem(client.post(url, json=body, headers={**club.auth, "If-Match": '"7"'}), 409,
                              "version-conflict")
@@ -299,12 +299,12 @@ def test_422_invalid_request_names_each_field_in_the_callers_language(client, cl
     assert english["errors"] == {"players": {"1": ["Longer than maximum length 80."]},
                                  "starting_chips": ["Not a valid integer."], "colour": ["Unknown field."]}
     assert (french["detail"], english["detail"]) in [
-        ("players.1 : Trop long (au plus 80).", "players.1: Longer than maximum length 80."),
-        ("starting_chips : Ce n'est pas un nombre entier.", "starting_chips: Not a valid integer."),
+        ("players.1\u00a0: Trop long (au plus 80).", "players.1: Longer than maximum length 80."),
+        ("starting_chips\u00a0: Ce n'est pas un nombre entier.", "starting_chips: Not a valid integer."),
         ("colour : Champ inconnu.", "colour: Unknown field.")]
     french, english = in_both(client, "POST", url, 422, "invalid-request", club.auth, json={"starting_chips": 60})
     assert french["errors"] == {"players": ["Ce champ est obligatoire."]}
-    assert french["detail"] == "players : Ce champ est obligatoire."
+    assert french["detail"] == "players\u00a0: Ce champ est obligatoire."
     assert english["detail"] == "players: Missing data for required field."
     french, _ = in_both(client, "POST", f"/api/v1/clubs/{club.id}/players", 422, "invalid-request", club.auth,
                         json={"name": "   "})
@@ -314,7 +314,7 @@ def test_422_invalid_request_names_each_field_in_the_callers_language(client, cl
 def test_422_text_no_database_can_keep(client, club, game) -> None:
     french, english = in_both(client, "POST", f"/api/v1/games/{game}/actions", 422, "invalid-request", club.auth,
                               json={"actions": [{"type": "undo", "reason": "a\u0000b"}]})
-    assert french["detail"] == ("actions.0.reason : le texte ne peut contenir ni caractère NUL "
+    assert french["detail"] == ("actions.0.reason\u00a0: le texte ne peut contenir ni caractère NUL "
                                 "ni moitié de paire de substitution.")
     assert english["detail"] == "actions.0.reason: text may not contain NUL characters or unpaired surrogates."
     assert french["errors"] == {"actions.0.reason": [
@@ -342,7 +342,7 @@ def test_422_idempotency_mismatch(client, calls, club, game) -> None:
     french, english = in_both(client, "POST", url, 422, "idempotency-mismatch",
                               {**club.auth, "Idempotency-Key": "jeton-1"}, json=retry)
     assert french["title"] == "Clé d'idempotence déjà utilisée pour une autre requête"
-    assert french["detail"] == ("La clé Idempotency-Key 'jeton-1' a déjà servi pour une autre requête : "
+    assert french["detail"] == ("La clé Idempotency-Key 'jeton-1' a déjà servi pour une autre requête\u00a0: "
                                 "prenez-en une nouvelle.")
     assert english["detail"] == ("The Idempotency-Key 'jeton-1' was already used for a different request: "
                                  "use a new key.")
@@ -355,18 +355,19 @@ def test_scoreboard_parameters(client, club) -> None:
     assert french["errors"]["min_games"] == ["Doit être compris entre 0 et 1000000000."]
     assert english["errors"]["min_games"] == [
         "Must be greater than or equal to 0 and less than or equal to 1000000000."]
-    assert french["errors"]["sort"][0].startswith("Doit être l'une de ces valeurs : rank, -rank, name, -name,")
+    assert french["errors"]["sort"][0].startswith("Doit être l'une de ces valeurs\u00a0: rank, -rank, name, -name,")
     assert english["errors"]["sort"][0].startswith("Must be one of: rank, -rank, name, -name,")
     french, english = in_both(client, "GET", f"{url}?from=2026-03-01&to=2026-02-01", 422, "invalid-period", club.auth)
     assert (french["title"], french["detail"]) == (
-        "La période n'est pas valable", "La période est à l'envers : from (2026-03-01) tombe après to (2026-02-01).")
+        "La période n'est pas valable",
+        "La période est à l'envers\u00a0: from (2026-03-01) tombe après to (2026-02-01).")
     assert english["detail"] == "from (2026-03-01) is after to (2026-02-01)."
     french, english = in_both(client, "GET", f"{url}?season=Hiver", 422, "unknown-season", club.auth)
     assert french["detail"] == "Le club n'a pas de saison nommée 'Hiver'."
     french, _ = in_both(client, "GET", f"{url}?season=Hash chain broken", 422, "unknown-season", club.auth)
     assert french["detail"] == "Le club n'a pas de saison nommée 'Hash chain broken'."  # a name is never translated
     french, english = in_both(client, "GET", f"{url}?from=01/03/2026", 422, "invalid-request", club.auth)
-    assert french["errors"] == {"from": ["Ce n'est pas une date : écrivez-la AAAA-MM-JJ, comme 2026-03-01."]}
+    assert french["errors"] == {"from": ["Ce n'est pas une date\u00a0: écrivez-la AAAA-MM-JJ, comme 2026-03-01."]}
     assert english["errors"] == {"from": ["Not a valid date."]}
 
 
@@ -443,14 +444,14 @@ def test_the_findings_of_a_recorded_game_follow_the_language(client, calls, club
     assert calls.act(club, game, {"type": "deal"}, {"type": "play", "seat": 0, "cards": ["5H"]}).status_code == 201
     assert calls.act(club, game, {"type": "undo", "reason": "mauvaise carte"}).status_code == 201
     french, english = findings_in_both(client, club, game)
-    undo = french[1]["seq"]
+    assert french[1]["seq"] == english[1]["seq"] == max(f["seq"] for f in english)  # the undo, the last event
     assert [f["message"] for f in french] == [
         "2 jetons passés d'un commun accord de Ana à Ben (sans motif).",
-        f"Annulation à l'événement {undo} : retrait de la pose de 5H par Ana — motif : mauvaise carte.",
+        "Repris : la pose de 5♥ par Ana — motif : mauvaise carte.",
     ]
     assert [f["message"] for f in english] == [
         "2 chips moved by agreement from Ana to Ben (no reason given).",
-        f"Undo at {undo}: withdrew Ana's play of 5H — reason: mauvaise carte.",
+        "Taken back: Ana's play of 5H — reason: mauvaise carte.",
     ]
 
 
@@ -468,7 +469,7 @@ def test_shortfalls_and_forgotten_honours_in_french(client, store, club) -> None
             shown = {"payment": "paiement", "bete": "bête", "ante": "mise", "hoc": "hoc"}[reason]
             assert f"jetons ({shown})" in finding_fr["message"]
         if finding_fr["code"] == "not-announced":
-            assert " a été joué sans être annoncé : " in finding_fr["message"]
+            assert " a été jouée sans être annoncée\u00a0: " in finding_fr["message"]
     club_audit = client.get(f"/api/v1/clubs/{club.id}/audit", headers={**club.auth, **FR}).json
     line = next(line for line in club_audit["games"] if line["game"] == created.game.id)
     assert line["findings"] and all(set(f) == {"severity", "seq", "code", "message"} for f in line["findings"])
@@ -498,11 +499,11 @@ def test_a_tampered_log_is_reported_in_french(tmp_path: Path) -> None:
             store.close()
     by_code_fr = {f["code"]: f["message"] for f in french}
     by_code_en = {f["code"]: f["message"] for f in english}
-    assert by_code_fr["chain-broken"] == (f"La chaîne d'empreintes se rompt à l'événement {seq} : "
-                                          "un événement a été modifié, supprimé ou déplacé.")
-    assert by_code_en["chain-broken"] == (f"The hash chain breaks at event {seq}: "
-                                          "an event was edited, deleted or reordered.")
-    assert by_code_fr["recomputation-differs"].startswith(f"Événement {seq} : le journal porte transfer ")
+    assert by_code_fr["chain-broken"] == (f"Le journal a été altéré après son écriture\u00a0: l'événement {seq} a "
+                                          "été modifié, supprimé ou déplacé.")
+    assert by_code_en["chain-broken"] == (f"The record was altered after it was written: event {seq} was edited, "
+                                          "deleted or moved.")
+    assert by_code_fr["recomputation-differs"].startswith(f"Événement {seq}\u00a0: le journal porte transfer ")
     assert " le moteur d'aujourd'hui donne transfer " in by_code_fr["recomputation-differs"]
 
 
@@ -521,7 +522,7 @@ def test_a_refusal_in_the_recomputation_is_translated_inside_its_finding(app: Fl
     assert set(difference) == {"seq", "message"}
     refusal = french["findings"][-1]["message"]
     assert difference["message"] == refusal
-    assert refusal.startswith(f"Le moteur d'aujourd'hui refuse l'action de la table à l'événement {play + 1} : ")
-    inner = refusal.split(" : ", 1)[1]
+    assert refusal.startswith(f"Le moteur d'aujourd'hui refuse l'action de la table à l'événement {play + 1}\u00a0: ")
+    inner = refusal.split("\u00a0: ", 1)[1]
     assert inner and inner != english.split(": ", 1)[1]  # the refusal itself is French, not left in English
     assert said(report["recomputation"]["differences"][0]) == english  # the core's report is left as it was

@@ -70,7 +70,7 @@ def test_a_name_holding_a_character_that_shows_nothing_is_refused(calls: Calls, 
         french = assert_problem(calls.client.post(f"/api/v1/clubs/{club.id}/games", headers={**club.auth, **FR},
                                                   json={"players": ["Ana", f"Be{char}n", "Chloé"],
                                                         "starting_chips": 60}), 422, "invalid-request")
-        assert french["detail"] == (f"players.1 : Contient un caractère invisible ({code}) : saisissez-le de "
+        assert french["detail"] == (f"players.1\u00a0: Contient un caractère invisible ({code})\u00a0: saisissez-le de "
                                     "nouveau sans lui."), french
     assert members(calls.client, club) == []  # nothing stored
 

@@ -252,13 +252,14 @@ def assert_refused(answer: Any, code: str) -> dict[str, Any]:
 def test_a_refused_record_answers_in_french_with_its_places_unchanged(client, club) -> None:
     french, english = in_both(client, club, BROKEN, "invalid-notation")
     assert [error["message"] for error in french["errors"]] == [
-        "'6X' n’est pas une carte : écrivez la valeur et la couleur, comme 10D, JC, QS, KH ou 7D.",
-        'Ce texte entre guillemets n’a pas de " fermant sur sa ligne (ou contient un mauvais échappement \\).',
-        "Les balises viennent d’abord, avant les donnes : remontez cette balise.",
-        "Balise inconnue [Titel]. Vouliez-vous dire [Title] ?",
+        "'6X' n'est pas une carte\u00a0: écrivez la valeur et la couleur, comme 10D, JC, QS, KH ou 7D.",
+        'Ce texte entre guillemets n\'a pas de " fermant sur sa ligne (ou contient un mauvais échappement \\).',
+        "Les balises viennent d'abord, avant les donnes\u00a0: remontez cette balise.",
+        "Balise inconnue [Titel]. Vouliez-vous dire [Title]\u00a0?",
     ]
     assert [error["message"] for error in english["errors"]] == [error["message"] for error in parse_errors(BROKEN)]
-    assert french["detail"] == ("Ligne 5, colonne 7 : '6X' n’est pas une carte : écrivez la valeur et la couleur, "
+    assert french["detail"] == ("Ligne 5, colonne 7\u00a0: '6X' n'est pas une carte\u00a0: écrivez la valeur et la "
+                                "couleur, "
                                 "comme 10D, JC, QS, KH ou 7D. (et 3 autres)")
     assert english["detail"] == ("Line 5, column 7: '6X' is not a card: write rank and suit, "
                                  "like 10D, JC, QS, KH or 7D. (and 3 more)")
@@ -268,25 +269,27 @@ def test_a_refused_record_answers_in_french_with_its_places_unchanged(client, cl
 def test_the_engines_refusals_in_a_record_answer_in_french_too(client, club) -> None:
     french, english = in_both(client, club, HEADER + "Deal\n0: 5H 6H 7C\n1: 8D\n2: 8S 9S\n", "out-of-sequence")
     assert french["errors"] == [{"line": 5, "column": 4, "code": "out-of-sequence",
-                                 "message": "8S ne suit pas : la suite attend un 9."}]
-    assert french["detail"] == "Ligne 5, colonne 4 : 8S ne suit pas : la suite attend un 9."
+                                 "message": "La carte 8♠ ne suit pas\u00a0: la suite attend un 9."}]
+    assert french["detail"] == "Ligne 5, colonne 4\u00a0: La carte 8♠ ne suit pas\u00a0: la suite attend un 9."
     assert english["detail"] == "Line 5, column 4: 8S does not follow: the run wants a 9."
     french, _ = in_both(client, club, NOT_DEALT, "card-not-in-hand")
-    assert french["errors"][0]["message"] == "Ana (place 0) n’a pas reçu QS."  # the seat named in French too
+    assert french["errors"][0]["message"] == "Ana (place 0) n'a pas reçu la carte D♠."  # the seat named in French too
     french, english = in_both(client, club, '[Players "Ana"]\n[StartingChips "60"]\n', "invalid-players")
-    assert french["errors"][0]["message"] == "[Players] : Ces règles se jouent à 2, 3, 4, 5, 6, 7, 8 joueurs, pas à 1."
+    assert french["errors"][0]["message"] == (
+        "[Players]\u00a0: Ces règles se jouent à 2, 3, 4, 5, 6, 7, 8 joueurs, pas à 1.")
     assert english["errors"][0]["message"] == "[Players]: These rules are played by 2, 3, 4, 5, 6, 7, 8 players, not 1."
     french, _ = in_both(client, club, '[Players "Ana; Ben"]\n[StartingChips "3"]\n', "starting-chips-too-low")
-    assert french["detail"] == ("Ligne 2, colonne 16 : [StartingChips] : Chaque joueur doit avoir au moins 15 jetons "
+    assert french["detail"] == ("Ligne 2, colonne 16\u00a0: [StartingChips]\u00a0: Chaque joueur doit avoir au moins "
+                                "15 jetons "
                                 "pour garnir le tableau.")
 
 
 def test_what_a_record_quotes_is_never_translated(client, club) -> None:
     """A name the scorer wrote is quoted as written, even when it reads like a sentence of the catalog."""
     french, english = in_both(client, club, HEADER + "[Dealer \"Not found\"]\n", "invalid-notation")
-    assert french["errors"][0]["message"] == ("'Not found' n’est pas une place ; les places sont numérotées "
-                                              "à partir de 0 : 0 Ana, 1 Ben, 2 Chloé.")
-    assert french["detail"] == "Ligne 2, colonne 9 : " + french["errors"][0]["message"]
+    assert french["errors"][0]["message"] == ("'Not found' n'est pas une place\u00a0; les places sont numérotées "
+                                              "à partir de 0\u00a0: 0 Ana, 1 Ben, 2 Chloé.")
+    assert french["detail"] == "Ligne 2, colonne 9\u00a0: " + french["errors"][0]["message"]
     assert english["errors"][0]["message"] == ("'Not found' is not a seat; the seats are numbered from 0: "
                                                "0 Ana, 1 Ben, 2 Chloé.")
 
@@ -298,15 +301,15 @@ def test_bytes_nul_escapes_and_depth_are_refused_in_french(client, club) -> None
     assert [(error["line"], error["column"]) for error in french["errors"]] == [
         (2, 10), (3, 9), (4, 11), (6, 7), (6, 7), (6, 8)]
     assert [error["message"] for error in french["errors"]] == [
-        "\\u0000 écrit un caractère NUL, qu’une feuille de partie ne peut pas contenir.",
-        "\\ud800 n’est que la moitié d’une paire de substitution : écrivez le caractère lui-même.",
-        "La valeur de cette balise s’imbrique sur plus de 32 niveaux.",
-        "Ces octets ne sont pas de l’UTF-8 : envoyez la feuille de partie en texte UTF-8.",
-        "'\ufffd\ufffd' n’est pas une carte : écrivez la valeur et la couleur, comme 10D, JC, QS, KH ou 7D.",
+        "\\u0000 écrit un caractère NUL, qu'une feuille de partie ne peut pas contenir.",
+        "\\ud800 n'est que la moitié d'une paire de substitution\u00a0: écrivez le caractère lui-même.",
+        "La valeur de cette balise s'imbrique sur plus de 32 niveaux.",
+        "Ces octets ne sont pas de l'UTF-8\u00a0: envoyez la feuille de partie en texte UTF-8.",
+        "'\ufffd\ufffd' n'est pas une carte\u00a0: écrivez la valeur et la couleur, comme 10D, JC, QS, KH ou 7D.",
         "Une feuille de partie ne peut pas contenir de caractère NUL.",
     ]
     assert english["errors"][2]["message"] == "This tag's value nests more than 32 levels deep."
-    assert french["detail"].startswith("Ligne 2, colonne 10 : \\u0000 écrit un caractère NUL") and french[
+    assert french["detail"].startswith("Ligne 2, colonne 10\u00a0: \\u0000 écrit un caractère NUL") and french[
         "detail"].endswith("(et 5 autres)")
 
 
@@ -315,8 +318,8 @@ def test_a_thousand_errors_and_the_note_in_french(client, club) -> None:
     assert len(french["errors"]) == MAX_ERRORS + 1
     assert {error["message"] for error in french["errors"][:-1]} == {"Ce } ne ferme rien."}
     assert french["errors"][-1]["message"] == (
-        "… et d’autres erreurs encore : la lecture s’est arrêtée après les 1000 premières.")
-    assert french["detail"] == "Ligne 3, colonne 1 : Ce } ne ferme rien. (et plus de 999 autres)"
+        "… et d'autres erreurs encore\u00a0: la lecture s'est arrêtée après les 1000 premières.")
+    assert french["detail"] == "Ligne 3, colonne 1\u00a0: Ce } ne ferme rien. (et plus de 999 autres)"
     assert english["detail"] == "Line 3, column 1: This } closes nothing. (and over 999 more)"
 
 

@@ -25,9 +25,10 @@ SAID = {
            "bad": ["Line 4, column 8: ", "Line 7, column 10: "], "illegal": "Line 7, column 4: 5H",
            "json": "Line 3, column 29: This file is not valid JSON.", "action": "Action 1: "},
     "fr": {"download": ["Télécharger en NJN", "Télécharger en JSON"], "done": "est importé comme nouvelle partie",
-           "refused": "n'est pas importé ; rien n'est enregistré",
-           "bad": ["Ligne 4, colonne 8 : ", "Ligne 7, colonne 10 : "], "illegal": "Ligne 7, colonne 4 : 5H",
-           "json": "Ligne 3, colonne 29 : Ce fichier n'est pas du JSON valable.", "action": "Action 1 : "},
+           "refused": "n'est pas importé\u00a0; rien n'est enregistré",
+           "bad": ["Ligne 4, colonne 8\u00a0: ", "Ligne 7, colonne 10\u00a0: "],
+           "illegal": "Ligne 7, colonne 4\u00a0: La carte 5♥",  # a card as a French deck prints it
+           "json": "Ligne 3, colonne 29\u00a0: Ce fichier n'est pas du JSON valable.", "action": "Action 1\u00a0: "},
 }
 
 
@@ -126,7 +127,7 @@ def test_a_refused_file_lists_its_errors_by_line(browser: Browser, live_server: 
 
 ONE = {
     "en": {"one_shown": "1 game shown: all of them.", "two_shown": "2 games shown: all of them.", "deal": ", 1 deal."},
-    "fr": {"one_shown": "1 partie affichée : toutes.", "two_shown": "2 parties affichées : toutes.",
+    "fr": {"one_shown": "1 partie affichée\u00a0: toutes.", "two_shown": "2 parties affichées\u00a0: toutes.",
            "deal": ", 1 donne."},
 }
 

@@ -23,7 +23,7 @@ def test_french_pages_and_a_french_refusal(browser: Browser, live_server: LiveSe
     expect(page.locator(f'li.game[data-game="{live_server.example_game}"]')).to_contain_text("terminée")
 
     page.goto(f"{live_server.url}/games/{live_server.example_game}/replay#deal=1&seq=23")
-    expect(page.locator("#step-text")).to_contain_text("Jeanne joue J♣ Q♥ K♠ 5♦ 6♥ 7♥.")
+    expect(page.locator("#step-text")).to_contain_text("Jeanne joue V♣ D♥ R♠ 5♦ 6♥ 7♥.")  # a French deck's V, D, R
     expect(page.locator("#calls .call")).to_have_text(["Valet qui prend !", "Roi et je recommence", "sans 8"])
     expect(page.locator("#position")).to_contain_text("Étape 23 sur")
 

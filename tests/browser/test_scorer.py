@@ -37,9 +37,10 @@ def record(page: Page, button: str) -> None:
 
 
 def undo(page: Page, reason: str = "", shot: str | None = None) -> None:
-    """Undo: the page asks for a reason (optional), then the undo is confirmed."""
+    """Undo: the page asks for a reason (optional), then the undo is confirmed. The confirming button has the focus,
+    not the reason's field: no phone keyboard opens over the question."""
     page.locator("#undo").click()
-    expect(page.locator("#undo-reason")).to_be_focused()
+    expect(page.locator("#undo-confirm")).to_be_focused()
     page.fill("#undo-reason", reason)
     if shot:
         screenshot(page, shot, full_page=False)

@@ -21,7 +21,7 @@ TEXT = {
            "confirm": "Withdraw the settlement", "redo": "Redo: Chloé's hand", "waiting": "Chloé",
            "ready": "Deal 2: Ana deals.", "ended": "The game is over", "end": "and the end of the game",
            "undone": "Last recorded: Chloé's hand is withdrawn."},
-    "fr": {"warning": "retire aussi le règlement de la donne 1", "what": "Annuler la main montrée pour Chloé ?",
+    "fr": {"warning": "retire aussi le règlement de la donne 1", "what": "Retirer la main montrée pour Chloé ?",
            "confirm": "Retirer le règlement", "redo": "Rétablir : la main de Chloé", "waiting": "Chloé",
            "ready": "Donne 2 : Ana distribue.", "ended": "La partie est finie", "end": "et la fin de la partie",
            "undone": "Dernière action notée : la main de Chloé est retirée."},

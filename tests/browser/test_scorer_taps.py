@@ -90,7 +90,7 @@ def test_a_scripted_deal_within_the_tap_budget(browser: Browser, live_server: Li
         expect(settlement).to_contain_text("Ana n'a plus de cartes et gagne la donne 1.")
         expect(settlement).to_contain_text("Ben paie 35 jetons à Ana (35 points en 6 cartes).")
         expect(settlement).to_contain_text("Chloé paie 21 jetons à Ana (21 points en 5 cartes).")
-        expect(settlement).to_contain_text("Bête : Chloé a encore le 10♦")
+        expect(settlement).to_contain_text("Bête : Chloé a encore la carte 10♦")
         expect(status).to_contain_text("Donne 2")
     screenshot(page, f"scorer-after-settlement-phone-{language}")
 

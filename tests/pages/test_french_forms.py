@@ -31,7 +31,7 @@ def test_no_page_sentence_assumes_a_gender(app: Flask) -> None:
     assert french["mark.dealer"] == "distribue"
     assert french["settle.winner"] == "{name} n'a plus de cartes et gagne la donne {deal}."
     assert french["reason.shortfall"] == "un paiement n'a pas pu être fait en entier"
-    assert french["event.reveal_count"] == "{name} annonce ce qui reste en main : {hand}."
+    assert french["event.reveal_count"] == "{name} annonce ce qui reste en main\u00a0: {hand}."
 
 
 def test_the_count_form_and_the_sheet_have_their_french(app: Flask) -> None:

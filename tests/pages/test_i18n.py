@@ -28,7 +28,7 @@ def test_a_template_is_translated_and_filled_in(app: Flask) -> None:
     error = RuleViolation("not-your-turn", "It is {turn_player}'s turn, not {player}'s.",
                           turn_player=Player(0, "Ana"), player=Player(2, "Chloé"))
     with app.test_request_context(headers={"Accept-Language": "fr"}):
-        assert translate_error(error) == "C’est à Ana (place 0) de jouer, pas à Chloé (place 2)."
+        assert translate_error(error) == "C'est à Ana (place 0) de jouer, pas à Chloé (place 2)."
     with app.test_request_context(headers={"Accept-Language": "en"}):
         assert translate_error(error) == "It is Ana (seat 0)'s turn, not Chloé (seat 2)'s."
 
@@ -38,7 +38,7 @@ def test_a_phrase_given_as_a_parameter_is_translated_too(app: Flask) -> None:
                          option="board", value="JC", expected=phrase("five different cards"))
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         assert translate_error(error) == (
-            "L’option de règle 'board' ne peut pas valoir 'JC' : il faut cinq cartes différentes.")
+            "L'option de règle 'board' ne peut pas valoir 'JC'\u00a0: il faut cinq cartes différentes.")
     with app.test_request_context(headers={"Accept-Language": "en"}):
         assert translate_error(error) == said(error) == (
             "Rule option 'board' cannot be 'JC': expected five different cards.")
@@ -58,7 +58,7 @@ def test_a_refusal_of_the_api_speaks_the_callers_language(table: Table) -> None:
     french = table.client.post(url, json=body, headers={**table.headers, "Accept-Language": "fr-FR,fr;q=0.9"})
     assert french.status_code == 422 and french.mimetype == "application/problem+json"
     assert french.get_json()["code"] == "nothing-to-undo"
-    assert french.get_json()["detail"] == "Rien n'a encore été joué dans cette donne : il n'y a rien à annuler."
+    assert french.get_json()["detail"] == "Rien n'a encore été joué dans cette donne\u00a0: il n'y a rien à annuler."
     assert french.headers["Content-Language"] == "fr"
     english = table.client.post(url, json=body, headers={**table.headers, "Accept-Language": "en"})
     assert english.get_json()["detail"] == "Nothing has been played in this deal yet: there is nothing to undo."
@@ -76,17 +76,17 @@ def french_detail(table: Table, method: str, url: str, body: object) -> str:
 def test_refusals_with_parameters_in_french(table: Table) -> None:
     actions = f"/api/v1/games/{table.game}/actions"
     assert french_detail(table, "POST", actions, {"actions": [{"type": "pass", "seat": 2}]}) == (
-        "C’est à Ana (place 0) de jouer, pas à Chloé (place 2).")
+        "C'est à Ana (place 0) de jouer, pas à Chloé (place 2).")
     assert french_detail(table, "POST", actions, {"actions": [{"type": "play", "seat": 0, "cards": ["ZZ"]}]}) == (
-        "'ZZ' n’est pas une carte : écrivez la valeur et la couleur, comme 10D, JC, QS, KH ou 7D.")
+        "'ZZ' n'est pas une carte\u00a0: écrivez la valeur et la couleur, comme 10D, JC, QS, KH ou 7D.")
     games = f"/api/v1/clubs/{table.club}/games"
     assert french_detail(table, "POST", games, {"players": ["Ana", "Ben"], "starting_chips": 60,
                                                 "rules": {"profile": "classic", "may_stop": "yes"}}) == (
-        "L’option de règle 'may_stop' ne peut pas valoir 'yes' : il faut true ou false.")
+        "L'option de règle 'may_stop' ne peut pas valoir 'yes'\u00a0: il faut true ou false.")
     document = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben"], "rules": "classic",
                 "starting_chips": 60, "actions": [], "date": "18/01/2026"}
     assert french_detail(table, "POST", f"/api/v1/clubs/{table.club}/imports", document) == (
-        "date : doit être un jour écrit AAAA-MM-JJ, comme 2026-03-01, pas '18/01/2026'.")
+        "date\u00a0: doit être un jour écrit AAAA-MM-JJ, comme 2026-03-01, pas '18/01/2026'.")
 
 
 def test_every_refusal_template_of_the_core_has_its_french() -> None:

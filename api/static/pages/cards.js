@@ -1,13 +1,16 @@
 // Cards and the calls of the game. The calls stay French in every language: they are
 // what players say at the table ("sans 10", "Roi et je recommence", "Dame qui prend !").
 
-import { el } from "./common.js";
+import { el, lang } from "./common.js";
 
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 export const SUITS = ["C", "D", "H", "S"];
 export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+export const NBSP = "\u00a0"; // French typography: a no-break space before "!" in the calls
 const RANK_FR = ["As", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Valet", "Dame", "Roi"];
 export const DECK = SUITS.flatMap((suit) => RANKS.map((rank) => rank + suit));
+// How a French deck prints the figures: valet, dame, roi (the ace stays "A"). The API's codes stay "JC", "QS", "KH".
+const FIGURES_FR = { J: "V", Q: "D", K: "R" };
 
 /** {rank: 1–13, suit: "C"…} of a canonical card ("10D"). */
 export function parseCard(card) {
@@ -21,9 +24,18 @@ export function parseExpected(label) {
   return match ? { rank: RANKS.indexOf(match[1]) + 1, suit: match[2] || null } : null;
 }
 
+/** An `expected` label as a player reads it: "J" → "V" in French, "JH" → "V♥". */
+export function expectedText(label) {
+  const wanted = parseExpected(label);
+  return wanted ? rankText(RANKS[wanted.rank - 1]) + (wanted.suit ? SUIT_SYMBOL[wanted.suit] : "") : label;
+}
+
 export const rankOf = (card) => parseCard(card).rank;
 export const isRed = (card) => /[DH]$/.test(card);
-export const cardText = (card) => card.slice(0, -1) + SUIT_SYMBOL[card.slice(-1)];
+/** A rank as the page's language prints it: "Q" in English, "D" (dame) in French. */
+export const rankText = (rank) => (lang() === "fr" && FIGURES_FR[rank]) || rank;
+/** A card as a player reads it: "Q♠", "10♦" in English; "D♠", "V♣", "R♥" in French. */
+export const cardText = (card) => rankText(card.slice(0, -1)) + SUIT_SYMBOL[card.slice(-1)];
 
 export function cardElement(card, { small = false } = {}) {
   const classes = `card${small ? " small" : ""} ${isRed(card) ? "red" : "black"}`;
@@ -38,8 +50,8 @@ export function wantedCall(expected) {
 }
 
 export function honourCall(card) {
-  if (card === "7D") return "Nain jaune qui prend !";
-  return `${RANK_FR[rankOf(card) - 1]} qui prend !`;
+  if (card === "7D") return `Nain jaune qui prend${NBSP}!`;
+  return `${RANK_FR[rankOf(card) - 1]} qui prend${NBSP}!`;
 }
 
 /** Whether a card ends the run: a King, and the hocs of the 1760 rules. */
@@ -58,13 +70,13 @@ export function playCalls(rules, data, after) {
   const deal = after && after.deal;
   const out = deal && deal.winner === data.seat;
   data.cards.forEach((card, index) => {
-    if (announced.has(card)) calls.push(card in rules.board ? honourCall(card) : "Hoc !");
+    if (announced.has(card)) calls.push(card in rules.board ? honourCall(card) : `Hoc${NBSP}!`);
     const last = index === data.cards.length - 1;
     if (rankOf(card) === 13 && !(last && out)) calls.push("Roi et je recommence");
   });
   if (out) {
-    calls.push("J'arrête !");
-    if (deal.grand_opera) calls.push("Grand Opéra !");
+    calls.push(`J'arrête${NBSP}!`);
+    if (deal.grand_opera) calls.push(`Grand Opéra${NBSP}!`);
   } else if (deal && deal.expected) {
     calls.push(wantedCall(deal.expected));
   }

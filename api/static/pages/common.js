@@ -13,8 +13,8 @@ let messages = null;
 
 /**
  * The page's message `key` in the page's language, with `{name}` placeholders filled in. A message that counts
- * something has its singular under `<key>_one`, used when the count (`count`, else `deals`) is 1:
- * t("home.shown", { count: 1 }) → "1 game shown: all of them."
+ * something has its singular under `<key>_one`, used when the count (`count`, else `deals`) is singular in the
+ * page's language (English: 1; French: 0 and 1): t("home.shown", { count: 1 }) → "1 game shown: all of them."
  */
 export function t(key, params = {}) {
   if (messages === null) {
@@ -22,7 +22,7 @@ export function t(key, params = {}) {
     messages = node ? JSON.parse(node.textContent) : {};
   }
   const counted = params.count ?? params.deals;
-  const one = counted !== undefined && String(counted) === "1" ? messages[`${key}_one`] : undefined;
+  const one = counted !== undefined && singular(counted) ? messages[`${key}_one`] : undefined;
   const text = one ?? messages[key] ?? key;
   const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? FILLED + String(params[name]) : whole));
   return (lang() === "fr" ? elided(filled) : filled).replaceAll(FILLED, "");
@@ -41,6 +41,13 @@ function elided(text) {
 }
 
 export const lang = () => document.documentElement.lang || "en";
+
+/** Whether a count takes the singular in the page's language (French says "0 partie", "1 partie"). */
+const singular = (count) => new Intl.PluralRules(lang()).select(Number(count)) === "one";
+
+/** How names are put in order in the page's language ("Élise" before "Marcel", "Table 2" before "Table 10"). */
+export const collator = () => (collators[lang()] ??= new Intl.Collator(lang(), { sensitivity: "base", numeric: true }));
+const collators = {};
 
 /** ``n`` with its unit ("chip", "card", "point"), singular or plural as the page's language says. */
 export function counted(n, unit) {

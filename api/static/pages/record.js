@@ -20,10 +20,13 @@ import {
   t, tableSession,
 } from "./common.js";
 import { keepRuntime, loadCore } from "./core.js";
+import { tableReturn } from "./table_return.js";
 import { follow } from "./follow.js";
+import { focusedControl, restoreFocus } from "./keep_focus.js";
 import { acknowledge, enqueue, keepGame, keptGame, remove, update, waiting } from "./outbox.js";
 import {
-  DECK, announceable, cardElement, cardText, dealProgress, endsRun, honourCall, parseCard, parseExpected, wantedCall,
+  DECK, NBSP, announceable, cardElement, cardText, dealProgress, endsRun, honourCall, parseCard, parseExpected,
+  wantedCall,
 } from "./cards.js";
 import { describe } from "./describe.js";
 import {
@@ -626,8 +629,7 @@ function undoButton() {
   return button(t("undo_button"), () => {
     page.undoing = true;
     render();
-    const reason = $("#undo-reason");
-    if (reason) reason.focus();
+    $("#undo-confirm")?.focus(); // the button, not the optional reason: no phone keyboard opens over the question
   }, { id: "undo" });
 }
 
@@ -696,7 +698,7 @@ function readyControls() {
 function preview(seat) {
   const d = deal();
   if (!page.pending.length) return "";
-  if (page.pending.length === d.hand_sizes[seat]) return "J'arrête !";
+  if (page.pending.length === d.hand_sizes[seat]) return `J'arrête${NBSP}!`;
   const wanted = nextWanted();
   return wanted.length ? wantedCall(labelOf(wanted[0])) : "Roi et je recommence";
 }
@@ -743,7 +745,7 @@ function playingControls(progress) {
         onchange: (event) => {
           if (event.target.checked) page.unticked.delete(card); else page.unticked.add(card);
         },
-      }), el("span", { class: "call" }, card in rules().board ? honourCall(card) : "Hoc !"))));
+      }), el("span", { class: "call" }, card in rules().board ? honourCall(card) : `Hoc${NBSP}!`))));
 
   const said = preview(seat);
   const bar = el("div", { class: "buttons sticky record-bar", id: "record-bar" },
@@ -918,12 +920,10 @@ function render() {
   else if (state.status === "playing") controls.push(...playingControls(progress));
   else if (state.status === "revealing") controls.push(...revealControls(progress));
   else controls.push(...mendRow());
-  const table = tableSession();
-  if (table && state.status === "ended") { // a club evening's game: back to its table, where the result is confirmed
-    controls.unshift(el("a", { id: "back-to-table", class: "button primary big-button", href: `/tables/${table.table}` },
-      t("table.back_after_end")));
-  }
+  controls.unshift(...tableReturn(page.game, state, render)); // a club evening's game: back to its table
+  const focused = focusedControl($("#controls"));
   $("#controls").replaceChildren(...controls);
+  restoreFocus($("#controls"), focused);
   // Whatever is scrolled into view (a key, a focused field) stops above the bar fixed under the card grid.
   const bar = $("#record-bar");
   document.documentElement.style.scrollPaddingBottom = bar ? `${bar.offsetHeight + 8}px` : "";

@@ -1,6 +1,7 @@
 // The club's scoreboard over a period: sortable columns, a period filter, CSV download, ratings.
 
-import { $, ApiError, api, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+import { $, ApiError, api, collator, el, formatNumber, notify, requireSession, start, t } from "./common.js";
+import { scrollBox } from "./scrollbox.js";
 import { setupSharing } from "./share.js";
 
 const club = document.body.dataset.club;
@@ -26,9 +27,9 @@ function compare(a, b) {
   const x = a[view.sort];
   const y = b[view.sort];
   const order = typeof x === "string" || typeof y === "string"
-    ? String(x ?? "").localeCompare(String(y ?? ""), undefined, { sensitivity: "base" })
+    ? collator().compare(String(x ?? ""), String(y ?? ""))
     : (x ?? -Infinity) - (y ?? -Infinity);
-  return view.descending ? -order : order;
+  return (view.descending ? -order : order) || collator().compare(a.name ?? "", b.name ?? ""); // ties: by name
 }
 
 function render() {
@@ -51,7 +52,7 @@ function render() {
       },
     }, t(`column.${key}`), sorted ? (view.descending ? "\u00a0▼" : "\u00a0▲") : "")); // the arrow stays by its word
   });
-  $("#scoreboard").replaceChildren(el("div", { class: "scroll" }, el("table", { class: "data scoreboard" },
+  $("#scoreboard").replaceChildren(scrollBox($("#title").textContent, el("table", { class: "data scoreboard" },
     el("thead", {}, el("tr", {}, header)),
     el("tbody", {}, rows.map((row) => el("tr", { dataset: { name: row.name } }, COLUMNS.map(([key, digits]) => el("td", {
       class: digits === null ? null : "num", dataset: { column: key },
