@@ -127,7 +127,7 @@ MESSAGES = {
     "analysis.mark.blunder": _l("blunder"),
     "analysis.chart": _l("Each player's expected chips at the deal's end, after each step"),
     "analysis.step_axis": _l("Step of the deal"),
-    "analysis.chips_axis": _l("Chips expected at the deal's end"),
+    "analysis.chips_axis": _l("Expected chips"),
     "analysis.point_step": _l("{name}: {chips} expected at step {deal}"),
     "analysis.marked": _l("The replay shows step {step}."),
     "analysis.exact_all": _l("Every card played in this deal is reviewed exactly, to the end of the deal."),

@@ -44,15 +44,13 @@ UNDONE = {
 }
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
-def test_each_undo_says_what_it_withdrew_with_the_players_name(browser: Browser, live_server: LiveServer,
-                                                                language: str) -> None:
-    """The audit's list of undos names the action withdrawn and its player, and the settlement that went with it;
-    an adjustment names its players, in French with "de" elided before a vowel."""
-    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}  # four cards each: a short deal
+def corrected_game(server: LiveServer, *more: dict[str, object]) -> str:
+    """A short deal of three (four cards each) with a pass taken back, a going out taken back with its settlement
+    ("wrong seat") and played again, and an adjustment; then ``more`` actions."""
+    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
     hands = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
     going_out = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []}
-    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+    return server.store.create_game(server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
         {"type": "deal", "dealer": 2, "hands": hands},
         {"type": "play", "seat": 0, "cards": ["AC", "2C"], "announced": []},
         {"type": "pass", "seat": 1}, {"type": "undo"},
@@ -60,8 +58,16 @@ def test_each_undo_says_what_it_withdrew_with_the_players_name(browser: Browser,
         {"type": "play", "seat": 2, "cards": ["4D"], "announced": []},
         going_out, {"type": "undo", "reason": "wrong seat"}, going_out,
         {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 2, "reason": "a chip on the floor"},
-    ])
-    game = created.game.id
+        *more,
+    ]).game.id
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_each_undo_says_what_it_withdrew_with_the_players_name(browser: Browser, live_server: LiveServer,
+                                                                language: str) -> None:
+    """The audit's list of undos names the action withdrawn and its player, and the settlement that went with it;
+    an adjustment names its players, in French with "de" elided before a vowel."""
+    game = corrected_game(live_server)
     settled, passed, sheet, adjusted = UNDONE[language]
     with opened(browser, live_server, language, PHONE) as page:
         page.goto(f"{live_server.url}/games/{game}/audit")
@@ -101,20 +107,7 @@ def test_the_audit_says_first_in_plain_words_and_links_each_finding_to_its_step(
     """What a member wants to know comes first, in plain words (the record not altered, every chip accounted for,
     the corrections and whether each says why); the technical checks wait in a collapsed <details>; each finding
     links to its step in the replay, which opens at that step."""
-    rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
-    hands = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
-    going_out = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []}
-    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
-        {"type": "deal", "dealer": 2, "hands": hands},
-        {"type": "play", "seat": 0, "cards": ["AC", "2C"], "announced": []},
-        {"type": "pass", "seat": 1}, {"type": "undo"},
-        {"type": "play", "seat": 1, "cards": ["3D"], "announced": []},
-        {"type": "play", "seat": 2, "cards": ["4D"], "announced": []},
-        going_out, {"type": "undo", "reason": "wrong seat"}, going_out,
-        {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 2, "reason": "a chip on the floor"},
-        {"type": "deal"},
-    ])
-    game = created.game.id
+    game = corrected_game(live_server, {"type": "deal"})
     records = live_server.store.records(live_server.club, game)
     undo_seq = [r["seq"] for r in records if r["type"] == "undo"][1]
     said = PLAIN[language]

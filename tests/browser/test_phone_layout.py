@@ -13,10 +13,10 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from nj_ledger import new_game
 
-from .conftest import PageErrors, screenshot, sign_in
+from .conftest import screenshot
 from .server import LiveServer
 from .test_evenings import SIX, call, evening_path, open_evening
-from .viewports import PHONE
+from .viewports import PHONE, opened
 
 SMALL_PHONE: ViewportSize = {"width": 360, "height": 740}
 NAMES = ["Ana", "Ben", "Chloé", "Denis", "Élise", "Fanny", "Gaston", "Hélène"]
@@ -46,24 +46,10 @@ SMALL_TARGETS = """() => [...document.querySelectorAll("button, a[href]")]
   .filter((box) => box.width < 44 || box.height < 44)"""
 
 
-def phone_page(browser: Browser, server: LiveServer, viewport: ViewportSize = PHONE, language: str = "fr",
-               signed_in: bool = True) -> Iterator[Page]:
-    context = browser.new_context(viewport=viewport, has_touch=True, is_mobile=True,
-                                  locale="fr-FR" if language == "fr" else "en-GB")
-    context.set_default_timeout(10_000)
-    context.add_cookies([{"name": "lang", "value": language, "url": server.url}])
-    page = context.new_page()
-    errors = PageErrors(page)
-    if signed_in:
-        sign_in(page, server)
-    yield page
-    assert errors.errors == []
-    context.close()
-
-
 @pytest.fixture
 def phone(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
-    yield from phone_page(browser, live_server)
+    with opened(browser, live_server, "fr") as page:
+        yield page
 
 
 def deal_started(server: LiveServer, players: int) -> str:
@@ -75,7 +61,7 @@ def deal_started(server: LiveServer, players: int) -> str:
 @pytest.mark.parametrize("players", [3, 5, 8])
 def test_the_card_grid_is_on_the_first_screen_at_a_deals_start(
         browser: Browser, live_server: LiveServer, viewport: ViewportSize, players: int) -> None:
-    for page in phone_page(browser, live_server, viewport, "fr" if players != 5 else "en"):
+    with opened(browser, live_server, "fr" if players != 5 else "en", viewport) as page:
         page.goto(f"{live_server.url}/games/{deal_started(live_server, players)}/record")
         expect(page.locator("#controls .keypad .key")).to_have_count(52)
         expect(page.locator("#record-bar .seat-strip .pick")).to_have_count(players)

@@ -23,7 +23,7 @@ PANEL = {
         "reach": "Reviewed exactly from the {nth} card played to the end of the deal; the plays before it had too many "
                  "possible continuations to review.",
         "title": "Each player's expected chips at the deal's end, after each step",
-        "x": "Step of the deal", "y": "Chips expected at the deal's end", "marked": "The replay shows step {step}.",
+        "x": "Step of the deal", "y": "Expected chips", "marked": "The replay shows step {step}.",
         "position": r"^Step \d+ of \d+$",
     },
     "fr": {
@@ -33,7 +33,7 @@ PANEL = {
         "reach": "La donne est examinée exactement de la {nth} carte jouée jusqu'à sa fin\u00a0; les coups d'avant "
                  "avaient trop de suites possibles pour être examinés.",
         "title": "Les jetons attendus de chaque joueur en fin de donne, après chaque étape",
-        "x": "Étape de la donne", "y": "Jetons attendus à la fin de la donne",
+        "x": "Étape de la donne", "y": "Jetons attendus",
         "marked": "La page montre l'étape {step}.", "position": r"^Étape \d+ sur \d+$",
     },
 }

@@ -67,8 +67,8 @@ export function chartElement(players, points, labels = {}) {
   grid.push(svg("text", { class: "axis-label x-axis", x: (width + pad.left) / 2, y: height - 4, "text-anchor": "middle" },
     t(keys.axis)));
   const middle = (pad.top + height - pad.bottom) / 2;
-  grid.push(svg("text", { class: "axis-label y-axis", x: 12, y: middle, "text-anchor": "middle",
-    transform: `rotate(-90 12 ${middle})` }, t(keys.chips)));
+  grid.push(svg("text", { class: "axis-label y-axis", x: 16, y: middle, "text-anchor": "middle",
+    transform: `rotate(-90 16 ${middle})` }, t(keys.chips)));
   const series = players.map((player, seat) => svg("g", { class: `series series-${seat % 8}`, dataset: { seat } },
     svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.chips[seat])}`).join(" ") }),
     points.map((p, i) => svg("circle", { cx: x(i), cy: y(p.chips[seat]), r: 3.5 },
