@@ -16,8 +16,10 @@ from __future__ import annotations
 import http.client
 import http.server
 import json
+import socket
 import ssl
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -73,6 +75,19 @@ def secure(guide_club: Club, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     served.stop()
 
 
+def listening(host: str, port: int, within: float = 10.0) -> None:
+    """Wait until ``host:port`` takes connections (at most ``within`` seconds)."""
+    ends = time.monotonic() + within
+    while True:
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > ends:
+                raise
+            time.sleep(0.1)
+
+
 @dataclass
 class _Live:
     url: str
@@ -90,6 +105,7 @@ def test_serve_lan_https_prints_the_installation_page_and_serves_https_at_the_ad
     image.write_bytes(terminal_qr_image(served.qr_lines()))
     assert decode_qr(image) == served.scan  # a new phone starts at the installation page
     assert fingerprint(secure.authority.read_bytes()) in served.output
+    listening(host, secure.port)  # the plain port may open a moment after the HTTPS one answered its health check
     plain = http.client.HTTPConnection(host, secure.port, timeout=10)
     plain.request("GET", "/games/new?title=Jeudi")
     moved = plain.getresponse()
