@@ -38,6 +38,7 @@ from ..checks import declarable
 from ..decide import execute
 from ..state import GameState
 from .budget import Budget
+from .decisions import decisions_of
 from .model import card_index
 
 
@@ -329,8 +330,6 @@ def completions(state: GameState, actions: Sequence[Mapping[str, Any]], samples:
     passes and reveals to its settlement), consistent with all the table saw: the cards each seat laid, every
     hand revealed, and every hand told by count (``reveal`` with ``count``, ``points``, ``honours``); the
     sampling's steps are ``budget``'s (:meth:`Unseen.drawn`)."""
-    from .review import decisions_of
-
     watch = Watch(state)
     n = state.n
     shown: list[frozenset[Card]] = [frozenset() for _ in range(n)]

@@ -26,6 +26,7 @@ from ..decide import execute
 from ..state import PLAYING, GameState
 from .budget import Budget
 from .convert import position
+from .decisions import decisions_of
 from .fair import Watch, with_hands
 from .model import CALL, ENDED, MIDDLE, NONE, P_BAL, P_MODE, PLAIN, Position, Table, card_index
 from .solver import Hands, Option, Search, Solution, Values
@@ -88,25 +89,6 @@ def mark(lost: float, stake: int) -> str:
     if lost < stake:
         return "mistake"
     return "blunder"
-
-
-def decisions_of(state: GameState, action: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The decisions one table action records: the passes it infers, then its cards, a decision a run."""
-    _, events = execute(state, [action], MAX_DOCUMENT_EVENTS)
-    out: list[dict[str, Any]] = []
-    for event in events:
-        if event.type == "pass":
-            out.append({"type": "pass", "seat": event.data["seat"]})
-        elif event.type == "play":
-            called = set(event.data.get("announced", []))
-            current: list[str] = []
-            for text in event.data["cards"]:
-                current.append(text)
-                if state.rules.ends_run(parse_cards([text])[0]) or text == event.data["cards"][-1]:
-                    out.append({"type": "play", "seat": event.data["seat"], "cards": current,
-                                "announced": [c for c in current if c in called]})
-                    current = []
-    return out
 
 
 def moves_of(table: Table, p: Position, decision: Mapping[str, Any]) -> list[int]:

@@ -33,7 +33,7 @@ from .evening_tables import TABLE_ROLE, NewTableLink, TableInfo, TableScope
 from .evenings import EveningInfo, EveningRead, EveningsMixin
 from .keys import KeyInfo, SigningKeyError
 from .phones import SIGN_IN_LIFE, NewSignInCode, PhonesMixin, SignedIn, SignInCodeInfo
-from .recorder import Recorder, recorder_for
+from .recorders import Recorder, recorder_for
 from .shares import RESOURCES, SHARE_ROLE
 from .values import (
     Appended,

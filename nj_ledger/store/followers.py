@@ -30,16 +30,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.orm import Session
 
 from .models import ClubFeedRecord, Evening, Game, Share, TableToken, Token
-from .recorder import recorder_for
-
-if TYPE_CHECKING:
-    from .base import StoreBase
+from .recorder import Recorder, recorder_for
 
 CLUB_PREFIX = "club:"  # the key of a club's feed among the followed (a game's key is its id)
 EVENING_PREFIX = "evening:"  # the key of an evening's log of decisions
@@ -74,11 +72,24 @@ def announce_revoked(connection: Connection | Session, kind: str, ident: int) ->
     recorder_for(connection).announce(connection, credential_key(kind, ident), REVOKED)
 
 
+class Watched(Protocol):
+    """What the followers need of their store (:class:`~.base.StoreBase`): its database's recorder and engine,
+    and a read transaction."""
+
+    @property
+    def recorder(self) -> Recorder: ...
+
+    @property
+    def engine(self) -> Engine: ...
+
+    def reading(self) -> AbstractContextManager[Session]: ...
+
+
 class Followers:
     """The followers of games in this process, each a callable the watching thread calls when its game's log
     may have grown (from that thread: a follower hands the news to its own thread or event loop)."""
 
-    def __init__(self, store: StoreBase, poll_interval: float = POLL_INTERVAL) -> None:
+    def __init__(self, store: Watched, poll_interval: float = POLL_INTERVAL) -> None:
         self.store = store
         self.poll_interval = poll_interval
         self._lock = threading.Lock()

@@ -17,7 +17,6 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 from sqlalchemy import ColumnElement, Connection, Engine, Insert, Table
@@ -47,6 +46,7 @@ LAST_SEQ = 2**62  # past any seq: a read of the log "upto" it reads every row th
 Row = tuple[Any, ...]
 T = TypeVar("T")
 Changes = Callable[[Any], Mapping[str, Any]]  # the columns an upsert sets, from the row it did not insert
+_RECORDERS: dict[str, Recorder] = {}  # by SQLAlchemy's name of the dialect (register)
 
 
 class Listener(ABC):
@@ -230,17 +230,15 @@ def recorder_for(bind: str | Engine | Connection | Session) -> Recorder:
         name = bind.get_bind().dialect.name
     else:
         name = bind.dialect.name
-    recorders = _recorders()
-    if name not in recorders:
+    if name not in _RECORDERS:
         if isinstance(bind, str):
             make_url(bind).get_dialect()  # SQLAlchemy's own refusal of a kind of database it does not know
         raise ArgumentError(f"The ledger keeps its log in SQLite or PostgreSQL, not in {name}.")
-    return recorders[name]
+    return _RECORDERS[name]
 
 
-@cache
-def _recorders() -> dict[str, Recorder]:
-    from .postgresql import PostgresRecorder
-    from .sqlite import SQLiteRecorder
-
-    return {recorder.name: recorder for recorder in (SQLiteRecorder(), PostgresRecorder())}
+def register(recorder: Recorder) -> None:
+    """Make ``recorder`` the one :func:`recorder_for` answers with for its kind of database. The store's package
+    registers SQLite's and PostgreSQL's as it is imported (:mod:`.recorders`): their modules build on this one,
+    which imports neither."""
+    _RECORDERS[recorder.name] = recorder
