@@ -43,7 +43,6 @@ from .server import HOST, Client, Server, new_club, serving
 
 FOLLOWERS = 1000
 APPENDS = 50
-SERVERS = 2
 PACE = 0.1  # seconds between the end of an append and the next (a quick scorer taps no faster), with followers or not
 BLOCK = 10  # appends to the followed game, then as many to the game nobody follows, and again
 SWITCH = 0.5  # seconds of pause between two blocks: the followers' work for the block before is over

@@ -11,7 +11,7 @@ by the reducer and appended in the same batch.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, NamedTuple, get_args
+from typing import Any, Literal, NamedTuple
 
 # Table actions (submitted) and ledger events (derived). ``pass`` is both: an explicit
 # pass is a table action, an inferred one (``"inferred": true``) is derived.
@@ -19,9 +19,7 @@ TABLE_ACTIONS = ("deal", "play", "pass", "reveal", "undo", "adjust", "end")
 LEDGER_EVENTS = ("game_started", "pass", "transfer", "deal_ended", "game_ended")
 EVENT_TYPES = tuple(dict.fromkeys(TABLE_ACTIONS + LEDGER_EVENTS))
 TransferReason = Literal["ante", "take", "payment", "grand_opera", "bete", "hoc", "adjust", "undo"]
-TRANSFER_REASONS: tuple[TransferReason, ...] = get_args(TransferReason)
 EndReason = Literal["agreed", "shortfall", "max_deals", "cannot_ante"]  # why a game ended (``game_ended``)
-END_REASONS: tuple[EndReason, ...] = get_args(EndReason)
 
 SCHEMA_VERSION = 1
 

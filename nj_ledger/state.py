@@ -134,10 +134,6 @@ class DealState:
         other.winner = self.winner
         return other
 
-    @property
-    def full_information(self) -> bool:
-        return self.hands is not None
-
     def revealed_hand(self, seat: int) -> frozenset[Card] | None:
         for s, cards in self.revealed:
             if s == seat:

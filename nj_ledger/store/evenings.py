@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, func, insert, select, update
+from sqlalchemy import Connection, Table, insert, select, update
 
 from ..chain import GENESIS
 from ..decide import new_game
@@ -272,11 +272,6 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
                 return self._new_link(connection, club_id, evening_id, table)
 
         return self.retrying(attempt)
-
-    def evening_counts(self, club_id: str) -> int:
-        with self.reading() as session:
-            return int(session.scalar(select(func.count()).select_from(Evening).where(Evening.club_id == club_id))
-                       or 0)
 
 
 def _expect(read: EveningRead, expected_version: int | None) -> None:

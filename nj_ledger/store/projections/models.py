@@ -38,7 +38,6 @@ from sqlalchemy.orm import Mapped, mapped_column
 from ..models import Base
 
 END_KEY = String(64)
-GRAINS = ("day", "month")
 
 
 class GameResult(Base):
