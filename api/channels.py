@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import orjson
 
 if TYPE_CHECKING:
-    from .streams import Follow
+    from .stream_engine import Follow
 
 PAGE = 500  # items read from a log at a time
 HEARTBEAT = b": heartbeat\n\n"

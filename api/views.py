@@ -1,11 +1,25 @@
-"""The game state as the API shows it (SPEC §5): :func:`nj_ledger.view.state_view`.
+"""The game state as the API shows it (SPEC §5): :func:`nj_ledger.view.state_view`; a stored game as the API
+lists it (:func:`summary_view`, also what ``nj-ledger games list --json`` prints).
 
 The view is defined once, in the core, so that the scorer page (which runs the core under Pyodide with no
-connection) shows exactly what the server answers; the API's modules import it from here.
+connection) shows exactly what the server answers; the API's modules import it from here. Nothing here needs a
+request.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from nj_ledger.store import GameInfo, iso
 from nj_ledger.view import expected_label, state_view
 
-__all__ = ["expected_label", "state_view"]
+__all__ = ["expected_label", "state_view", "summary_view"]
+
+
+def summary_view(game: GameInfo) -> dict[str, Any]:
+    return {
+        "id": game.id, "club": game.club_id, "created_at": iso(game.created_at), "updated_at": iso(game.updated_at),
+        "date": game.played_on.isoformat(), "title": game.meta.get("title"), "version": game.version,
+        "status": game.status, "profile": game.profile, "players": game.players,
+        "starting_chips": game.starting_chips, "deals_played": game.deals_played,
+    }
