@@ -1,0 +1,23 @@
+// The scorer's buttons and its card grid, held while an action is on its way (record_page.js `held`).
+
+import { el, t } from "./common.js";
+import { DECK, cardText, parseCard } from "./cards.js";
+import { held } from "./record_page.js";
+
+export function button(label, onclick, { primary = false, disabled = false, id = null, cls = null, dataset = null, pressed = null } = {}) {
+  return el("button", {
+    type: "button", id, class: [primary ? "primary" : null, cls].filter(Boolean).join(" ") || null,
+    disabled: disabled || held(), onclick, dataset, "aria-pressed": pressed === null ? null : String(pressed),
+  }, label);
+}
+
+/** The 52 cards by rank then suit: `enabled` says which may be tapped, `kind` adds a class to a key. */
+export function keypad(enabled, onTap, kind = () => null) {
+  return el("div", { class: "keypad", role: "group", "aria-label": t("keypad") }, DECK
+    .slice()
+    .sort((a, b) => parseCard(a).rank - parseCard(b).rank || a.slice(-1).localeCompare(b.slice(-1)))
+    .map((card) => el("button", {
+      type: "button", class: ["key", /[DH]$/.test(card) ? "red" : "black", kind(card)].filter(Boolean).join(" "),
+      dataset: { card }, disabled: !enabled(card) || held(), onclick: () => onTap(card),
+    }, cardText(card))));
+}
