@@ -5,8 +5,9 @@ pages' strings (``_``, ``gettext``, ``_l``, ``lazy_gettext`` in ``api/`` and its
 templates) and the sentences marked ``N_`` there (problem titles, HTTP errors,
 validation messages), the refusal templates of the core and the problems its
 NJN reader reports, the API's problem details and refusals, the store's
-refusals and the audit's findings; then it lists the messages still waiting for
-their French.
+refusals and the audit's findings, and what the command line says (its sentences,
+the help of its commands and options, click's own words: :func:`cli_messages`);
+then it lists the messages still waiting for their French.
 
 Templates are the literal string arguments of the calls named in each of
 :data:`TEMPLATE_SOURCES`, at the position given there (``pybabel extract -k
@@ -20,6 +21,7 @@ them out in the language of the request.
 from __future__ import annotations
 
 import ast
+import inspect
 import string
 import sys
 from collections.abc import Iterator, Mapping
@@ -167,6 +169,39 @@ def marked(paths: tuple[str, ...] = ("api/*.py",), project: Path = PROJECT) -> I
                         yield message, str(path.relative_to(project)), line
 
 
+CLI = "cli/*.py"
+# The command line's sentences (cli/language.py): said, counted, or marked; click's own words marked in cli/spoken.py.
+CLI_KEYWORDS = {"_": None, "N_": None, "say": None, "say_n": (1, 2), "Nn_": (1, 2)}
+COMMAND_DECORATORS = ("command", "group")  # @main.command(), @click.group(…): the function's docstring is its help
+HELP_KEYWORDS = ("help", "show_default")  # an option's help, and a default said in words
+
+
+def cli_messages(project: Path = PROJECT) -> Iterator[tuple[str | tuple[str, str], str, int]]:
+    """``(message, path, line)`` for what the command line says (``cli/``): its sentences (a pair for a count), the
+    help of each command (its docstring, cleaned as click cleans it) and of each option, click's words it marks."""
+    for path in _files(CLI, project):
+        where = str(path.relative_to(project))
+        with path.open("rb") as source:
+            for line, call, message, _ in extract_python(source, CLI_KEYWORDS, [], {}):
+                parts = tuple(message) if isinstance(message, tuple | list) else (message,)  # each literal argument
+                wanted = [part for part in parts[:2 if CLI_KEYWORDS[str(call)] else 1] if isinstance(part, str)]
+                if len(wanted) == 2:
+                    yield (wanted[0], wanted[1]), where, line
+                elif len(wanted) == 1 and not CLI_KEYWORDS[str(call)]:
+                    yield wanted[0], where, line
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.FunctionDef) and any(
+                    isinstance(d, ast.Call) and _callee(d) in COMMAND_DECORATORS for d in node.decorator_list):
+                doc = ast.get_docstring(node, clean=True)
+                if doc:
+                    yield doc, where, node.lineno
+            elif isinstance(node, ast.Call):
+                for keyword in node.keywords:
+                    if keyword.arg in HELP_KEYWORDS:
+                        for text in _literals(keyword.value):
+                            yield inspect.cleandoc(text), where, keyword.value.lineno
+
+
 def placeholders(template: str) -> set[str]:
     """The ``{names}`` a template is filled in with.
 
@@ -186,6 +221,12 @@ def current_template(project: Path = PROJECT) -> Catalog:
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     for text, path, line in templates(project):
         template.add(text, None, [(path, line)], flags=["python-brace-format"] if placeholders(text) else [])
+    for message, path, line in cli_messages(project):  # last: the command line's entries close the catalog
+        known = template.get(message if isinstance(message, str) else message[0])
+        if known is not None:
+            known.locations.append((path, line))
+        else:
+            template.add(message, None, [(path, line)])
     return template
 
 

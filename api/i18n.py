@@ -37,54 +37,19 @@ from babel.messages.pofile import read_po
 from flask import Flask, Response, g, has_request_context, request
 from flask_babel import Babel, get_locale, gettext, ngettext
 
-from nj_ledger.cards import Card
 from nj_ledger.errors import LedgerError
 from nj_ledger.findings import Finding
 from nj_ledger.messages import Listed, Message, Player
 
-from .plurals import counted
-from .sentences import N_, english, fill, shown
+from .sentences import N_, english, english_sentence, written
+from .sentences import fill as fill  # api.problems imports it from here
 
 LANGUAGES = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
 COOKIE = "lang"
-FIELD_PREFIX = "{field}: "
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
 log = logging.getLogger("nj_ledger.api")
-
-# --- cards, as a French table reads them ------------------------------------------------------------
-# The API's card codes ("QS", "10D") are its own; a French sentence shows a card as a French deck prints it: "D♠"
-# (dame), "V♣" (valet), "R♥" (roi), "10♦", "A♠". The parameters that hold cards (or a rank the run wants, "J",
-# "JH"): a Card anywhere, and under these names a card's code.
-CARD_PARAMS = frozenset({"card", "cards", "lowest", "expected", "announceable", "honours", "best", "played"})
-CARD_CODE = re.compile(r"(A|[2-9]|10|J|Q|K)([CDHS])?")
-FRENCH_RANK = {"J": "V", "Q": "D", "K": "R"}
-SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-
-
-def french_card(code: str) -> str:
-    """A card's code ("QS") or a rank ("J", "JH") as a French deck prints it ("D♠", "V", "V♥"); other text as it is.
-
-    >>> french_card("QS"), french_card("10D"), french_card("JH"), french_card("K"), french_card("seat:1")
-    ('D♠', '10♦', 'V♥', 'R', 'seat:1')
-    """
-    match = CARD_CODE.fullmatch(code)
-    if match is None:
-        return code
-    rank, suit = match.groups()
-    return FRENCH_RANK.get(rank, rank) + (SUIT_SYMBOL[suit] if suit else "")
-
-
-def _french_cards(name: str, value: Any) -> Any:
-    """A parameter with the cards in it written as a French deck prints them."""
-    if isinstance(value, Card) or (name in CARD_PARAMS and isinstance(value, str)):
-        return french_card(str(value))
-    if isinstance(value, Listed):
-        return Listed(tuple(_french_cards(name, item) for item in value.items), value.alternatives)
-    return value
-
-
 
 def select_locale() -> str:
     """The cookie's language, else the best match of ``Accept-Language``, else English."""
@@ -107,41 +72,18 @@ def translate(template: str, params: Mapping[str, Any] | None = None, english: s
 
     ``english`` is the sentence as written (by default ``template`` filled in);
     it is the answer in English, outside a request, without a translation, or
-    when the French does not fit the parameters. A template that starts with
-    ``"{field}: "`` and is not in the catalog as a whole is looked up without it
-    (a document's refusal, a field's validation message). The raw values of the
-    core among the parameters are shown in the same language (names a club chose
-    are never translated; a card is shown as a French deck prints it, "D♠"). A
-    template that counts (:mod:`api.plurals`) is said in the singular when its
-    count is: in English 1, in French 0 and 1 (the catalog's ``ngettext``).
+    when the French does not fit the parameters. The rules are
+    :func:`api.sentences.written`'s (the command line writes with them too): a
+    ``"{field}: "`` prefix, names never translated, a card as a French deck
+    prints it ("D♠"), a template that counts (:mod:`api.plurals`) said in the
+    singular when its count is: in English 1, in French 0 and 1.
     """
-    plural = counted(template, params)  # a sentence that counts: its singular, for a count said in the singular
-    one = plural is not None and plural[1] == 1
-    if english is None or (one and english == fill(template, params)):
-        english = fill(plural[0] if plural is not None and one else template, params)
     language = current_language()
     if has_request_context():
         g.content_language = language
     if language == DEFAULT_LANGUAGE:
-        return english
-    translated = gettext(template)
-    if plural is not None:  # the catalog's plural entry, as the language's Plural-Forms chooses (French: 0, 1 → one)
-        chosen = ngettext(plural[0], template, plural[1])
-        translated = chosen if chosen not in (plural[0], template) else translated
-    if translated == template and template.startswith(FIELD_PREFIX):  # "{field}: " + a sentence of the catalog
-        rest = template[len(FIELD_PREFIX):]
-        translated = gettext(rest)
-        translated = gettext("{field}: ") + translated if translated != rest else template
-    if translated == template:
-        return english
-    if not params:
-        return translated  # written out as it stands, like the English
-    try:
-        return translated.format_map({name: shown(_french_cards(name, value), translate)
-                                      for name, value in params.items()})
-    except (KeyError, IndexError, ValueError, AttributeError):
-        log.warning("The French of %r does not fit its parameters", template)
-        return english
+        return english_sentence(template, params, english)
+    return written(template, params, gettext, ngettext, english)
 
 
 def render(said: Message) -> str:

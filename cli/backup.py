@@ -16,11 +16,18 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .language import N_, Nn_, _, say, say_n
+from .spoken import SpokenCommand
+
 if TYPE_CHECKING:
     from nj_ledger.store.backups import BackupError, Manifest
 
 BACKUPS_ENV = "NJ_LEDGER_BACKUPS"
 BACKUPS_FOLDER = "backups"  # in the instance folder, unless NJ_LEDGER_BACKUPS or --backup-to names another
+
+
+COUNTED_AS = {"clubs": Nn_("{count:,} club", "{count:,} clubs"), "games": Nn_("{count:,} game", "{count:,} games"),
+              "events": Nn_("{count:,} event", "{count:,} events")}  # what a backup holds, counted
 
 
 def _said(error: BackupError) -> click.ClickException:
@@ -29,7 +36,7 @@ def _said(error: BackupError) -> click.ClickException:
 
 def _size(count: int) -> str:
     if count < 1000:
-        return f"{count:,} bytes"
+        return say("{count:,} bytes", count=count)
     value, unit = count / 1000, "KB"
     for larger in ("MB", "GB"):
         if value < 1000:
@@ -39,26 +46,29 @@ def _size(count: int) -> str:
 
 
 def _held(manifest: Manifest) -> str:
-    counted = ", ".join(f"{count:,} {name[:-1] if count == 1 else name}"
+    counted = ", ".join(say_n(*COUNTED_AS[name], count) if name in COUNTED_AS
+                        else f"{count:,} {name[:-1] if count == 1 else name}"
                         for name, count in manifest.contents.counts.items())
-    return f"{counted} as they were at {manifest.created_at} (schema {manifest.contents.revision})"
+    return say("{counted} as they were at {moment} (schema {revision})", counted=counted,
+               moment=manifest.created_at, revision=manifest.contents.revision)
 
 
 def _swept(paths: list[Path]) -> None:
     for path in paths:
-        click.echo(f"  removed {path.name}, left by an interrupted backup or restore (its process is gone)")
+        click.echo(say("  removed {name}, left by an interrupted backup or restore (its process is gone)",
+                       name=path.name))
 
 
 def _key_note() -> str:
     from nj_ledger.store.keys import SIGNING_KEY_ENV, key_source
 
     source = key_source()
-    where = "the settings file" if source == SIGNING_KEY_ENV else source
-    return (f"The signing key is not in it: keep a copy of {where} apart, once and after every `nj-ledger keys "
-            "rotate` (docs/DEPLOY.md, \"The signing key\").")
+    where = _("the settings file") if source == SIGNING_KEY_ENV else source
+    return say("The signing key is not in it: keep a copy of {where} apart, once and after every `nj-ledger keys "
+               "rotate` (docs/DEPLOY.md, \"The signing key\").", where=where)
 
 
-@click.command("backup")
+@click.command("backup", cls=SpokenCommand)
 @click.argument("named", metavar="FILE|FOLDER", type=click.Path())
 @click.option("--keep", type=click.IntRange(1), metavar="N",
               help="With a FOLDER: keep its N newest backups named after their moment, removing older ones once "
@@ -75,21 +85,21 @@ def backup(named: str, keep: int | None) -> None:
     target = Path(named)
     in_folder = target.is_dir() or named.endswith(os.sep)
     if keep is not None and not in_folder:
-        raise click.BadParameter("only with a FOLDER: the backups named after their moment there are counted",
+        raise click.BadParameter(_("only with a FOLDER: the backups named after their moment there are counted"),
                                  param_hint="--keep")
     try:
         made = backup_in(url, target, keep) if in_folder else write(url, target)
     except BackupError as error:
         raise _said(error) from None
     _swept(made.swept)
-    click.echo(f"Backup of {shown(url)} written to {made.path} ({_size(made.manifest.size)}, {made.seconds:.1f} s): "
-               f"{_held(made.manifest)}.")
+    click.echo(say("Backup of {url} written to {path} ({size}, {seconds:.1f} s): {held}.", url=shown(url),
+                   path=made.path, size=_size(made.manifest.size), seconds=made.seconds, held=_held(made.manifest)))
     for old in made.removed:
-        click.echo(f"  removed the older {old.name} (--keep {keep})")
+        click.echo(say("  removed the older {name} (--keep {keep})", name=old.name, keep=keep))
     click.echo(_key_note())
 
 
-@click.command("restore")
+@click.command("restore", cls=SpokenCommand)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--other-key", is_flag=True,
               help="Restore although the configured signing key did not sign the backup's games (that key is "
@@ -122,17 +132,19 @@ def restore(file: Path, other_key: bool, backups: Path | None, no_backup: bool) 
     except BackupError as error:
         raise _said(error) from None
     _swept(done.swept)
-    migrated = f", migrated to {done.migrated_to}" if done.migrated_to else ""
-    click.echo(f"Restored {file} into {shown(url)} in {done.seconds:.1f} s: {_held(done.manifest)}{migrated}.")
+    migrated = say(", migrated to {revision}", revision=done.migrated_to) if done.migrated_to else ""
+    click.echo(say("Restored {file} into {url} in {seconds:.1f} s: {held}{migrated}.", file=file, url=shown(url),
+                   seconds=done.seconds, held=_held(done.manifest), migrated=migrated))
     if kept:
-        click.echo(f"The database it replaced is kept in {kept[0]}: `nj-ledger restore {kept[0]}` undoes this "
-                   "restore.")
+        click.echo(say("The database it replaced is kept in {kept}: `nj-ledger restore {kept}` undoes this restore.",
+                       kept=kept[0]))
     if done.key is not None:
-        click.echo(f"Receipts are signed with key {done.key}, which the restored games' receipts trust.")
+        click.echo(say("Receipts are signed with key {key}, which the restored games' receipts trust.", key=done.key))
     elif done.signing is not None:
-        click.echo(f"Warning: {done.signing}", err=True)
-    click.echo(f"What was recorded after {done.manifest.created_at} is not in it: the receipts members kept name those "
-               "events (the audit with receipts, `nj-ledger heads check`). Start the server again.")
+        click.echo(say("Warning: {warning}", warning=done.signing), err=True)
+    click.echo(say("What was recorded after {moment} is not in it: the receipts members kept name those events (the "
+                   "audit with receipts, `nj-ledger heads check`). Start the server again.",
+                   moment=done.manifest.created_at))
 
 
 def register_backups(group: click.Group) -> None:
@@ -142,9 +154,18 @@ def register_backups(group: click.Group) -> None:
 
 
 UPGRADE, RESTORE = "upgrade", "restore"
-# what was not done without a backup first, how to do it without one, and the command that does
-_WITHOUT = {UPGRADE: ("migrated", "migrate", "nj-ledger db upgrade --no-backup"),
-            RESTORE: ("replaced", "restore", "nj-ledger restore --no-backup FILE")}
+# the refusal when no backup could be made first: what was not done, and how to do it without one
+_WITHOUT = {
+    UPGRADE: N_("The database holds data and was not migrated, because no backup of it could be made first: "
+                "{why} Nothing was changed. Make a backup possible (install what is missing, or name a folder it "
+                "may be written to: --backup-to FOLDER or {setting}), or migrate without one if you made your own: "
+                "`{command}`."),
+    RESTORE: N_("The database holds data and was not replaced, because no backup of it could be made first: "
+                "{why} Nothing was changed. Make a backup possible (install what is missing, or name a folder it "
+                "may be written to: --backup-to FOLDER or {setting}), or restore without one if you made your own: "
+                "`{command}`."),
+}
+_BARE = {UPGRADE: "nj-ledger db upgrade --no-backup", RESTORE: "nj-ledger restore --no-backup FILE"}
 
 
 def backup_first(url: str, folder: Path | None, before: str) -> Path | None:
@@ -157,20 +178,17 @@ def backup_first(url: str, folder: Path | None, before: str) -> Path | None:
     from nj_ledger.store.database import instance_path
 
     make = before_upgrade if before == UPGRADE else backup_before_restore
-    done, verb, command = _WITHOUT[before]
     try:
         made = make(url, folder or instance_path() / BACKUPS_FOLDER)
     except BackupError as error:
-        raise click.ClickException(
-            f"The database holds data and was not {done}, because no backup of it could be made first: "
-            f"{error.sentence} Nothing was changed. Make a backup possible (install what is missing, or name a "
-            f"folder it may be written to: --backup-to FOLDER or {BACKUPS_ENV}), or {verb} without one if you made "
-            f"your own: `{command}`.") from None
+        raise click.ClickException(say(_WITHOUT[before], why=error.sentence, setting=BACKUPS_ENV,
+                                       command=_BARE[before])) from None
     if made is None:
         return None
     _swept(made.swept)
-    click.echo(f"Backup of the database at schema {made.manifest.contents.revision} written to {made.path} "
-               f"({_size(made.manifest.size)}): `nj-ledger restore {made.path}` brings it back.")
+    click.echo(say("Backup of the database at schema {revision} written to {path} ({size}): `nj-ledger restore "
+                   "{path}` brings it back.", revision=made.manifest.contents.revision, path=made.path,
+                   size=_size(made.manifest.size)))
     return made.path
 
 

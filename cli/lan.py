@@ -36,6 +36,8 @@ import click
 
 from cli.lan_addresses import Found, host_names, lan_addresses
 
+from .language import _, say
+
 if TYPE_CHECKING:
     from api.lan_serving import Tls
 
@@ -76,15 +78,16 @@ class Room:
         """Print the address phones open, its QR code, and what to know (nothing without ``--lan``)."""
         if not self.phones:
             return
-        secure = ", over HTTPS" if self.tls else ""
-        click.echo(f"\nOn this network{secure}, phones open {self.phones}")
+        click.echo("\n" + (say("On this network, over HTTPS, phones open {address}", address=self.phones) if self.tls
+                           else say("On this network, phones open {address}", address=self.phones)))
         if self.tls:
-            click.echo(f"Each phone first installs the club's certificate, once: {self.scan} (this code)")
+            click.echo(say("Each phone first installs the club's certificate, once: {address} (this code)",
+                           address=self.scan))
         import segno
 
         segno.make_qr(self.scan).terminal(out=sys.stdout, compact=True)
         sys.stdout.flush()
-        for line in [f"Also at {', '.join(self.others)}"] * bool(self.others) + self.notes:
+        for line in [say("Also at {addresses}", addresses=", ".join(self.others))] * bool(self.others) + self.notes:
             click.echo(f"  {line}")
         click.echo()
 
@@ -93,25 +96,26 @@ def room(lan: bool, https: bool, https_port: int, host: str, port: int) -> Room:
     """How ``serve`` runs: as asked without ``--lan``; with it, on the room's network, and with ``--https`` the
     certificates made here (or made again: a new address)."""
     if https and not lan:
-        raise click.UsageError("--https is for a room's network: give --lan too (on the internet, Caddy serves "
-                               "HTTPS: docs/DEPLOY.md).")
+        raise click.UsageError(_("--https is for a room's network: give --lan too (on the internet, Caddy serves "
+                                 "HTTPS: docs/DEPLOY.md)."))
     if not lan:
         return Room(host, f"http://{host}:{port}", "", [])
     source = click.get_current_context().get_parameter_source("host")
     chosen = source is not None and source.name != "DEFAULT" and host not in ("", ANY_IPV4)
     if chosen and _is_address(host) and ipaddress.ip_address(host).is_unspecified:
-        raise click.ClickException(f"--lan listens on IPv4 only, on this machine's private addresses: --host (or "
-                                   f"NJ_LEDGER_HOST) {host} would listen on its IPv6 addresses too, which the "
-                                   "internet may reach. Give one of its private addresses, or no --host.")
+        raise click.ClickException(say("--lan listens on IPv4 only, on this machine's private addresses: --host (or "
+                                       "NJ_LEDGER_HOST) {host} would listen on its IPv6 addresses too, which the "
+                                       "internet may reach. Give one of its private addresses, or no --host.",
+                                       host=host))
     listen = host if chosen else ANY_IPV4
     found = [item for item in lan_addresses() if (str(item.address) == host if chosen else item.address.version == 4)]
     if chosen and not found:
-        raise click.ClickException(f"--lan serves phones on this network, but --host (or NJ_LEDGER_HOST) names "
-                                   f"{host}, which is none of this machine's private network addresses (those a "
-                                   "room's phones reach, and the internet does not).")
+        raise click.ClickException(say("--lan serves phones on this network, but --host (or NJ_LEDGER_HOST) names "
+                                       "{host}, which is none of this machine's private network addresses (those a "
+                                       "room's phones reach, and the internet does not).", host=host))
     if not found:
-        raise click.ClickException("No private network address found for phones to reach: is this machine on the "
-                                   "room's network (its Wi-Fi, a cable)?")
+        raise click.ClickException(_("No private network address found for phones to reach: is this machine on the "
+                                     "room's network (its Wi-Fi, a cable)?"))
     _free(listen, port)
     from api.config import PUBLIC_URL_ENV
 
@@ -123,12 +127,13 @@ def room(lan: bool, https: bool, https_port: int, host: str, port: int) -> Room:
     setup = Room(listen, f"http://localhost:{port}", phones, others,
                  config={"PUBLIC_URL": phones, "HSTS": False}, scan=phones, notes=said)
     if not https:
-        setup.notes.append("Plain HTTP: a phone's pages do not reload without the network (keep them open). "
-                           "For HTTPS: nj-ledger serve --lan --https (docs/DEPLOY.md).")
+        setup.notes.append(_("Plain HTTP: a phone's pages do not reload without the network (keep them open). "
+                             "For HTTPS: nj-ledger serve --lan --https (docs/DEPLOY.md)."))
     else:
         _free(listen, https_port)
         _https(setup, found, named, https_port, port)
-    setup.notes.append(f"On this machine: {setup.local}/ ; the home page shows the code that signs a phone in.")
+    setup.notes.append(say("On this machine: {address} ; the home page shows the code that signs a phone in.",
+                           address=setup.local + "/"))
     return setup
 
 
@@ -147,11 +152,13 @@ def public_name(setting: str, scheme: str, port: int, found: list[Found]) -> tup
         given_port = -1
     name = (parts.hostname or "").lower()
     if not name or given_port == -1:
-        raise click.ClickException(f"{PUBLIC_URL_ENV} ({setting}) names no host: give the name phones open this "
-                                   "machine at, as laptop.lan or http://laptop.lan.")
+        raise click.ClickException(say("{variable} ({setting}) names no host: give the name phones open this "
+                                       "machine at, as laptop.lan or http://laptop.lan.", variable=PUBLIC_URL_ENV,
+                                       setting=setting))
     if _is_address(name) and name not in {str(item.address) for item in found}:
-        raise click.ClickException(f"{PUBLIC_URL_ENV} names {name}, which is none of this machine's private network "
-                                   "addresses: phones could not reach the ledger there.")
+        raise click.ClickException(say("{variable} names {name}, which is none of this machine's private network "
+                                       "addresses: phones could not reach the ledger there.", variable=PUBLIC_URL_ENV,
+                                       name=name))
     served = url(scheme, name, port)
     implied = given_port if given_port is not None else {"http": 80, "https": 443}.get(parts.scheme)
     if (parts.scheme and parts.scheme != scheme) or (implied is not None and implied != port) or parts.path.strip("/"):
@@ -172,26 +179,27 @@ def _https(setup: Room, found: list[Found], named: str, https_port: int, port: i
         names.append(named)
     made = prepare(instance_path() / LAN_FOLDER, found, names)
     if named and not _is_address(named) and named not in made.names:
-        own = f", or this machine's own name ({names[0]})" if names and names[0] != named else ""
-        raise click.ClickException(
-            f"{PUBLIC_URL_ENV} names {named}, which the club's certificate authority may not name: it names only "
-            f"names under {', '.join('.' + suffix for suffix in PRIVATE_NAMES)}{own}, so that a phone that trusts "
-            "it trusts no site of the internet by it.")
+        own = say(", or this machine's own name ({name})", name=names[0]) if names and names[0] != named else ""
+        raise click.ClickException(say(
+            "{setting} names {named}, which the club's certificate authority may not name: it names only names "
+            "under {suffixes}{own}, so that a phone that trusts it trusts no site of the internet by it.",
+            setting=PUBLIC_URL_ENV, named=named, suffixes=", ".join("." + suffix for suffix in PRIVATE_NAMES),
+            own=own))
     install = f"{url('http', found[0].address, port)}/certificate"
     setup.tls = Tls(made.certificate, made.key, https_port)
     setup.scan = install
     setup.config.update({"LAN_AUTHORITY": str(made.authority), "LAN_INSTALL_URL": install})
     if made.new_authority:
-        setup.notes.append(f"A new certificate authority for the club: {made.authority}. Each phone installs it, "
-                           "once (its key stays in that folder).")
+        setup.notes.append(say("A new certificate authority for the club: {authority}. Each phone installs it, once "
+                               "(its key stays in that folder).", authority=made.authority))
     if made.new_certificate:
-        setup.notes.append("The server's certificate is made for " + ", ".join(
-            [*(str(item.address) for item in found), *made.names]) + ".")
-    setup.notes.append(f"The club's certificate, SHA-256 fingerprint: {made.fingerprint}")
-    setup.notes.append("Each phone's owner checks that the phone shows this fingerprint while installing the "
-                       "certificate (an iPhone in the profile's details, Android in its trusted credentials): the "
-                       f"installation page comes over plain HTTP, which anyone on the Wi-Fi could answer in its "
-                       f"place. The home page at {setup.local}/ shows it too.")
+        setup.notes.append(say("The server's certificate is made for {names}.", names=", ".join(
+            [*(str(item.address) for item in found), *made.names])))
+    setup.notes.append(say("The club's certificate, SHA-256 fingerprint: {fingerprint}", fingerprint=made.fingerprint))
+    setup.notes.append(say("Each phone's owner checks that the phone shows this fingerprint while installing the "
+                           "certificate (an iPhone in the profile's details, Android in its trusted credentials): the "
+                           "installation page comes over plain HTTP, which anyone on the Wi-Fi could answer in its "
+                           "place. The home page at {local}/ shows it too.", local=setup.local))
 
 
 def url(scheme: str, host: ipaddress.IPv4Address | ipaddress.IPv6Address | str, port: int) -> str:
@@ -208,8 +216,8 @@ def _free(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as refused:
-            raise click.ClickException(f"Port {port} is taken on this machine ({refused.strerror}): choose "
-                                       "another with --port (or --https-port).") from None
+            raise click.ClickException(say("Port {port} is taken on this machine ({reason}): choose another with "
+                                           "--port (or --https-port).", port=port, reason=refused.strerror)) from None
 
 
 def _is_address(name: str) -> bool:
