@@ -92,7 +92,7 @@ export const shareFragment = () => {
 };
 
 // --- a table of a club evening: its scorer link carries the table's token (#token=…), kept on this phone ----------
-const TABLE_KEY = "nj-ledger.table.";
+export const TABLE_KEY = "nj-ledger.table.";
 const CODE = /^[2-9A-HJ-NP-Z]{4,12}$/;
 
 /** A table code as typed (spaces dropped, upper case), or null when it cannot be one. */

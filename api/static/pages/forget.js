@@ -2,7 +2,8 @@
 // (docs/OFFLINE.md, "A shared device: signing out").
 //
 // Every name the pages keep begins with "nj-ledger": in localStorage and sessionStorage the session, the club
-// that holds this browser, the receipts (receipts.js), the tables' tokens and an evening's table links; in
+// that holds this browser, the receipts (receipts.js), the tables' tokens, an evening's table links and the player a
+// phone follows at an evening (table_me.js); in
 // IndexedDB the outbox and the copies of games (outbox.js); in Cache Storage the pages the service worker kept
 // under their addresses (sw.js), which name the club's games, evenings and tables. All of it is the club's and
 // goes at sign-out, or when another club signs in. What stays holds nothing of any club: the assets (scripts,

@@ -14,11 +14,13 @@ import {
   $, ApiError, api, cleanCode, collator, el, keepTableToken, notify, session, start, t, tableSession,
 } from "./common.js";
 import { follow } from "./follow.js";
+import { focusedControl, restoreFocus } from "./keep_focus.js";
 import { markText } from "./marks.js";
+import { claimed, meAlone, nextPanel, placeElsewhere, placeHere, seatList } from "./table_me.js";
 
 const POLL_EVERY = 8000;
 const page = {
-  code: cleanCode(document.body.dataset.code), session: null, view: null, game: null, confirming: "",
+  code: cleanCode(document.body.dataset.code), session: null, view: null, game: null, confirming: "", away: null,
 };
 
 /** The table's token from the address (`#token=…`), kept on this phone; the address then names the table only. */
@@ -49,9 +51,12 @@ async function load() {
   const view = await api(`/tables/${page.code}`, { session: page.session });
   const game = view.current && view.current.game
     ? await api(`/games/${encodeURIComponent(view.current.game)}`, { session: page.session }) : null;
+  const me = view.status !== "closed" ? claimed(view) : null; // the player this phone follows, seated elsewhere?
+  const away = me && !placeHere(view, me) ? await placeElsewhere(view, me) : null;
   if (ticket !== loads) return;
   page.view = view;
   page.game = game;
+  page.away = away;
   render();
 }
 
@@ -93,10 +98,20 @@ async function confirm(game) {
   }
 }
 
+/** The player this phone follows was claimed or let go: drawn at once, their other tables read if need be. */
+function claimChanged(focus) {
+  page.away = null;
+  render();
+  $(focus)?.focus();
+  if (page.view && claimed(page.view) && !placeHere(page.view, claimed(page.view))) load().catch(() => {});
+}
+
 function render() {
   const view = page.view;
   $("#title").textContent = t("table.title", { table: view.table, name: view.name });
-  const parts = [];
+  const me = view.status !== "closed" ? claimed(view) : null;
+  const mine = me ? nextPanel(view, placeHere(view, me) ?? page.away, me, claimChanged) : null;
+  const parts = mine ? [mine] : []; // first: the player holding this phone looks for their table
   parts.push(el("p", { class: "table-code" }, t("table.code", { code: view.code }), " · ",
     view.current_round ? t("table.round", { round: view.current_round }) : t("table.not_started")));
   if (view.status === "closed") parts.push(el("p", { class: "notice info" }, t("table.closed")));
@@ -113,7 +128,7 @@ function render() {
     parts.push(el("section", { id: "current", class: "table-current", dataset: { mark: current.mark } },
       el("h2", {}, t("table.current", { round: current.round })),
       el("p", { class: `cell-mark mark-${current.mark}` }, markText(current.mark)),
-      el("ol", { class: "seat-list" }, current.players.map((name) => el("li", {}, name))),
+      ...seatList(view, current.players, me, Boolean(mine), claimChanged),
       page.game ? el("p", { class: "hint" }, t("deals_played", { count: page.game.deals_played })) : null,
       page.game && page.game.status === "ended" ? standings() : null,
       current.confirmed_by ? el("p", { id: "confirmed-by", class: "ok-line" }, "✓ ",
@@ -123,6 +138,8 @@ function render() {
         : el("a", { id: "score", class: "button", href: scorerHref(current.game) }, t("table.see_game"))));
   } else {
     parts.push(el("p", { class: "empty" }, t("table.waiting")));
+    const alone = meAlone(view, me, Boolean(mine), claimChanged);
+    if (alone) parts.push(alone);
   }
   if (view.next) {
     parts.push(el("p", { id: "next", class: "hint" }, t("table.next", { players: view.next.join(", ") })));
@@ -132,7 +149,10 @@ function render() {
       el("li", {}, t("table.round", { round: g.round }), " · ", g.players.join(", "), " · ",
         el("span", { class: `cell-mark mark-${g.mark}` }, markText(g.mark))))));
   }
-  $("#table-view").replaceChildren(...parts);
+  const box = $("#table-view");
+  const focused = focusedControl(box); // read every few seconds: the keyboard's focus stays where it was
+  box.replaceChildren(...parts);
+  if (focused !== "*") restoreFocus(box, focused); // a control with no name of its own is not guessed
 }
 
 /** The table's game of the round counts (or was voided): the table waits for the director's next round. */
