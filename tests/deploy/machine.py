@@ -13,6 +13,7 @@ environment of its ``Environment`` and ``EnvironmentFile`` lines (drop-ins inclu
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
@@ -30,6 +31,7 @@ OVERLAID = ("/etc", "/opt", "/usr", "/var/lib")
 ROOT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"  # a root shell's, and systemd's
 UNIT_FOLDERS = ("/etc/systemd/system", "/lib/systemd/system", "/usr/lib/systemd/system")
 STOP_WITHIN = 20.0
+APT_TURN = Path("/tmp/nj-ledger-deploy-apt.lock")  # held by the machine whose apt-get runs (the cache is shared)
 
 
 class MachineError(AssertionError):
@@ -111,10 +113,15 @@ class Machine:
 
     def run(self, commands: str, cwd: Path | str = "/", timeout: float = 600, check: bool = True) -> str:
         """Run shell ``commands`` as root in the machine (a root login's PATH), stopping at the first failure."""
-        done = subprocess.run(
-            [*self._enter(), "bash", "-c", f"set -euo pipefail\ncd {shlex.quote(str(cwd))}\n{commands}"],
-            capture_output=True, text=True, timeout=timeout, check=False,
-            env={"PATH": ROOT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"})
+        # Two machines (two test workers) share the host's apt cache: their apt-get runs take turns, or the second
+        # finds /var/cache/apt/archives/lock held and fails.
+        with open(APT_TURN, "a") as turn:
+            if "apt-get" in commands:
+                fcntl.flock(turn, fcntl.LOCK_EX)
+            done = subprocess.run(
+                [*self._enter(), "bash", "-c", f"set -euo pipefail\ncd {shlex.quote(str(cwd))}\n{commands}"],
+                capture_output=True, text=True, timeout=timeout, check=False,
+                env={"PATH": ROOT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"})
         if check and done.returncode != 0:
             raise MachineError(f"{commands}\nexit {done.returncode}\n{done.stdout}\n{done.stderr}")
         return done.stdout
