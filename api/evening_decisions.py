@@ -1,5 +1,6 @@
-"""An evening's log of decisions: reading it (and whether its hash chain holds), recording a director's decision,
-a player confirming a game's result, and the evening closed."""
+"""An evening's log of decisions: reading it (and whether its hash chain and its signed checkpoints hold, held to
+the receipts a member kept when they are sent: :mod:`api.evening_audit`), recording a director's decision, a
+player confirming a game's result, and the evening closed."""
 
 from __future__ import annotations
 
@@ -11,15 +12,17 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from nj_ledger import evenings as core
 from nj_ledger.evenings import EveningState, GameOutcome
-from nj_ledger.store import TokenInfo
+from nj_ledger.store import EveningRead, TokenInfo
 
-from .auth import own_club, writer
+from .auth import own_club, reader, writer
 from .context import etag, store
+from .evening_audit import RECEIPT, EveningAuditSchema, EveningReceiptsBodySchema, EveningReceiptSchema, audited
 from .evening_kinds import DECIDE, DECISION_TYPES
-from .evening_view import NAME, ROUND_RANGE, SIGNED_BY, EveningSchema, blp, by_whom, evening_view, read_evening
+from .evening_view import NAME, ROUND_RANGE, SIGNED_BY, EveningSchema, blp, by_whom, evening_view
 from .games import expected_version
 from .i18n import N_
 from .problems import PROBLEM_JSON
+from .receipts import ReceiptsReportSchema
 from .schemas import ProblemSchema, name_field
 
 NOT_BLANK = validate.Regexp(r"[\s\S]*\S", error=N_("Must not be blank."))
@@ -43,11 +46,15 @@ class ChainSchema(Schema):
     first_bad_seq = fields.Integer(allow_none=True)
 
 
-class DecisionsSchema(Schema):
+class DecisionsSchema(EveningAuditSchema):
     evening = fields.String()
     version = fields.Integer()
-    chain = fields.Nested(ChainSchema)
+    chain = fields.Nested(ChainSchema, metadata={"description": "The hash chain of the decisions."})
     decisions = fields.List(fields.Nested(DecisionSchema))
+
+
+class ReceiptsDecisionsSchema(DecisionsSchema):
+    receipts = fields.Nested(ReceiptsReportSchema)
 
 
 class DecisionsQuerySchema(Schema):
@@ -88,6 +95,7 @@ class NewDecisionSchema(Schema):
 class DecidedSchema(Schema):
     decision = fields.Nested(DecisionSchema)
     evening = fields.Nested(EveningSchema)
+    receipt = fields.Nested(EveningReceiptSchema, metadata={"description": RECEIPT})
 
 
 class ConfirmSchema(Schema):
@@ -106,20 +114,34 @@ def decision_view(item: dict[str, Any]) -> dict[str, Any]:
     return {**item, "mend": item["type"] in core.MENDS}
 
 
+def decisions_view(club: str, evening: str, mends: bool | None = None,
+                   receipts: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The evening's log and its audit (:func:`api.evening_audit.audited`)."""
+    read, audit = audited(club, evening, receipts)
+    items = [decision_view(item) for item in read.entries]
+    if mends is not None:
+        items = [item for item in items if item["mend"] == mends]
+    return {"evening": read.info.id, "version": read.info.version, **audit, "decisions": items}
+
+
+def decided(read: EveningRead) -> dict[str, Any]:
+    """The answer to a decision recorded: it, the evening as it stands and the receipt of its new head."""
+    return {"decision": decision_view(read.entries[-1]), "evening": evening_view(read), "receipt": read.receipt}
+
+
 @blp.route("/clubs/<club>/evenings/<evening>/decisions")
 class Decisions(MethodView):
     @blp.arguments(DecisionsQuerySchema(), location="query")
     @blp.response(200, DecisionsSchema)
     def get(self, query: dict[str, Any], club: str, evening: str) -> dict[str, Any]:
-        """The evening's log — every decision, who made it and when, hash-chained — and whether the chain holds:
-        the audit of the evening (`mends=true`: the mends only)."""
-        read = read_evening(club, evening)
-        bad = core.first_bad_entry(read.entries)
-        items = [decision_view(item) for item in read.entries]
-        if query.get("mends") is not None:
-            items = [item for item in items if item["mend"] == query["mends"]]
-        return {"evening": read.info.id, "version": read.info.version,
-                "chain": {"ok": bad is None, "first_bad_seq": bad}, "decisions": items}
+        """The evening's log — every decision, who made it and when, hash-chained and signed — and whether the
+        chain holds (`chain`) and the log matches the checkpoints the ledger signed of its head at each decision
+        (`checkpoints`): the audit of the evening (`mends=true`: the mends only). A decision rewritten and every
+        hash after it recomputed passes the chain but not the checkpoints: `first_bad_seq` names it, with a
+        `checkpoint-mismatch` finding. An evening recorded before evenings were signed reads as not signed
+        (`checkpoints.signed` false, a `not-signed` finding), not as altered."""
+        own_club(reader(), club)
+        return decisions_view(club, evening, query.get("mends"))
 
     @blp.arguments(NewDecisionSchema())
     @blp.response(201, DecidedSchema)
@@ -138,8 +160,7 @@ class Decisions(MethodView):
         decide = DECIDE[payload["type"]]  # one kind of decision (api.evening_kinds), checked by NewDecisionSchema
         read = store().decide(club, evening, lambda state, _outcomes: decide(state, payload),
                               by_whom(token, payload.get("signed_by")), expected_version=expected_version())
-        answer = {"decision": decision_view(read.entries[-1]), "evening": evening_view(read)}
-        return answer, 201, etag(read.info.version)
+        return decided(read), 201, etag(read.info.version)
 
 
 def confirm(club: str, evening: str, payload: dict[str, Any], token: TokenInfo,
@@ -151,7 +172,7 @@ def confirm(club: str, evening: str, payload: dict[str, Any], token: TokenInfo,
                                         table)
 
     read = store().decide(club, evening, decision, by_whom(token))
-    return {"decision": decision_view(read.entries[-1]), "evening": evening_view(read)}
+    return decided(read)
 
 
 @blp.route("/clubs/<club>/evenings/<evening>/confirmations")
@@ -179,4 +200,22 @@ class Close(MethodView):
         own_club(token, club)
         read = store().decide(club, evening, lambda state, _: core.decide_close(state, payload["reason"]),
                               by_whom(token, payload.get("signed_by")), expected_version=expected_version())
-        return {"decision": decision_view(read.entries[-1]), "evening": evening_view(read)}, 201
+        return decided(read), 201
+
+
+@blp.route("/clubs/<club>/evenings/<evening>/audit")
+class EveningAudit(MethodView):
+    reads_only = ("POST",)  # checking receipts writes nothing: a viewer may (api.auth)
+
+    @blp.arguments(EveningReceiptsBodySchema())
+    @blp.response(200, ReceiptsDecisionsSchema)
+    def post(self, payload: dict[str, Any], club: str, evening: str) -> dict[str, Any]:
+        """The audit of `GET …/decisions`, holding the log to the receipts of the evening a member kept (the
+        `receipt` of a decision's answer, or of `GET …/receipt`): `receipts` reports each receipt past the log's
+        end (the log was cut back), naming another head at its version (rewritten), or not validly signed, with
+        the first decision in doubt. Receipts of other evenings are skipped. A viewer may ask."""
+        own_club(reader(), club)
+        mine = list({(r["version"], r["head"], r["signature"]): r for r in payload["receipts"]
+                     if r["evening"] == evening}.values())  # each receipt of this evening once
+        others = [r for r in payload["receipts"] if r["evening"] != evening]
+        return decisions_view(club, evening, receipts=[*mine, *others])

@@ -25,14 +25,13 @@ blp = Blueprint("keys", __name__, url_prefix="/api/v1", description="The public 
 MAX_RECEIPTS = 10_000  # a heads file of a large club's games, checked in one request
 
 
-class ReceiptSchema(ViewSchema):
-    """What the ledger acknowledged, signed with Ed25519: keep it, and any later audit can be held to it."""
+SIGNATURE_FIELDS = ("at", "key", "signature")  # a receipt's fields after the log's id, version and head
 
-    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    version = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_INT),
-                             metadata={"description": "The seq of the last event acknowledged."})
-    head = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"),
-                         metadata={"description": "The hash of the event at `version`."})
+
+class SignatureSchema(ViewSchema):
+    """The fields a receipt of any log has past the log's id, its version and its head: when, by which key, and
+    the signature (a game's receipt: :class:`ReceiptSchema`; an evening's: ``api.evening_audit``)."""
+
     at = fields.String(required=True, validate=validate.Length(min=1, max=40),
                        metadata={"example": "2026-11-23T10:00:00.123456Z"})
     key = fields.String(required=True, validate=validate.Length(min=1, max=64),
@@ -40,6 +39,19 @@ class ReceiptSchema(ViewSchema):
     signature = fields.String(required=True, validate=validate.Length(min=1, max=200), metadata={
         "description": "Ed25519 over the canonical JSON (sorted keys, no spaces, UTF-8) of the receipt without "
                        "`signature`, base64url."})
+
+
+class ReceiptSchema(SignatureSchema):
+    """What the ledger acknowledged, signed with Ed25519: keep it, and any later audit can be held to it."""
+
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    version = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_INT),
+                             metadata={"description": "The seq of the last event acknowledged."})
+    head = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"),
+                         metadata={"description": "The hash of the event at `version`."})
+
+    class Meta:
+        fields = ("game", "version", "head", *SIGNATURE_FIELDS)
 
 
 class WithReceiptSchema(ViewSchema):

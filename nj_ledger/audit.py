@@ -332,8 +332,9 @@ def check_receipts(
     hash_at: Callable[[int], str | None],
     receipts: Iterable[Mapping[str, Any]],
     public_keys: Mapping[str, bytes],
+    names: str = "game",
 ) -> dict[str, Any]:
-    """Check the receipts members hold against a game's log.
+    """Check the receipts members hold against a game's log (``names="evening"``: an evening's, by its receipts).
 
     ``version`` is the log's end as the ledger shows it, ``hash_at(seq)`` the
     stored hash of event ``seq`` (None when there is none). A receipt of another
@@ -350,7 +351,7 @@ def check_receipts(
     vouched: list[int] = []  # versions that matching receipts vouch for
     contradicted: list[Mapping[str, Any]] = []
     for receipt in receipts:
-        if not isinstance(receipt, Mapping) or receipt.get("game") != game:
+        if not isinstance(receipt, Mapping) or receipt.get(names) != game:
             skipped += 1
             continue
         checked += 1

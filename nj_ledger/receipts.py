@@ -16,6 +16,17 @@ key list that was tampered with cannot lend a receipt another key.
     >>> verify({**receipt, "version": 4}, {signer.id: signer.public_key})
     False
 
+An evening's log of decisions is signed the same way: its receipt names the evening by ``evening`` where a
+game's names the game by ``game`` (the other fields, the signed bytes' rule and the check are the same), so a
+game's receipt is never taken for an evening's nor the other way round, and a game's receipt is what it was::
+
+    >>> evening = signer.sign_evening("e1", 3, "ab" * 32, "2026-11-23T10:00:00.000000Z")
+    >>> sorted(evening)
+    ['at', 'evening', 'head', 'key', 'signature', 'version']
+    >>> keys = {signer.id: signer.public_key}
+    >>> verify(evening, keys), verify({**evening, "game": "e1"}, keys)
+    (True, False)
+
 Pure: no I/O. Where the key comes from is the store's business (``nj_ledger.store.keys``).
 """
 
@@ -38,6 +49,8 @@ from .chain import canonical_bytes
 ALGORITHM = "Ed25519"
 SIGNED_FIELDS = ("at", "game", "head", "key", "version")
 FIELDS = (*SIGNED_FIELDS, "signature")
+EVENING_SIGNED_FIELDS = ("at", "evening", "head", "key", "version")  # an evening's receipt: ``evening`` for ``game``
+EVENING_FIELDS = (*EVENING_SIGNED_FIELDS, "signature")
 KEY_ID_LENGTH = 16  # hex characters: 64 bits of the public key's SHA-256
 _HEAD = re.compile(r"[0-9a-f]{64}")
 _GAME = re.compile(r"[A-Za-z0-9]{1,64}")  # a game's id: letters and digits
@@ -70,7 +83,8 @@ def key_id(public_key: bytes) -> str:
 
 def signed_bytes(receipt: Mapping[str, Any]) -> bytes:
     """What a receipt's signature covers: the canonical JSON of its other fields."""
-    return canonical_bytes({name: receipt[name] for name in SIGNED_FIELDS})
+    names = EVENING_SIGNED_FIELDS if "evening" in receipt and "game" not in receipt else SIGNED_FIELDS
+    return canonical_bytes({name: receipt[name] for name in names})
 
 
 @dataclass(frozen=True)
@@ -104,16 +118,23 @@ class Signer:
 
     def sign(self, game: str, version: int, head: str, at: str) -> dict[str, Any]:
         """A receipt for ``game`` at ``version`` with head hash ``head``, signed at ``at``."""
-        receipt: dict[str, Any] = {"game": game, "version": version, "head": head, "at": at, "key": self.id}
+        return self._signed({"game": game, "version": version, "head": head, "at": at, "key": self.id})
+
+    def sign_evening(self, evening: str, version: int, head: str, at: str) -> dict[str, Any]:
+        """A receipt for the log of decisions of ``evening`` at ``version`` (its seq) with head hash ``head``."""
+        return self._signed({"evening": evening, "version": version, "head": head, "at": at, "key": self.id})
+
+    def _signed(self, receipt: dict[str, Any]) -> dict[str, Any]:
         receipt["signature"] = b64url(self.private.sign(signed_bytes(receipt)))
         return receipt
 
 
 def well_formed(receipt: Any) -> bool:
-    """Whether ``receipt`` has the fields of a receipt, each of the right kind."""
-    if not isinstance(receipt, Mapping) or set(receipt) != set(FIELDS):
+    """Whether ``receipt`` has the fields of a receipt (a game's, or an evening's), each of the right kind."""
+    if not isinstance(receipt, Mapping) or set(receipt) not in (set(FIELDS), set(EVENING_FIELDS)):
         return False
-    version, game, head, key = receipt["version"], receipt["game"], receipt["head"], receipt["key"]
+    version, head, key = receipt["version"], receipt["head"], receipt["key"]
+    game = receipt["game"] if "game" in receipt else receipt["evening"]  # the log's id: letters and digits
     return (type(version) is int and 1 <= version < 2**63 and isinstance(game, str) and _GAME.fullmatch(game)
             is not None and isinstance(head, str) and _HEAD.fullmatch(head) is not None and isinstance(key, str)
             and _KEY.fullmatch(key) is not None and isinstance(receipt["at"], str)

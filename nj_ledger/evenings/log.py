@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +54,51 @@ def first_bad_entry(entries: Sequence[Mapping[str, Any]]) -> int | None:
             return int(item["seq"])
         previous = item["hash"]
     return None
+
+
+def signed_log(entries: Sequence[Mapping[str, Any]], checkpoints: Mapping[int, Any],
+               holds: Callable[[Any, Any], bool], signing_began: str | None = None) -> dict[str, Any]:
+    """An evening's log held to the checkpoints the ledger signed of its head (``checkpoints``, by seq):
+    ``{ok, signed_from, count, first_bad_seq}``.
+
+    Every decision appended signs the evening's head, so from the first entry signed (``signed_from``) on, each
+    entry has a checkpoint that holds (``holds(checkpoint, the entry's hash)``: it names that hash, validly
+    signed); a checkpoint where the log has no entry does not hold either. An entry rewritten and every hash
+    after it recomputed (the chain verifies again) is the first whose checkpoint no longer holds. The entries
+    of an evening stored before evenings were signed have none (``signed_from`` None: not signed, older than
+    signing), unless recorded after ``signing_began`` (the time of the first evening checkpoint ever signed):
+    an entry of that age was signed when it was appended.
+
+    >>> entries = [{"seq": 1, "hash": "a", "recorded_at": "2026-11-01"},
+    ...            {"seq": 2, "hash": "b", "recorded_at": "2026-11-02"}]
+    >>> same = lambda checkpoint, logged: checkpoint["head_hash"] == logged
+    >>> signed_log(entries, {}, same)
+    {'ok': True, 'signed_from': None, 'count': 0, 'first_bad_seq': None}
+    >>> signed_log(entries, {2: {"head_hash": "b"}}, same)
+    {'ok': True, 'signed_from': 2, 'count': 1, 'first_bad_seq': None}
+    >>> signed_log(entries, {1: {"head_hash": "x"}, 2: {"head_hash": "b"}}, same)["first_bad_seq"]
+    1
+    >>> signed_log(entries, {}, same, signing_began="2026-11-02")["first_bad_seq"]  # its checkpoint was deleted
+    2
+    """
+    left = dict(checkpoints)
+    signed_from = min(left, default=None)
+    if signing_began is not None and (signed_from is None or signed_from > 1):
+        begun = next((item["seq"] for item in entries if str(item.get("recorded_at")) >= signing_began), None)
+        if begun is not None and (signed_from is None or begun < signed_from):
+            signed_from = begun
+    count, first_bad = 0, None
+    for item in entries:
+        seq = item["seq"]
+        checkpoint = left.pop(seq, None)
+        count += checkpoint is not None
+        if first_bad is None and signed_from is not None and seq >= signed_from and (
+                checkpoint is None or not holds(checkpoint, item.get("hash"))):
+            first_bad = seq
+    if left:  # signed where the log has no entry: the log was cut or renumbered
+        count += len(left)
+        first_bad = min(left) if first_bad is None else min(first_bad, min(left))
+    return {"ok": first_bad is None, "signed_from": signed_from, "count": count, "first_bad_seq": first_bad}
 
 
 @dataclass

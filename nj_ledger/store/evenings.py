@@ -13,7 +13,7 @@ Each table's code and the table tokens are kept by :mod:`.evening_tables`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, cast
 
@@ -31,9 +31,11 @@ from ..evenings import (
     fold_evening,
     round_tables,
 )
+from ..receipts import Signer
 from ..state import GameState
 from .base import LostRace, new_id, utcnow
 from .errors import EveningMoved, NotFound
+from .evening_checkpoints import audit_entries, head_receipt, sign_entry
 from .evening_tables import EveningTablesMixin, NewTableLink, missing_evening
 from .followers import EVENING_PREFIX
 from .games import GamesMixin
@@ -75,6 +77,7 @@ class EveningRead:
     state: EveningState
     outcomes: dict[str, GameOutcome]
     codes: dict[int, str]  # table number -> code
+    receipt: dict[str, Any] | None = None  # the receipt of the head, when a decision was just recorded
 
 
 def outcome_of(state: GameState) -> GameOutcome:
@@ -132,6 +135,32 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
             return [{"seq": r.seq, "type": r.type, "data": dict(r.data), "by": dict(r.by),
                      "recorded_at": r.recorded_at, "hash": r.hash} for r in rows]
 
+    def evening_receipt(self, club_id: str, evening_id: str) -> tuple[EveningInfo, dict[str, Any] | None]:
+        """The evening and the receipt signed when it reached its version, as it is kept (None: its head is older
+        than signing). Nothing is ever signed on a read: a head would be vouched for unchecked."""
+        with self.reading() as session:
+            connection = session.connection()
+            row = connection.execute(select(*_EVENINGS.c).where(
+                _EVENINGS.c.id == evening_id, _EVENINGS.c.club_id == club_id)).first()
+            if row is None:
+                raise missing_evening(evening_id)
+            info = EveningInfo.of(cast(Evening, row))
+            return info, head_receipt(connection, evening_id, info.version)
+
+    def evening_audit(self, club_id: str, evening_id: str, receipts: Sequence[Mapping[str, Any]] | None = None,
+                      ) -> tuple[EveningRead, dict[str, Any], dict[str, Any] | None]:
+        """The evening, its log held to its signed checkpoints, and to the ``receipts`` members hold when given
+        (:func:`.evening_checkpoints.audit_entries`), read in one snapshot of the database."""
+        with self.snapshot() as session:
+            connection = session.connection()
+            read = self._read_evening(connection, club_id, evening_id)
+
+            def keys(wanted: str | None) -> Mapping[str, bytes]:
+                return self.verifying_keys(wanted, connection)
+
+            signed, held = audit_entries(connection, keys, evening_id, read.info.version, read.entries, receipts)
+            return read, signed, held
+
     def list_evenings(self, club_id: str, *, status: str | None = None, played_from: date | None = None,
                       played_to: date | None = None, limit: int = 50, offset: int = 0) -> list[EveningInfo]:
         """A club's evenings, newest first (by the day played, then by when each was made)."""
@@ -164,7 +193,8 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
 
     # --- writing ---------------------------------------------------------------------------------------------
     def _append(self, connection: Connection, info: EveningInfo, previous: str, kind: str, data: dict[str, Any],
-                by: Mapping[str, Any], status: str | None = None) -> None:
+                by: Mapping[str, Any], signer: Signer, status: str | None = None) -> dict[str, Any]:
+        """Append a decision, chained to ``previous``, and sign the evening's new head: its receipt."""
         now = utcnow()
         item = {"seq": info.version + 1, "type": kind, "data": data, "by": dict(by), "recorded_at": _stamp(now)}
         item["hash"] = entry_hash(previous, item)
@@ -174,13 +204,16 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
         if bumped.rowcount != 1:
             raise LostRace
         connection.execute(insert(_LOG), [{"evening_id": info.id, **item}])
+        receipt = sign_entry(connection, signer, info.id, item, now)
         self.recorder.announce(connection, EVENING_PREFIX + info.id, info.version + 1)  # heard at the commit
+        return receipt
 
     def create_evening(self, club_id: str, created: tuple[str, dict[str, Any]],
                        by: Mapping[str, Any]) -> tuple[EveningRead, list[NewTableLink]]:
         """A new evening from its ``evening_created`` decision, its tables' codes, and a token for each table
         (their secrets in the answer only)."""
         kind, data = created
+        signer = self.signer()
 
         def attempt() -> tuple[EveningRead, list[NewTableLink]]:
             with self.writing_connection() as connection:
@@ -192,12 +225,12 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
                 connection.execute(insert(_EVENINGS), [{
                     "id": info.id, "club_id": club_id, "name": info.name, "played_on": info.played_on,
                     "created_at": now, "updated_at": now, "version": 0, "head_hash": GENESIS, "status": "open"}])
-                self._append(connection, info, GENESIS, kind, data, by)
+                receipt = self._append(connection, info, GENESIS, kind, data, by, signer)
                 state = fold_evening(self._entries(connection, info.id))
                 self._add_tables(connection, info.id, state.table_count())
                 links = [self._new_link(connection, club_id, info.id, number)
                          for number in range(1, state.table_count() + 1)]
-                return self._read_evening(connection, club_id, info.id), links
+                return replace(self._read_evening(connection, club_id, info.id), receipt=receipt), links
 
         return self.retrying(attempt)
 
@@ -205,18 +238,20 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
                expected_version: int | None = None) -> EveningRead:
         """Record one decision: ``decision`` is the core's, given the evening as it stands and its games'
         outcomes; a refusal stores nothing. ``expected_version`` (from ``If-Match``) refuses it with
-        :class:`EveningMoved` when another decision was recorded meanwhile."""
+        :class:`EveningMoved` when another decision was recorded meanwhile. The read carries the receipt of the
+        new head."""
+        signer = self.signer()
 
         def attempt() -> EveningRead:
             with self.writing_connection() as connection:
                 read = self._read_evening(connection, club_id, evening_id, lock=True)
                 _expect(read, expected_version)
                 kind, data = decision(read.state, read.outcomes)
-                self._append(connection, read.info, read.entries[-1]["hash"], kind, data, by,
-                             status="closed" if kind == CLOSED else None)
+                receipt = self._append(connection, read.info, read.entries[-1]["hash"], kind, data, by, signer,
+                                       status="closed" if kind == CLOSED else None)
                 after = self._read_evening(connection, club_id, evening_id)
                 self._add_tables(connection, evening_id, after.state.table_count())
-                return self._read_evening(connection, club_id, evening_id)
+                return replace(self._read_evening(connection, club_id, evening_id), receipt=receipt)
 
         return self.retrying(attempt)
 
@@ -244,9 +279,9 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
                 kind, data = decide_round(state, games, now=now, tables=[list(t) for t in seating], force=True)
                 if kind != ROUND:
                     raise ValueError(kind)
-                self._append(connection, read.info, read.entries[-1]["hash"], kind, data, by)
+                receipt = self._append(connection, read.info, read.entries[-1]["hash"], kind, data, by, signer)
                 self._add_tables(connection, evening_id, len(seating))
-                return self._read_evening(connection, club_id, evening_id)
+                return replace(self._read_evening(connection, club_id, evening_id), receipt=receipt)
 
         return self.retrying(attempt)
 

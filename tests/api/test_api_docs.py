@@ -46,6 +46,7 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/clubs/{club}/players/{player}/evenings", "/api/v1/clubs/{club}/evenings/{evening}/stream",
         "/api/v1/clubs/{club}/seasons/{season}", "/api/v1/clubs/{club}/phones",
         "/api/v1/clubs/{club}/phones/{phone}", "/api/v1/signin",
+        "/api/v1/clubs/{club}/evenings/{evening}/receipt", "/api/v1/clubs/{club}/evenings/{evening}/audit",
     }
     bearer = spec["components"]["securitySchemes"]["bearerAuth"]
     assert (bearer["type"], bearer["scheme"]) == ("http", "bearer") and "share" in bearer["description"]
