@@ -32,7 +32,7 @@ this layer removes the header, sends the answer's head, and carries the stream
 on until the client leaves (``http.disconnect``) or the connection fails.
 
 Writers first. Every request other than a stream's is counted while the app
-answers it (:data:`api.streams.writers`): the streams' fan-out in this process waits
+answers it (:data:`api.writers_first.writers`): the streams' fan-out in this process waits
 until they are answered (25 ms at most), so that an append is answered before
 the process writes it to its followers.
 """
@@ -70,7 +70,8 @@ from .admission import (
     too_slow,
 )
 from .problems import Problem
-from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed, writers
+from .streams import HANDOFF_ENVIRON, HANDOFF_HEADER, Follow, take_handed
+from .writers_first import writers
 
 WHOLE = 1024 * 1024  # bytes of an answer gathered before it is sent: a longer one is sent as the app makes it
 READ_THREADS = 4  # threads reading the log for the streams of one worker (shared reads: a few suffice)
@@ -129,7 +130,7 @@ def asgi_app(app: Flask, threads: int) -> Any:
         if length is None:  # chunked: the body is whole now, and told with its length
             environ.pop("HTTP_TRANSFER_ENCODING", None)
             environ["CONTENT_LENGTH"] = str(body.size)
-        writers.enter()  # the streams' work waits until this request is answered (api.streams.writers)
+        writers.enter()  # the streams' work waits until this request is answered (api.writers_first.writers)
         try:
             status, headers, chunks, rest = await loop.run_in_executor(calls, _call, app, environ)
         finally:

@@ -22,18 +22,19 @@ reconnects, and is answered 401 as on every route.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import orjson
 
+from .writers_first import WRITERS_FIRST, writers
+
 if TYPE_CHECKING:
-    from .stream_engine import Follow
+    from nj_ledger.store import Store
 
 PAGE = 500  # items read from a log at a time
 HEARTBEAT = b": heartbeat\n\n"
@@ -41,8 +42,6 @@ REVOKED = b": revoked\n\n"  # the last words of a stream whose token or share wa
 # Seconds a credential found in use is believed before a follower is sent more: the longest a revocation whose
 # notification was lost goes unseen by a stream that is sent something (its heartbeats included).
 CHECK_EVERY = 1.0
-# Seconds the streams' work waits for the requests in flight in the process to be answered, at most
-WRITERS_FIRST = 0.025
 # Seconds a channel waits after a notification before it reads: the appending process (this one or another)
 # answers its writer before the followers' work starts, and appends that close together are read at once
 SETTLE = 0.005
@@ -57,6 +56,24 @@ def frame(position: int, item: dict[str, Any]) -> bytes:
     b'id: 3\\ndata: {"data":{"seat":1},"seq":3,"type":"pass"}\\n\\n'
     """
     return b"id: %d\ndata: %s\n\n" % (position, orjson.dumps(item, option=orjson.OPT_SORT_KEYS))
+
+
+class Follow(Protocol):
+    """What a channel needs of one follower (:class:`api.stream_engine.Follow` is the one kind there is): what it
+    follows (``store``, ``club_id``, ``key``), its position there, how to read past it, its timing and its
+    credential."""
+
+    store: Store
+    club_id: str
+    key: str
+    after: int
+    heartbeat: float
+    opened: float
+    ends: float
+    credential: str | None
+    position_field: str
+
+    def fetch(self, after: int) -> list[dict[str, Any]]: ...
 
 
 class Member:
@@ -354,41 +371,3 @@ def _read_and_frame(follow: Follow, after: int) -> tuple[int, int, bytes]:
         return 0, after, b""
     field = follow.position_field
     return len(items), items[-1][field], b"".join(frame(item[field], item) for item in items)
-
-
-class WritersInFlight:
-    """The requests other than streams that this process is serving: the streams' work waits until they are
-    answered (at most ``WRITERS_FIRST`` seconds), so that a scorer's append is answered before the
-    process spends its turn at the interpreter lock and its event loop writing the append to its followers.
-    Counted on the event loop (:mod:`api.asgi`)."""
-
-    def __init__(self) -> None:
-        self.busy = 0
-        self._waiting: list[asyncio.Future[None]] = []
-
-    def enter(self) -> None:
-        self.busy += 1
-
-    def leave(self) -> None:
-        self.busy -= 1
-        if not self.busy:
-            for waiting in self._waiting:
-                if not waiting.done():
-                    waiting.set_result(None)
-            self._waiting.clear()
-
-    async def answered(self, longest: float) -> None:
-        """Return once no request is in flight, or after ``longest`` seconds."""
-        if not self.busy:
-            return
-        waiting = asyncio.get_running_loop().create_future()
-        self._waiting.append(waiting)
-        try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiting, longest)
-        finally:
-            if waiting in self._waiting:  # timed out: busy all along
-                self._waiting.remove(waiting)
-
-
-writers = WritersInFlight()

@@ -52,7 +52,7 @@ from nj_ledger.store.followers import EVENING_PREFIX, credential_key
 from nj_ledger.store.writes import club_key
 
 from .auth import own_club, reader
-from .channels import HEARTBEAT, PAGE, frame, writers
+from .channels import HEARTBEAT, PAGE, frame
 from .context import store
 from .problems import PROBLEM_JSON, Problem
 from .proxies import counted_as
@@ -69,6 +69,7 @@ from .stream_engine import (
     take_handed,
 )
 from .stream_limits import admit
+from .writers_first import writers
 
 blp = Blueprint("streams", __name__, url_prefix="/api/v1",
                 description="Following a game as it is played (Server-Sent Events read from the log).")

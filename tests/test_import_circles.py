@@ -2,7 +2,8 @@
 
 The graph is read from the source alone (the AST, nothing is imported): an edge a → b for every import in a of a
 module b of the project, at module level or inside a function alike (a lazy import that only hides a circle is
-still one), except under ``if TYPE_CHECKING:``. ``from package import name`` leads to the submodule when ``name``
+still one), and under ``if TYPE_CHECKING:`` too (a circle of types is one module knowing another's insides).
+``from package import name`` leads to the submodule when ``name``
 is one and to the package's ``__init__`` otherwise, so a package re-exporting a name that one of its submodules
 imports back from the package is a circle too. A circle is named as a path ``a → b → a``."""
 
@@ -37,21 +38,11 @@ def compiled_modules() -> set[str]:
             for path in (ROOT / package).rglob(pattern)}
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def _imports(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement under node, wherever it sits, but the ones guarded by ``if TYPE_CHECKING:``."""
-    for child in ast.iter_child_nodes(node):
+    """Every import statement under node, wherever it sits."""
+    for child in ast.walk(node):
         if isinstance(child, (ast.Import, ast.ImportFrom)):
             yield child
-        elif isinstance(child, ast.If) and _is_type_checking(child.test):
-            for other in child.orelse:
-                yield from _imports(ast.Module(body=[other], type_ignores=[]))
-        else:
-            yield from _imports(child)
 
 
 def imported_modules(name: str, path: pathlib.Path, known: set[str]) -> set[str]:
