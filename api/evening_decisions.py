@@ -17,7 +17,6 @@ from nj_ledger.store import EveningRead, TokenInfo
 from .auth import own_club, reader, writer
 from .context import etag, store
 from .evening_audit import RECEIPT, EveningAuditSchema, EveningReceiptsBodySchema, EveningReceiptSchema, audited
-from .evening_kinds import DECIDE, DECISION_TYPES
 from .evening_view import NAME, ROUND_RANGE, SIGNED_BY, EveningSchema, blp, by_whom, evening_view
 from .games import expected_version
 from .i18n import N_
@@ -62,7 +61,7 @@ class DecisionsQuerySchema(Schema):
 
 
 class NewDecisionSchema(Schema):
-    type = fields.String(required=True, validate=validate.OneOf(DECISION_TYPES), metadata={
+    type = fields.String(required=True, validate=validate.OneOf(core.DECISION_KINDS), metadata={
         "description": "arrival, departure (players), adjustment (player, amount), void (game), withdrawal "
                        "(player), award (player, round, score), freeze (through_round), reveal."})
     players = fields.List(NAME, validate=validate.Length(min=1, max=core.MAX_PLAYERS))
@@ -109,7 +108,7 @@ class CloseSchema(Schema):
     signed_by = name_field(80, metadata={"description": SIGNED_BY})
 
 
-def decision_view(item: dict[str, Any]) -> dict[str, Any]:
+def decision_view(item: Mapping[str, Any]) -> dict[str, Any]:
     """A decision as the log shows it, and whether it is a mend."""
     return {**item, "mend": item["type"] in core.MENDS}
 
@@ -157,8 +156,8 @@ class Decisions(MethodView):
         `version-conflict`) when another was recorded since: a tap sent twice records once."""
         token = writer()
         own_club(token, club)
-        decide = DECIDE[payload["type"]]  # one kind of decision (api.evening_kinds), checked by NewDecisionSchema
-        read = store().decide(club, evening, lambda state, _outcomes: decide(state, payload),
+        decision = core.parse_decision(payload)  # a value of its kind (nj_ledger.evenings.kinds)
+        read = store().decide(club, evening, lambda state, _outcomes: core.decide(state, decision),
                               by_whom(token, payload.get("signed_by")), expected_version=expected_version())
         return decided(read), 201, etag(read.info.version)
 

@@ -8,6 +8,7 @@ decided it; the leaderboard while frozen only those of the rounds it shows.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from marshmallow import Schema, fields
@@ -35,7 +36,7 @@ class MendSchema(Schema):
     recorded_at = fields.String(allow_none=True)
 
 
-def mends_view(state: EveningState, entries: list[dict[str, Any]], through_round: int) -> list[dict[str, Any]]:
+def mends_view(state: EveningState, entries: Sequence[Mapping[str, Any]], through_round: int) -> list[dict[str, Any]]:
     """The mends of the rounds counted (up to ``through_round``), in the order they were made."""
     games = state.games()
     shown = []

@@ -1,8 +1,11 @@
-"""The hash chain over a game's log.
+"""The hash chain over a game's log, and every log's link.
 
 ``hash = SHA-256(previous hash + canonical JSON of the event)``, where the event
 is ``{seq, deal, type, data, v, recorded_at}``. An edited, deleted or reordered
-row breaks the chain at the first bad ``seq``.
+row breaks the chain at the first bad ``seq``. Every log is chained by the same
+link (:func:`link`) and checked by the same walk (:func:`first_unlinked`): a
+game's over its events' fields, an evening's over its decisions'
+(:mod:`nj_ledger.evenings.entries`).
 
     >>> first = event_hash(GENESIS, {"seq": 1, "deal": 0, "type": "game_started", "data": {},
     ...                              "v": 1, "recorded_at": "2026-01-01T00:00:00Z"})
@@ -16,7 +19,7 @@ import hashlib
 import hmac
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -125,10 +128,36 @@ def _written_stamp(stamp: Any) -> bytes:
     return written
 
 
+def link(previous: str, body: bytes) -> str:
+    """The link of every log's chain: SHA-256 over the previous hash's text and a record's canonical bytes.
+
+    >>> link(GENESIS, b"{}") == hashlib.sha256(GENESIS.encode() + b"{}").hexdigest()
+    True
+    """
+    return hashlib.sha256(previous.encode() + body).hexdigest()
+
+
+def first_unlinked(records: Iterable[Mapping[str, Any]],
+                   hash_of: Callable[[str, Mapping[str, Any]], str]) -> Mapping[str, Any] | None:
+    """The first record whose ``seq`` is not its place in the log or whose ``hash`` is not ``hash_of(previous
+    hash, record)`` (compared in constant time), None when the chain holds.
+
+    >>> records = [{"seq": 1, "hash": link(GENESIS, b"1")}, {"seq": 2, "hash": "0" * 64}]
+    >>> first_unlinked(records, lambda previous, record: link(previous, str(record["seq"]).encode()))["seq"]
+    2
+    """
+    previous = GENESIS
+    for number, record in enumerate(records, 1):
+        if record["seq"] != number or not hmac.compare_digest(record["hash"], hash_of(previous, record)):
+            return record
+        previous = record["hash"]
+    return None
+
+
 def event_hash(previous: str, record: Mapping[str, Any], data_bytes: bytes | None = None) -> str:
     """The hash of ``record`` chained after ``previous`` (``data_bytes``: its data's canonical bytes, if
     already written)."""
-    return hashlib.sha256(previous.encode() + record_bytes(record, data_bytes)).hexdigest()
+    return link(previous, record_bytes(record, data_bytes))
 
 
 def plain_data(value: Any) -> tuple[Any, bytes]:

@@ -1,4 +1,4 @@
-"""Events of a game's log (SPEC §4).
+"""Events of a game's log (SPEC §4), and the upcasting every log's entries are read through.
 
 An :class:`Event` is immutable: its ``type``, its ``data`` (plain JSON values),
 the ``deal`` it belongs to (0 before the first deal) and its schema version
@@ -6,6 +6,10 @@ the ``deal`` it belongs to (0 before the first deal) and its schema version
 
 *Table actions* are what a scorer submits; *ledger events* are derived from them
 by the reducer and appended in the same batch.
+
+One registry of upcasters serves every log, keyed by the entry's type and
+version: a game's events, read to the game's :data:`SCHEMA_VERSION`, and an
+evening's decisions (:mod:`nj_ledger.evenings.entries`), read to theirs.
 """
 
 from __future__ import annotations
@@ -46,13 +50,15 @@ class Event(NamedTuple):
 
 # --- upcasting -------------------------------------------------------------------------------
 # An upcaster turns the data of (type, v) into the data of version v + 1. Stored rows are
-# never rewritten: old versions are upcast each time they are read.
+# never rewritten: old versions are upcast each time they are read. The types of every log
+# share the registry (a game's event types and an evening's entry types are distinct).
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 
 def register_upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-    """Register the function that upcasts ``event_type`` data from ``from_version``."""
+    """Register the function that upcasts ``event_type`` data from ``from_version`` (a game's event type or an
+    evening's entry type)."""
 
     def register(function: Upcaster) -> Upcaster:
         UPCASTERS[(event_type, from_version)] = function
@@ -61,9 +67,10 @@ def register_upcaster(event_type: str, from_version: int) -> Callable[[Upcaster]
     return register
 
 
-def upcast(event_type: str, data: dict[str, Any], v: int) -> tuple[dict[str, Any], int]:
-    """Chain upcasters until the data is at the current schema version."""
-    while v < SCHEMA_VERSION:
+def upcast(event_type: str, data: dict[str, Any], v: int, current: int | None = None) -> tuple[dict[str, Any], int]:
+    """Chain upcasters until the data is at the ``current`` schema version of its log (a game's by default)."""
+    current = SCHEMA_VERSION if current is None else current
+    while v < current:
         step = UPCASTERS.get((event_type, v))
         if step is None:
             raise ValueError(f"no upcaster for {event_type} v{v}")

@@ -14,15 +14,18 @@ or a database: the store hands in the entries and the games' outcomes.
     >>> state.schedule[0][0], state.ranking
     (('Ana', 'Ben', 'Chloé'), 'match_points')
 
-The modules: :mod:`.log` (the log's entries, their hash chain, and the state folded from them),
-:mod:`.decisions` (each decision of the director, or its refusal), :mod:`.tables` (the players' names and
-the tables checked, the rounds planned by :mod:`nj_ledger.seating`), :mod:`.standings` (the grid and the
-ranking across tables) and :mod:`.season` (the season ladder).
+The modules: :mod:`.entries` (the log's entries as values, read through the upcasters, and their hash chain),
+:mod:`.log` (the state folded from them, by a handler per type of entry, and the log held to its signed
+checkpoints), :mod:`.kinds` (the kinds of a director's decision, as values), :mod:`.decisions` (each decision
+parsed as a value of its kind, and decided into its entry or refused), :mod:`.tables` (the players' names and
+the tables checked, the rounds planned by :mod:`nj_ledger.seating`), :mod:`.standings` (the grid and the ranking
+across tables) and :mod:`.season` (the season ladder).
 """
 
 from .decisions import (
     MAX_PLAYERS,
     MAX_ROUNDS,
+    decide,
     decide_close,
     decide_confirmation,
     decide_creation,
@@ -30,15 +33,17 @@ from .decisions import (
     decide_mend,
     decide_presence,
     decide_round,
+    parse_decision,
     round_tables,
 )
-from .log import (
+from .entries import (
     ADJUSTED,
     AWARDED,
     CLOSED,
     CONFIRMED,
     CREATED,
     ENTRY_TYPES,
+    ENTRY_VERSION,
     FROZEN,
     HASHED,
     MENDS,
@@ -47,14 +52,26 @@ from .log import (
     ROUND,
     VOIDED,
     WITHDRAWN,
-    EveningState,
-    TableGame,
-    Tables,
+    LogEntry,
+    as_entry,
     entry,
     entry_hash,
     first_bad_entry,
-    fold_evening,
+    read_entry,
 )
+from .kinds import (
+    DECISION_KINDS,
+    Adjustment,
+    Arrival,
+    Award,
+    Departure,
+    DirectorDecision,
+    Freeze,
+    Reveal,
+    Void,
+    Withdrawal,
+)
+from .log import EveningState, TableGame, Tables, fold_evening, signed_log
 from .season import EveningResult, ladder
 from .standings import (
     CELL_MARKS,
@@ -74,11 +91,13 @@ from .standings import (
 from .tables import LARGEST_TABLE, SMALLEST_TABLE, Planned, check_tables, plan_rounds
 
 __all__ = [
-    "ADJUSTED", "AWARDED", "CELL_MARKS", "CLOSED", "CONFIRMED", "COUNTED", "CREATED", "ENTRY_TYPES", "FROZEN",
-    "HASHED", "LARGEST_TABLE", "MATCH_SCALE", "MAX_PLAYERS", "MAX_ROUNDS", "MENDS", "MISSING", "PLANNED",
-    "PRESENCE", "RANKINGS", "REVEALED", "ROUND", "SMALLEST_TABLE", "UNCONFIRMED", "VOID", "VOIDED", "WITHDRAWN",
-    "EveningResult", "EveningState", "GameOutcome", "Planned", "TableGame", "Tables", "cell_mark", "check_tables",
-    "decide_close", "decide_confirmation", "decide_creation", "decide_freeze", "decide_mend", "decide_presence",
-    "decide_round", "entry", "entry_hash", "first_bad_entry", "fold_evening", "game_scores", "grid", "ladder",
-    "plan_rounds", "ranking", "round_tables",
+    "ADJUSTED", "AWARDED", "CELL_MARKS", "CLOSED", "CONFIRMED", "COUNTED", "CREATED", "DECISION_KINDS", "ENTRY_TYPES",
+    "ENTRY_VERSION", "FROZEN", "HASHED", "LARGEST_TABLE", "MATCH_SCALE", "MAX_PLAYERS", "MAX_ROUNDS", "MENDS",
+    "MISSING", "PLANNED", "PRESENCE", "RANKINGS", "REVEALED", "ROUND", "SMALLEST_TABLE", "UNCONFIRMED", "VOID",
+    "VOIDED", "WITHDRAWN", "Adjustment", "Arrival", "Award", "Departure", "DirectorDecision", "EveningResult",
+    "EveningState", "Freeze", "GameOutcome", "LogEntry", "Planned", "Reveal", "TableGame", "Tables", "Void",
+    "Withdrawal", "as_entry", "cell_mark", "check_tables", "decide", "decide_close", "decide_confirmation",
+    "decide_creation", "decide_freeze", "decide_mend", "decide_presence", "decide_round", "entry", "entry_hash",
+    "first_bad_entry", "fold_evening", "game_scores", "grid", "ladder", "parse_decision", "plan_rounds", "ranking",
+    "read_entry", "round_tables", "signed_log",
 ]

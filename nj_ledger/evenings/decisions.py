@@ -3,17 +3,25 @@
 A decider is given the evening as folded from its log (:mod:`.log`) and, where it needs them, the outcomes
 of its games; it returns ``(type, data)``, the entry to append, or raises a refusal (``InvalidInput``,
 ``RuleViolation``): nothing is recorded then.
+
+A decision the director sends (``{"type": "arrival", "players": [...]}``) is parsed once, at the boundary, as a
+table action is (:func:`nj_ledger.actions.parse_action`): :func:`parse_decision` gives a frozen value of its kind
+(:mod:`.kinds`), and :func:`decide` hands it to the decider of its kind::
+
+    >>> parse_decision({"type": "void", "game": "g1", "reason": "cards missing"})
+    Void(game='g1', reason='cards missing')
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from ..errors import InvalidInput, RuleViolation
+from ..messages import Listed
 from ..rules import resolve_rules
-from .log import (
+from .entries import (
     ADJUSTED,
     AWARDED,
     CLOSED,
@@ -25,10 +33,21 @@ from .log import (
     ROUND,
     VOIDED,
     WITHDRAWN,
-    EveningState,
-    TableGame,
-    Tables,
 )
+from .kinds import (
+    DECISION_KINDS,
+    KIND_OF,
+    Adjustment,
+    Arrival,
+    Award,
+    Departure,
+    DirectorDecision,
+    Freeze,
+    Reveal,
+    Void,
+    Withdrawal,
+)
+from .log import EveningState, TableGame, Tables
 from .standings import RANKINGS, GameOutcome
 from .tables import (
     LARGEST_TABLE,
@@ -256,3 +275,75 @@ def decide_freeze(state: EveningState, through_round: int | None) -> tuple[str, 
 def decide_close(state: EveningState, reason: str) -> tuple[str, dict[str, Any]]:
     _open(state)
     return CLOSED, {"reason": reason, "rounds_played": state.current_round}
+
+
+# --- a director's decision parsed as a value of its kind (:mod:`.kinds`), and the decider of each kind ----------
+_TEXTS = ("player", "game", "reason")
+_NUMBERS = ("amount", "round", "score", "through_round")
+
+
+def parse_decision(payload: Any) -> DirectorDecision:
+    """The director's decision ``payload`` (JSON) as the value of its kind, its fields read by their form: a
+    field its kind needs and ``payload`` lacks is refused, as is a field of the wrong form (``invalid-request``);
+    what the values mean is the deciders' to check (:func:`decide`).
+
+    >>> parse_decision({"type": "arrival", "players": ["Ana"]})
+    Arrival(players=('Ana',), reason='')
+    >>> parse_decision({"type": "award", "player": "Ana", "round": 1, "score": 60, "reason": "played on"}).score
+    60
+    """
+    kind = payload.get("type") if isinstance(payload, Mapping) else None
+    if not isinstance(kind, str) or kind not in KIND_OF:
+        raise InvalidInput("invalid-request", "Unknown decision {kind!r}; the decisions are: {kinds}.", kind=kind,
+                           kinds=Listed(DECISION_KINDS), field="type")
+    made = KIND_OF[kind]
+    fields: dict[str, Any] = {}
+    for name in made.__dataclass_fields__:
+        if name not in payload:
+            if name == "reason":
+                continue
+            raise InvalidInput("invalid-request", "Missing data for required field.", field=name)
+        fields[name] = _read_field(name, payload[name])
+    return made(**fields)
+
+
+def _read_field(name: str, value: Any) -> Any:
+    if name == "players":
+        if not isinstance(value, (list, tuple)):
+            raise InvalidInput("invalid-request", "Not a valid list.", field=name)
+        if not all(isinstance(player, str) for player in value):
+            raise InvalidInput("invalid-request", "Not a valid string.", field=name)
+        return tuple(value)
+    if name in _NUMBERS and (not isinstance(value, int) or isinstance(value, bool)):
+        raise InvalidInput("invalid-request", "Not a valid integer.", field=name)
+    if name in _TEXTS and not isinstance(value, str):
+        raise InvalidInput("invalid-request", "Not a valid string.", field=name)
+    return value
+
+
+def _mend(kind: str, fields: Callable[[Any], dict[str, Any]]) -> Callable[[EveningState, Any],
+                                                                           tuple[str, dict[str, Any]]]:
+    return lambda state, decision: decide_mend(state, kind, fields(decision))
+
+
+_DECIDERS: dict[type[DirectorDecision], Callable[[EveningState, Any], tuple[str, dict[str, Any]]]] = {
+    Arrival: lambda state, decision: decide_presence(state, decision.players, [], decision.reason),
+    Departure: lambda state, decision: decide_presence(state, [], decision.players, decision.reason),
+    Adjustment: _mend(ADJUSTED, lambda d: {"player": d.player, "amount": d.amount, "reason": d.reason}),
+    Void: _mend(VOIDED, lambda d: {"game": d.game, "reason": d.reason}),
+    Withdrawal: _mend(WITHDRAWN, lambda d: {"player": d.player, "reason": d.reason}),
+    Award: _mend(AWARDED, lambda d: {"player": d.player, "round": d.round, "score": d.score, "reason": d.reason}),
+    Freeze: lambda state, decision: decide_freeze(state, decision.through_round),
+    Reveal: lambda state, _decision: decide_freeze(state, None),
+}
+
+
+def decide(state: EveningState, decision: DirectorDecision) -> tuple[str, dict[str, Any]]:
+    """The entry a director's decision appends to the evening's log, by the decider of its kind, or its refusal.
+
+    >>> decide(EveningState(closed=True), Reveal())
+    Traceback (most recent call last):
+    ...
+    nj_ledger.errors.RuleViolation: evening-closed: The evening is closed: nothing more can be recorded in it.
+    """
+    return _DECIDERS[type(decision)](state, decision)

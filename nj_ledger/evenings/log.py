@@ -1,59 +1,33 @@
-"""An evening's log: its entries (the director's decisions), their hash chain, and the state folded from them.
+"""An evening's log: the state folded from its entries (the director's decisions), and the log held to the
+checkpoints signed of its head.
 
-Entries are facts: folding one never checks it again (the checks are the deciders', :mod:`.decisions`).
+The fold is a table of handlers, one per entry type, as a game's is (:mod:`nj_ledger.reducer`). Entries are
+facts: folding one never checks it again (the checks are the deciders', :mod:`.decisions`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..chain import GENESIS, canonical_bytes
-
-CREATED = "evening_created"
-PRESENCE = "presence_changed"
-ROUND = "round_started"
-CONFIRMED = "result_confirmed"
-ADJUSTED = "score_adjusted"
-VOIDED = "game_voided"
-WITHDRAWN = "player_withdrawn"
-AWARDED = "score_awarded"
-FROZEN = "leaderboard_frozen"
-REVEALED = "leaderboard_revealed"
-CLOSED = "evening_closed"
-MENDS = (ADJUSTED, VOIDED, WITHDRAWN, AWARDED)
-ENTRY_TYPES = (CREATED, PRESENCE, ROUND, CONFIRMED, *MENDS, FROZEN, REVEALED, CLOSED)
+from .entries import (
+    ADJUSTED,
+    AWARDED,
+    CLOSED,
+    CONFIRMED,
+    CREATED,
+    FROZEN,
+    PRESENCE,
+    REVEALED,
+    ROUND,
+    VOIDED,
+    WITHDRAWN,
+    LogEntry,
+    as_entry,
+)
 
 Tables = tuple[tuple[str, ...], ...]
-
-
-def entry(seq: int, type_: str, data: Mapping[str, Any], by: Mapping[str, Any] | None = None,
-          recorded_at: str = "") -> dict[str, Any]:
-    """An entry of an evening's log, as the store keeps it."""
-    return {"seq": seq, "type": type_, "data": dict(data), "by": dict(by or {}), "recorded_at": recorded_at}
-
-
-HASHED = ("seq", "type", "data", "by", "recorded_at")
-
-
-def entry_hash(previous: str, item: Mapping[str, Any]) -> str:
-    """The hash chaining an entry of an evening's log to the one before it, as a game's events are chained:
-    SHA-256 over the previous hash and the entry's canonical JSON."""
-    body = canonical_bytes({name: item[name] for name in HASHED})
-    return hashlib.sha256(previous.encode() + body).hexdigest()
-
-
-def first_bad_entry(entries: Sequence[Mapping[str, Any]]) -> int | None:
-    """The seq of the first entry whose hash or place in the chain is not right, or None when the log is sound."""
-    previous = GENESIS
-    for number, item in enumerate(entries, 1):
-        if item["seq"] != number or not hmac.compare_digest(item["hash"], entry_hash(previous, item)):
-            return int(item["seq"])
-        previous = item["hash"]
-    return None
 
 
 def signed_log(entries: Sequence[Mapping[str, Any]], checkpoints: Mapping[int, Any],
@@ -154,56 +128,100 @@ class EveningState:
         return max((len(tables) for tables in self.schedule), default=0)
 
 
-def fold_evening(entries: Sequence[Mapping[str, Any]]) -> EveningState:
-    """The evening as its log tells it. Entries are facts: folding one never checks it again."""
+# --- the fold: one handler per entry type --------------------------------------------------------------------
+def _created(state: EveningState, item: LogEntry) -> None:
+    data = item.data
+    state.name, state.played_on = data["name"], data["date"]
+    state.rules, state.starting_chips = dict(data["rules"]), data["starting_chips"]
+    state.ranking, state.confirmation, state.seed = data["ranking"], data["confirmation"], data["seed"]
+    state.rounds, state.ends_at, state.table_rule = data["rounds"], data.get("ends_at"), dict(data["tables"])
+    state.players, state.present = list(data["players"]), list(data["players"])
+    _take_plan(state, data)
+
+
+def _presence(state: EveningState, item: LogEntry) -> None:
+    data = item.data
+    for name in data.get("arrived", ()):
+        if name not in state.players:
+            state.players.append(name)
+        state.present.append(name)
+    state.present = [name for name in state.present if name not in set(data.get("left", ()))]
+    _take_plan(state, data)
+
+
+def _round(state: EveningState, item: LogEntry) -> None:
+    data = item.data
+    tables = [TableGame(data["round"], t["table"], tuple(t["players"]), t["game"]) for t in data["tables"]]
+    state.started.append(tables)
+    played = tuple(table.players for table in tables)
+    if len(state.schedule) >= data["round"]:
+        state.schedule[data["round"] - 1] = played
+    else:
+        state.schedule.append(played)
+    state.rounds = max(state.rounds, data["round"])
+
+
+def _confirmed(state: EveningState, item: LogEntry) -> None:
+    data = item.data
+    state.confirmations[data["game"]] = {"player": data["player"], "version": data["version"], "seq": item.seq}
+
+
+def _adjusted(state: EveningState, item: LogEntry) -> None:
+    state.mends.append(item.shown())
+    state.adjustments.append({**item.data, "seq": item.seq})
+
+
+def _voided(state: EveningState, item: LogEntry) -> None:
+    state.mends.append(item.shown())
+    state.voided[item.data["game"]] = item.data["reason"]
+
+
+def _withdrawn(state: EveningState, item: LogEntry) -> None:
+    data = item.data
+    state.mends.append(item.shown())
+    state.withdrawn[data["player"]] = data["reason"]
+    state.present = [name for name in state.present if name != data["player"]]
+    _take_plan(state, data)
+
+
+def _awarded(state: EveningState, item: LogEntry) -> None:
+    state.mends.append(item.shown())
+    state.awards.append({**item.data, "seq": item.seq})
+
+
+def _frozen(state: EveningState, item: LogEntry) -> None:
+    state.frozen_through = item.data["through_round"]
+
+
+def _revealed(state: EveningState, _item: LogEntry) -> None:
+    state.frozen_through = None
+
+
+def _closed(state: EveningState, _item: LogEntry) -> None:
+    state.closed = True
+
+
+Handler = Callable[[EveningState, LogEntry], None]
+HANDLERS: dict[str, Handler] = {
+    CREATED: _created, PRESENCE: _presence, ROUND: _round, CONFIRMED: _confirmed, ADJUSTED: _adjusted,
+    VOIDED: _voided, WITHDRAWN: _withdrawn, AWARDED: _awarded, FROZEN: _frozen, REVEALED: _revealed,
+    CLOSED: _closed,
+}
+
+
+def _ignored(_state: EveningState, _item: LogEntry) -> None:
+    """An entry of a type this ledger does not know changes nothing but the version."""
+
+
+def fold_evening(entries: Iterable[Mapping[str, Any]]) -> EveningState:
+    """The evening as its log tells it, each entry (a :class:`~.entries.LogEntry`, or the mapping the store writes)
+    handed to the handler of its type. Entries are facts: folding one never checks it again."""
     state = EveningState()
+    handlers, ignored = HANDLERS, _ignored
     for item in entries:
-        data, kind = item["data"], item["type"]
-        state.version = item["seq"]
-        if kind == CREATED:
-            state.name, state.played_on = data["name"], data["date"]
-            state.rules, state.starting_chips = dict(data["rules"]), data["starting_chips"]
-            state.ranking, state.confirmation, state.seed = data["ranking"], data["confirmation"], data["seed"]
-            state.rounds, state.ends_at, state.table_rule = data["rounds"], data.get("ends_at"), dict(data["tables"])
-            state.players, state.present = list(data["players"]), list(data["players"])
-            _take_plan(state, data)
-        elif kind == PRESENCE:
-            for name in data.get("arrived", ()):
-                if name not in state.players:
-                    state.players.append(name)
-                state.present.append(name)
-            state.present = [name for name in state.present if name not in set(data.get("left", ()))]
-            _take_plan(state, data)
-        elif kind == ROUND:
-            tables = [TableGame(data["round"], t["table"], tuple(t["players"]), t["game"]) for t in data["tables"]]
-            state.started.append(tables)
-            played = tuple(table.players for table in tables)
-            if len(state.schedule) >= data["round"]:
-                state.schedule[data["round"] - 1] = played
-            else:
-                state.schedule.append(played)
-            state.rounds = max(state.rounds, data["round"])
-        elif kind == CONFIRMED:
-            state.confirmations[data["game"]] = {"player": data["player"], "version": data["version"],
-                                                 "seq": item["seq"]}
-        elif kind in MENDS:
-            state.mends.append(dict(item))
-            if kind == ADJUSTED:
-                state.adjustments.append({**data, "seq": item["seq"]})
-            elif kind == VOIDED:
-                state.voided[data["game"]] = data["reason"]
-            elif kind == WITHDRAWN:
-                state.withdrawn[data["player"]] = data["reason"]
-                state.present = [name for name in state.present if name != data["player"]]
-                _take_plan(state, data)
-            elif kind == AWARDED:
-                state.awards.append({**data, "seq": item["seq"]})
-        elif kind == FROZEN:
-            state.frozen_through = data["through_round"]
-        elif kind == REVEALED:
-            state.frozen_through = None
-        elif kind == CLOSED:
-            state.closed = True
+        value = item if type(item) is LogEntry else as_entry(item)
+        state.version = value.seq
+        handlers.get(value.type, ignored)(state, value)
     return state
 
 

@@ -1,5 +1,6 @@
-"""Small in-process caches: each game's latest state, so an append does not replay the whole log, and the head
-each game is known to have had signed, so an append does not check its signature again.
+"""Small in-process caches: each game's latest state, so an append does not replay the whole log, the head
+each game is known to have had signed, so an append does not check its signature again, and each evening's
+state, so a read of an evening that has not moved does not fold its log again.
 
 A cache is only a shortcut: a state is used when its version is the game's
 version (or older: the missing events are folded on top of a copy), a head when
@@ -17,6 +18,7 @@ import threading
 from collections import OrderedDict
 from typing import Generic, TypeVar
 
+from ..evenings import EveningState
 from ..state import GameState
 
 T = TypeVar("T")
@@ -64,3 +66,22 @@ class StateCache(Remembered[GameState]):
 
     def _keeps(self, known: GameState | None, value: GameState) -> bool:
         return known is not None and known.version > value.version
+
+
+class EveningStates(Remembered[tuple[str, EveningState]]):
+    """The state of the most recently read evenings, each with the hash of the head it was folded to: the state
+    of an evening at a version, used only while the evening is at that version and that head (a log restored or
+    rewritten under it is folded again, and the state last folded replaces the one kept).
+
+    >>> states = EveningStates(capacity=2)
+    >>> states.put("e1", ("ab", EveningState(version=3)))
+    >>> states.state_at("e1", 3, "ab").version, states.state_at("e1", 3, "cd"), states.state_at("e1", 4, "ab")
+    (3, None, None)
+    """
+
+    def state_at(self, evening_id: str, version: int, head: str) -> EveningState | None:
+        """The evening's state at ``version`` whose last entry's hash is ``head``, when it is known."""
+        known = self.get(evening_id)
+        if known is None or known[1].version != version or known[0] != head:
+            return None
+        return known[1]

@@ -7,6 +7,11 @@ appended, the row's version bumped on condition. Starting a round creates its
 games in the same transaction, through the one way a game is created
 (:meth:`GamesMixin._write_game`).
 
+Every read of the log goes through one query and one function from a row to
+the core's value (:func:`entry_of`, which upcasts an entry written at an older
+version); the state folded from it is kept for the next read of the evening
+at the same version and head (:class:`.cache.EveningStates`).
+
 Each table's code and the table tokens are kept by :mod:`.evening_tables`.
 """
 
@@ -26,14 +31,17 @@ from ..evenings import (
     ROUND,
     EveningState,
     GameOutcome,
+    LogEntry,
     decide_round,
     entry_hash,
     fold_evening,
+    read_entry,
     round_tables,
 )
 from ..receipts import Signer
 from ..state import GameState
 from .base import LostRace, new_id, utcnow
+from .cache import EveningStates
 from .errors import EveningMoved, NotFound
 from .evening_checkpoints import audit_entries, head_receipt, sign_entry
 from .evening_tables import EveningTablesMixin, NewTableLink, missing_evening
@@ -46,6 +54,7 @@ _EVENINGS = cast(Table, Evening.__table__)
 _LOG = cast(Table, EveningEntry.__table__)
 _TABLES = cast(Table, EveningTable.__table__)
 _GAMES = cast(Table, Game.__table__)
+_ENTRY_COLUMNS = (_LOG.c.seq, _LOG.c.type, _LOG.c.data, _LOG.c.by, _LOG.c.recorded_at, _LOG.c.hash)
 
 Decision = Callable[[EveningState, Mapping[str, GameOutcome]], tuple[str, dict[str, Any]]]
 
@@ -68,12 +77,17 @@ class EveningInfo:
 
 
 
+def entry_of(row: Any) -> LogEntry:
+    """An entry of the log as the core's value, from its row (an entry stored so far is of version 1)."""
+    return read_entry(row.seq, row.type, dict(row.data), dict(row.by), row.recorded_at, row.hash)
+
+
 @dataclass(frozen=True)
 class EveningRead:
     """An evening as its log and its games tell it."""
 
     info: EveningInfo
-    entries: list[dict[str, Any]]
+    entries: list[LogEntry]
     state: EveningState
     outcomes: dict[str, GameOutcome]
     codes: dict[int, str]  # table number -> code
@@ -87,12 +101,33 @@ def outcome_of(state: GameState) -> GameOutcome:
 
 class EveningsMixin(EveningTablesMixin, GamesMixin):
     # --- reading ---------------------------------------------------------------------------------------------
-    def _entries(self, connection: Connection, evening_id: str) -> list[dict[str, Any]]:
-        rows = connection.execute(
-            select(_LOG.c.seq, _LOG.c.type, _LOG.c.data, _LOG.c.by, _LOG.c.recorded_at, _LOG.c.hash)
-            .where(_LOG.c.evening_id == evening_id).order_by(_LOG.c.seq))
-        return [{"seq": r.seq, "type": r.type, "data": dict(r.data), "by": dict(r.by), "recorded_at": r.recorded_at,
-                 "hash": r.hash} for r in rows]
+    @property
+    def evening_states(self) -> EveningStates:
+        """The states of the evenings this store read lately (made on first use, as large as the games' cache)."""
+        states = self.__dict__.get("_evening_states")
+        if states is None:
+            states = self.__dict__.setdefault("_evening_states", EveningStates(self.cache.capacity))
+        return cast(EveningStates, states)
+
+    def _entries(self, connection: Connection, evening_id: str, after: int = 0,
+                 limit: int | None = None) -> list[LogEntry]:
+        """The evening's entries with seq > ``after`` (at most ``limit``), in order: every read of its log."""
+        query = (select(*_ENTRY_COLUMNS).where(_LOG.c.evening_id == evening_id, _LOG.c.seq > after)
+                 .order_by(_LOG.c.seq))
+        return [entry_of(row) for row in connection.execute(query if limit is None else query.limit(limit))]
+
+    def _fold(self, evening_id: str, entries: list[LogEntry]) -> EveningState:
+        """The evening folded from its whole log, or as it was folded before at the same version and head (the
+        state is never changed once folded)."""
+        if not entries:
+            return fold_evening(entries)
+        head = entries[-1]
+        known = self.evening_states.state_at(evening_id, head.seq, str(head.hash))
+        if known is not None:
+            return known
+        state = fold_evening(entries)
+        self.evening_states.put(evening_id, (str(head.hash), state))
+        return state
 
     def _read_evening(self, connection: Connection, club_id: str, evening_id: str, lock: bool = False) -> EveningRead:
         query = select(*_EVENINGS.c).where(_EVENINGS.c.id == evening_id, _EVENINGS.c.club_id == club_id)
@@ -103,7 +138,7 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
             raise missing_evening(evening_id)
         info = EveningInfo.of(cast(Evening, row))  # the row has the model's columns
         entries = self._entries(connection, evening_id)
-        state = fold_evening(entries)
+        state = self._fold(evening_id, entries)
         codes = {int(number): str(code) for number, code in connection.execute(
             select(_TABLES.c.number, _TABLES.c.code).where(_TABLES.c.evening_id == evening_id))}
         return EveningRead(info, entries, state, self._game_outcomes(connection, state), codes)
@@ -129,11 +164,7 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
                 _EVENINGS.c.id == evening_id, _EVENINGS.c.club_id == club_id)).first()
             if found is None:
                 raise missing_evening(evening_id)
-            rows = connection.execute(
-                select(_LOG.c.seq, _LOG.c.type, _LOG.c.data, _LOG.c.by, _LOG.c.recorded_at, _LOG.c.hash)
-                .where(_LOG.c.evening_id == evening_id, _LOG.c.seq > after).order_by(_LOG.c.seq).limit(limit))
-            return [{"seq": r.seq, "type": r.type, "data": dict(r.data), "by": dict(r.by),
-                     "recorded_at": r.recorded_at, "hash": r.hash} for r in rows]
+            return [dict(item) for item in self._entries(connection, evening_id, after, limit)]
 
     def evening_receipt(self, club_id: str, evening_id: str) -> tuple[EveningInfo, dict[str, Any] | None]:
         """The evening and the receipt signed when it reached its version, as it is kept (None: its head is older
@@ -226,7 +257,7 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
                     "id": info.id, "club_id": club_id, "name": info.name, "played_on": info.played_on,
                     "created_at": now, "updated_at": now, "version": 0, "head_hash": GENESIS, "status": "open"}])
                 receipt = self._append(connection, info, GENESIS, kind, data, by, signer)
-                state = fold_evening(self._entries(connection, info.id))
+                state = self._fold(info.id, self._entries(connection, info.id))
                 self._add_tables(connection, info.id, state.table_count())
                 links = [self._new_link(connection, club_id, info.id, number)
                          for number in range(1, state.table_count() + 1)]
