@@ -3,7 +3,6 @@ own (:mod:`api.analysis_workers`), kept as a projection."""
 
 from __future__ import annotations
 
-from functools import reduce
 from typing import Any
 
 import orjson
@@ -11,12 +10,10 @@ from flask import Flask, Response, current_app
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
-from nj_ledger.reducer import fold
-from nj_ledger.store.errors import unreplayable
-from nj_ledger.store.log import event_of
+from nj_ledger.application import DealNotSettled, deal_analysis
 
 from .analysis_workers import SETTINGS, Analyses, Job, setting
-from .auth import reader
+from .auth import caller
 from .context import store
 from .i18n import translate
 from .problems import PROBLEM_JSON, Problem
@@ -138,28 +135,16 @@ class Analysis(MethodView):
         few analyses waiting or running at once (429 `too-many-analyses` past them), the server a few waiting
         (503 `analyses-busy`), both with `Retry-After`.
         """
-        token = reader()
+        club = caller().club_id
         shared = store()
-        segment = shared.deal_segment(token.club_id, game, number)
-        if segment is None:
-            raise Problem(404, "not-found", "Game {game!r} has no deal {number}.",
-                          params={"game": game, "number": number})
-        start, records = segment
-        events = [event_of(record) for record in records]
         try:
-            end = reduce(fold, events, start.copy())
-        except Exception:  # noqa: BLE001 - the log was changed outside the ledger
-            raise unreplayable(game, number) from None
-        if end.deal is None or not end.deal.ended:
-            raise Problem(409, "deal-not-settled", "Deal {number} is not settled yet: it can be analysed once it is.",
-                          params={"number": number})
-        head = {"seq": records[-1]["seq"], "hash": records[-1]["hash"]}
-        kept = shared.deal_analysis(game, number, head["seq"], head["hash"])
-        answer: dict[str, Any] = {"game": game, "deal": number, "head": head}
+            found = deal_analysis(shared, club, game, number)
+        except DealNotSettled as refusal:
+            raise Problem(409, refusal.code, refusal.template, params=refusal.params) from None
+        deal, kept = found.deal, found.kept
+        answer: dict[str, Any] = {"game": game, "deal": number, "head": deal.head}
         if kept is None:
-            job = Job((game, number, head["seq"], head["hash"]), token.club_id, shared, start,
-                      [(record["seq"], event) for record, event in zip(records, events, strict=True)],
-                      int(setting("NJ_LEDGER_ANALYSIS_LIMIT")))
+            job = Job(deal.key, club, shared, deal.start, deal.events, int(setting("NJ_LEDGER_ANALYSIS_LIMIT")))
             if not current_app.extensions[RUNS].start(job):
                 answer.update(status="failed", message=translate(SENTENCES["failed"]))
                 return Response(orjson.dumps(answer), status=200, mimetype="application/json")

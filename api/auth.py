@@ -210,12 +210,15 @@ def reader() -> TokenInfo:
 
 
 def writer() -> TokenInfo:
-    """A token allowed to write (role ``scorer``); 403 for a viewer."""
+    """The caller, allowed to write (role ``scorer``); 403 for a share or a viewer. Checked once a request: by
+    :func:`guard` for every request that writes, so that a view reads the answer it established."""
     token = caller()
-    if isinstance(token, ShareInfo):
-        raise Problem(403, "forbidden", "A share link may read what it shares, never write.")
-    if not token.can_write:
-        raise Problem(403, "forbidden", "This token may read but not write: ask your club for a scorer token.")
+    if not g.get("may_write"):
+        if isinstance(token, ShareInfo):
+            raise Problem(403, "forbidden", "A share link may read what it shares, never write.")
+        if not token.can_write:
+            raise Problem(403, "forbidden", "This token may read but not write: ask your club for a scorer token.")
+        g.may_write = True
     return token
 
 
@@ -228,9 +231,10 @@ def own_club(token: TokenInfo, club_id: str) -> None:
 def guard() -> None:
     """Before any view under ``/api/v1``: a valid club token (401), a scorer's to write (403), its own club (404).
 
-    The views check the same again; checking first, for every route but the
-    open ones, means a new route cannot forget it, and a caller without the
-    right token learns nothing, not even whether its request was well formed.
+    Checked once, here, for every route but the open ones: a new route cannot
+    forget it, and a caller without the right token learns nothing, not even
+    whether its request was well formed. The views read what it established:
+    the caller (:func:`caller`), whose club is the one they reach.
     """
     if (request.url_rule is None or not request.path.startswith(API_PREFIX) or request.method == "OPTIONS"
             or request.endpoint in OPEN_ENDPOINTS or request.blueprint in OPEN_BLUEPRINTS):

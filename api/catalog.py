@@ -74,6 +74,7 @@ TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
     ("nj_ledger/analysis/*.py", ERROR_KEYWORDS),  # the solver's refusals (a position it cannot analyse)
     ("api/*.py", {"Problem": 2, **ERROR_KEYWORDS}),  # Problem(status, code, detail, params=…), a refusal
     ("nj_ledger/store/**/*.py", {**dict.fromkeys(store_errors(), 0), "__init__": 0}),  # a refusal of the store
+    ("nj_ledger/application/*.py", {"__init__": 0}),  # a refusal of a use case
     ("nj_ledger/audit.py", AUDIT_KEYWORDS), ("nj_ledger/findings.py", AUDIT_KEYWORDS),  # the audit's findings
 )
 TEMPLATE_KEYWORDS = ("template", "detail")

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from nj_ledger.store import ROLES, NewToken, PlayerInfo, TokenRecord, iso
+from nj_ledger.application import clubs
+from nj_ledger.store import ROLES, NewToken, PlayerInfo, iso
 
-from .auth import own_club, reader, require_admin, writer
+from .auth import require_admin
 from .context import next_page, store
+from .inputs import Blueprint
 from .lookalikes import look_alikes
 from .schemas import MAX_INT, PageQuerySchema, PageSchema, name_field
+from .views import token_view
 
 blp = Blueprint("clubs", __name__, url_prefix="/api/v1", description="Clubs, tokens and members.")
 
@@ -97,15 +97,6 @@ class LookAlikesSchema(Schema):
     look_alikes = fields.List(fields.Nested(LookAlikeSchema))
 
 
-def _when(moment: datetime | None) -> str | None:
-    return None if moment is None else iso(moment)
-
-
-def _listed(token: TokenRecord) -> dict[str, Any]:
-    return {"id": token.id, "role": token.role, "label": token.label, "created_at": iso(token.created_at),
-            "last_used_at": _when(token.last_used_at), "revoked_at": _when(token.revoked_at)}
-
-
 def _made(token: NewToken) -> dict[str, Any]:
     return {"id": token.id, "role": token.role, "label": token.label, "created_at": iso(token.created_at),
             "token": token.secret}
@@ -122,7 +113,7 @@ class Clubs(MethodView):
     def post(self, payload: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a club and its first scorer token (admin token)."""
         require_admin()
-        club, token = store().create_club(payload["name"])
+        club, token = clubs.create_club(store(), payload["name"])
         body = {"id": club.id, "name": club.name, "created_at": iso(club.created_at), "token": token.secret}
         return body, 201, NO_STORE
 
@@ -132,9 +123,8 @@ class Club(MethodView):
     @blp.response(200, ClubSchema)
     def get(self, club: str) -> dict[str, Any]:
         """A club, with how many members and games it has."""
-        own_club(reader(), club)
-        info = store().club(club)
-        return {"id": info.id, "name": info.name, "created_at": iso(info.created_at), **store().club_counts(club)}
+        info, counts = clubs.club_with_counts(store(), club)
+        return {"id": info.id, "name": info.name, "created_at": iso(info.created_at), **counts}
 
 
 @blp.route("/clubs/<club>/tokens")
@@ -144,20 +134,17 @@ class Tokens(MethodView):
     def get(self, page: dict[str, Any], club: str) -> dict[str, Any]:
         """The club's tokens, oldest first, revoked ones too: id, label, role, when made, last used (to the minute)
         and revoked. Never a secret."""
-        own_club(reader(), club)
-        found = store().tokens(club, page["limit"] + 1, page["offset"])
-        more = len(found) > page["limit"]
+        found = clubs.tokens_page(store(), club, page["limit"], page["offset"])
         return {
-            "tokens": [_listed(token) for token in found[: page["limit"]]],
-            "next": next_page("clubs.Tokens", more, limit=page["limit"], offset=page["offset"] + page["limit"]),
+            "tokens": [token_view(token) for token in found.items],
+            "next": next_page("clubs.Tokens", found.more, limit=page["limit"], offset=page["offset"] + page["limit"]),
         }
 
     @blp.arguments(NewTokenSchema(), required=False)  # no body: a viewer token with no label
     @blp.response(201, TokenSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """A new token for the club: role `scorer` (read and write) or `viewer` (read only)."""
-        own_club(writer(), club)
-        return _made(store().create_token(club, payload["role"], payload["label"])), 201, NO_STORE
+        return _made(clubs.new_token(store(), club, payload["role"], payload["label"])), 201, NO_STORE
 
 
 TOKEN_ID = f"<int(max={MAX_INT}):token>"
@@ -171,8 +158,7 @@ class ClubToken(MethodView):
         """Revoke a token: from now on it is refused with 401 by every worker, and the streams it opened end
         within a second. Revoking it again changes nothing; the club's last scorer token is kept (409
         `last-scorer-token`)."""
-        own_club(writer(), club)
-        store().revoke_token(club, token)
+        clubs.revoke_token(store(), club, token)
         return Response(status=204)
 
 
@@ -181,8 +167,7 @@ class RotateToken(MethodView):
     @blp.response(201, TokenSchema)
     def post(self, club: str, token: int) -> tuple[dict[str, Any], int, dict[str, str]]:
         """A new secret for a token: a new token with its role and label (shown once), the old one revoked."""
-        own_club(writer(), club)
-        return _made(store().rotate_token(club, token)), 201, NO_STORE
+        return _made(clubs.rotate_token(store(), club, token)), 201, NO_STORE
 
 
 @blp.route("/clubs/<club>/players")
@@ -191,20 +176,17 @@ class Players(MethodView):
     @blp.response(200, PlayerPageSchema)
     def get(self, page: dict[str, Any], club: str) -> dict[str, Any]:
         """The club's members, by name: alphabetically whatever the accents and the case ("Élise" before "Marcel")."""
-        own_club(reader(), club)
-        found = store().players(club, page["limit"] + 1, page["offset"])
-        more = len(found) > page["limit"]
+        found = clubs.players_page(store(), club, page["limit"], page["offset"])
         return {
-            "players": [_player(p) for p in found[: page["limit"]]],
-            "next": next_page("clubs.Players", more, limit=page["limit"], offset=page["offset"] + page["limit"]),
+            "players": [_player(p) for p in found.items],
+            "next": next_page("clubs.Players", found.more, limit=page["limit"], offset=page["offset"] + page["limit"]),
         }
 
     @blp.arguments(NewPlayerSchema())
     @blp.response(201, PlayerSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int]:
         """Register a member (409 `player-exists` when the name is taken, whatever its case)."""
-        own_club(writer(), club)
-        return _player(store().add_player(club, payload["name"])), 201
+        return _player(clubs.add_player(store(), club, payload["name"])), 201
 
 
 @blp.route("/clubs/<club>/players/look-alikes")
@@ -217,17 +199,6 @@ class LookAlikes(MethodView):
         """Which of these names look like a member's, or like another of them, without being the same name
         ("\u0410na", its first letter Cyrillic, and "Ana"): such a name is allowed, and the page that starts a game
         asks "the same person?" before it does. Names are compared as a new game keeps them (composed, NFC)."""
-        own_club(reader(), club)
         names = [name.strip() for name in payload["players"]]
-        return {"look_alikes": look_alikes(names, _member_names(club))}
+        return {"look_alikes": look_alikes(names, clubs.member_names(store(), club))}
 
-
-def _member_names(club: str, page: int = 500) -> Iterator[str]:
-    """Every member's name, read a page at a time."""
-    offset = 0
-    while True:
-        found = store().players(club, page, offset)
-        yield from (player.name for player in found)
-        if len(found) < page:
-            return
-        offset += page

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from nj_ledger import evenings as core
@@ -26,6 +25,7 @@ from .evening_json import evening_view as evening_view
 from .evening_json import now as now
 from .evening_json import summary as summary
 from .evening_json import table_page as table_page
+from .inputs import Blueprint
 from .schemas import name_field
 
 blp = Blueprint("evenings", __name__, url_prefix="/api/v1",

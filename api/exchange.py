@@ -14,22 +14,21 @@ from typing import Any
 
 from flask import Response, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from nj_ledger.application import exchange, game_summary
 from nj_ledger.errors import InvalidInput
 from nj_ledger.exchange import FORMAT, VERSION
-from nj_ledger.notation import NotationError, parse_njn, write_njn
+from nj_ledger.notation import NotationError, parse_njn
 from nj_ledger.notation.problems import MAX_ERRORS, NOTATION_ERROR, TextProblem, problem
 from nj_ledger.notation.syntax import Scanner
-from nj_ledger.store.documents import export_document, import_document
 
 from . import metrics
 from .audits import BUSY, RETRY_AFTER, whole_log_read
-from .auth import own_club, reader, writer
+from .auth import caller
 from .context import etag, game_view, store
 from .i18n import N_, render
-from .inputs import refuse_unstorable
+from .inputs import Blueprint, refuse_unstorable
 from .problems import PROBLEM_JSON, json_response, refusal_body
 from .receipts import ReceiptedGameSchema
 from .schemas import (
@@ -109,15 +108,15 @@ class Export(MethodView):
         `ETag` is the game's version. A server reads a few whole logs at once (audits, exports): past them it
         answers 503 `busy` with `Retry-After`.
         """
-        token = reader()
-        info = store().game(token.club_id, game)  # 404 before anything else: the game must be the caller's
+        club = caller().club_id
+        info = game_summary(store(), club, game)  # 404 before anything else: the game must be the caller's
         if request.headers.get("If-None-Match", "").strip() == etag(info.version)["ETag"]:
             return Response(status=304, headers=etag(info.version))
         with whole_log_read():
-            document = export_document(store(), token.club_id, game)
+            document = exchange.exported(store(), club, game)
             tag = etag(document["events"][-1]["seq"])
             if query["format"] == "njn":
-                text = write_njn(document, {"club": store().club(token.club_id).name})
+                text = exchange.njn_record(store(), club, document)
                 return Response(text, status=200, headers=tag, content_type=NJN_CONTENT_TYPE)
             # Written directly (the schema documents it): a row changed outside the ledger is shown as it stands
             return json_response(document, 200, tag)
@@ -143,7 +142,6 @@ class Imports(MethodView):
         errors answers 422 with every error (the first 1,000, then a note if there
         are more) in `errors`, each with its `line`, `column`, `message` and `code`.
         """
-        own_club(writer(), club)
         if request.mimetype in NJN_TYPES:
             try:
                 document = read_record(request.get_data(cache=True))
@@ -151,7 +149,7 @@ class Imports(MethodView):
                 return refused_record(error)
         else:
             document = blp.ARGUMENTS_PARSER.parse(GameDocumentSchema(unknown="raise"), location="json")
-        created = import_document(store(), club, document)
+        created = exchange.imported(store(), club, document)
         metrics.recorded("import", created.game.version)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
         return {**game_view(created.game, created.state), "receipt": created.receipt}, 201, headers

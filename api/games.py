@@ -2,26 +2,32 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Any
 
 from flask import Response, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from nj_ledger.chain import canonical_json
-from nj_ledger.decide import new_game
-from nj_ledger.errors import LedgerError
+from nj_ledger.application import (
+    GameFilter,
+    current_game,
+    idempotent_request,
+    list_games,
+    receipt_of,
+    record_actions,
+    records_page,
+    start_game,
+)
 from nj_ledger.exchange import META_FIELDS
 from nj_ledger.state import STATUSES
 from nj_ledger.store import IdempotentRequest, StoredResponse
 
 from . import metrics
-from .auth import own_club, reader, writer
+from .auth import caller
 from .context import actions_body, etag, game_view, next_page, store, summary_view
 from .dumping import ViewSchema
+from .inputs import Blueprint
 from .problems import PROBLEM_JSON, Problem, json_response, refusal_body
 from .receipts import ReceiptedGameSchema, ReceiptSchema
 from .schemas import (
@@ -115,14 +121,12 @@ def expected_version() -> int | None:
     return int(match.group(1))
 
 
-def idempotent_request(game: str, payload: dict[str, Any]) -> IdempotentRequest | None:
+def idempotency(game: str, payload: dict[str, Any]) -> IdempotentRequest | None:
+    """The batch's ``Idempotency-Key`` (400 for one that is not 1 to 200 visible ASCII characters), or None."""
     key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not IDEMPOTENCY_KEY.fullmatch(key):
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
         raise Problem(400, "invalid-header", "Idempotency-Key must be 1 to 200 visible ASCII characters.")
-    fingerprint = hashlib.sha256(canonical_json({"game": game, "body": payload}).encode()).hexdigest()
-    return IdempotentRequest(key, fingerprint)
+    return idempotent_request(key, game, payload)
 
 
 def _replayed(stored: StoredResponse) -> Response:
@@ -140,18 +144,16 @@ class ClubGames(MethodView):
     def get(self, query: dict[str, Any], club: str) -> dict[str, Any]:
         """The club's games, newest first (by the day played, then by when each was recorded), a page at a time;
         filter by status, player, the day played and a part of the title (whatever its case)."""
-        own_club(reader(), club)
         played_from, played_to = query.get("from_"), query.get("to")
         if query.get("date"):
             played_from = played_to = query["date"]
-        games = store().list_games(
-            club, status=query.get("status"), player=query.get("player"), played_from=played_from,
-            played_to=played_to, title=query.get("title"), limit=query["limit"] + 1, offset=query["offset"],
-        )
-        more = len(games) > query["limit"]
+        filters = GameFilter(status=query.get("status"), player=query.get("player"), title=query.get("title"),
+                             played_from=played_from, played_to=played_to)
+        page = list_games(store(), club, filters, query["limit"], query["offset"])
         return {
-            "games": [summary_view(game) for game in games[: query["limit"]]],
-            "next": next_page("games.ClubGames", more, limit=query["limit"], offset=query["offset"] + query["limit"]),
+            "games": [summary_view(game) for game in page.games],
+            "next": next_page("games.ClubGames", page.more, limit=query["limit"],
+                              offset=query["offset"] + query["limit"]),
         }
 
     @blp.arguments(NewGameSchema())
@@ -162,14 +164,8 @@ class ClubGames(MethodView):
         show.
 
         The answer carries the signed `receipt` of the game's first event."""
-        own_club(writer(), club)
-        started = new_game(payload["players"], payload["rules"], payload["starting_chips"], payload.get("dealer"))
-        meta: dict[str, str] = {}
-        if (payload.get("title") or "").strip():
-            meta["title"] = payload["title"].strip()
-        if payload.get("date") is not None:
-            meta["date"] = payload["date"].isoformat()
-        created = store().create_game(club, started, meta=meta)
+        created = start_game(store(), club, payload["players"], payload["rules"], payload["starting_chips"],
+                             payload.get("dealer"), title=payload.get("title"), played_on=payload.get("date"))
         metrics.recorded("new-game", created.game.version)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
         return {**game_view(created.game, created.state), "receipt": created.receipt}, 201, headers
@@ -181,13 +177,12 @@ class Game(MethodView):
     @blp.alt_response(304, description="Not modified (If-None-Match names the current version).")
     def get(self, game: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
         """The game as it stands, with the signed `receipt` of its head; its `ETag` is its version."""
-        token = reader()
-        info, state = store().game_state(token.club_id, game)
-        tag = etag(info.version)
+        club = caller().club_id
+        current = current_game(store(), club, game)
+        tag = etag(current.game.version)
         if request.headers.get("If-None-Match", "").strip() == tag["ETag"]:
             return Response(status=304, headers=tag)
-        receipt = store().receipt(token.club_id, game, info.version)
-        return {**game_view(info, state), "receipt": receipt}, 200, tag
+        return {**game_view(current.game, current.state), "receipt": receipt_of(store(), club, current)}, 200, tag
 
 
 @blp.route("/games/<game>/actions")
@@ -214,19 +209,14 @@ class Actions(MethodView):
         it would withdraw; its `redo` is the action the latest undo withdrew, which
         sent again here redoes it.
         """
-        token = writer()
-        idempotency = idempotent_request(game, payload)
-        try:
-            result = store().append(
-                token.club_id, game, payload["actions"], expected_version=expected_version(),
-                idempotency=idempotency,
-                respond=lambda info, state, records, receipt: (201, APPENDED.dump(
-                    actions_body(info, state, records, receipt))),  # kept as answered, for a retry
-            )
-        except LedgerError as refusal:
-            if idempotency is not None:
-                store().remember_response(token.club_id, idempotency, 422, refusal_body(refusal))
-            raise
+        retried = idempotency(game, payload)
+        result = record_actions(
+            store(), caller().club_id, game, payload["actions"], expected_version=expected_version(),
+            idempotency=retried,
+            respond=lambda info, state, records, receipt: (201, APPENDED.dump(
+                actions_body(info, state, records, receipt))),  # kept as answered, for a retry
+            refused=lambda refusal: (422, refusal_body(refusal)),
+        )
         if isinstance(result, StoredResponse):
             return _replayed(result)
         metrics.recorded("actions", len(result.records), len(payload["actions"]))
@@ -239,12 +229,8 @@ class Events(MethodView):
     @blp.response(200, EventPageSchema)
     def get(self, query: dict[str, Any], game: str) -> dict[str, Any]:
         """The game's log with hashes, in seq order, a page at a time (`after` the last seq seen)."""
-        token = reader()
-        records = store().records(token.club_id, game, query["after"], query["limit"])
-        info = store().game(token.club_id, game)  # read after the records: its version is never behind them
-        last = records[-1]["seq"] if records else query["after"]
-        more = bool(records) and last < info.version
+        page = records_page(store(), caller().club_id, game, query["after"], query["limit"])
         # The records as they are stored: the schema's dump takes its fields without formatting them again, so a
         # row changed outside the ledger is shown as it stands, for the audit to name (api.dumping).
-        return {"version": info.version, "events": records,
-                "next": next_page("games.Events", more, after=last, limit=query["limit"])}
+        return {"version": page.version, "events": page.records,
+                "next": next_page("games.Events", page.more, after=page.last, limit=query["limit"])}

@@ -15,7 +15,6 @@ from typing import Any
 
 from alembic.runtime.migration import MigrationContext
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
@@ -23,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from nj_ledger.store.migrate import head_revision
 
 from .context import store
+from .inputs import Blueprint
 from .problems import PROBLEM_JSON, Problem
 from .schemas import ProblemSchema
 

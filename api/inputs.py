@@ -3,9 +3,11 @@
 - A body is JSON (415 ``unsupported-media-type`` otherwise), except on a route
   whose view class names the text types it also takes (``text_types``, the NJN
   import's ``text/x-njn`` and ``text/plain``), sent as UTF-8.
-- A JSON body is read strictly once here: not JSON (``NaN``, a number of
-  thousands of digits, bytes that are not text) is 400 ``invalid-json``, and so
+- A JSON body is decoded once, here, strictly: not JSON (``NaN``, a number of
+  thousands of digits, bytes that are not UTF-8 text) is 400 ``invalid-json``, and so
   is a body nested deeper than :data:`MAX_DEPTH` (a game document nests six deep).
+  The views' arguments are read from the value decoded here (:class:`BodyParser`,
+  the parser of every :class:`Blueprint` of the API), never from the bytes again.
 - Text no database can keep: PostgreSQL's text refuses NUL, and neither
   database, nor the UTF-8 the hash chain is computed over, can hold half of a
   surrogate pair, which JSON can carry as ``"\\ud800"``. In the path it answers
@@ -22,12 +24,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import current_app, request
+import flask_smorest
+from flask import current_app, g, request
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
 
 from .i18n import N_, validation_templates
 from .problems import Problem
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+DECODED = "nj_ledger_body"  # where in ``flask.g`` the decoded JSON body is kept for the request
 UTF_8 = frozenset({"utf-8", "utf8"})
 MAX_DEPTH = 32
 UNSTORABLE = N_("text may not contain NUL characters or unpaired surrogates")
@@ -132,12 +138,35 @@ def reject_unreadable_input() -> None:
         return
     raw = request.get_data(cache=True)
     if not raw.strip():
-        return
+        return  # no body: the arguments' parser says it is missing, or not JSON if blank
     try:
-        body = json.loads(raw, parse_constant=_not_json)
+        body = json.loads(raw.decode("utf-8"), parse_constant=_not_json)
     except RecursionError:
         raise Problem(400, "invalid-json", "The body could not be read as JSON: the body may not nest more than "
                                            "{depth} levels deep.", params={"depth": MAX_DEPTH}) from None
     except ValueError:
         raise Problem(400, "invalid-json", "The body could not be read as JSON.") from None
     refuse_unstorable(body)
+    setattr(g, DECODED, body)
+
+
+class BodyParser(FlaskParser):
+    """webargs' parser for Flask, reading a JSON body as :func:`reject_unreadable_input` decoded it."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        """The request's JSON body as decoded before the view; missing without one, or for a body of another
+        type; a blank body is not JSON."""
+        if not is_json_request(req):
+            return core.missing
+        if hasattr(g, DECODED):
+            return getattr(g, DECODED)
+        raw = req.get_data(cache=True)
+        if not raw:
+            return core.missing
+        raise json.JSONDecodeError("a blank body", raw.decode("utf-8", "replace"), 0)
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """The API's blueprints: flask-smorest's, whose arguments are read by :class:`BodyParser`."""
+
+    ARGUMENTS_PARSER = BodyParser()

@@ -26,7 +26,6 @@ from urllib.parse import quote, urlencode
 from flask import Blueprint as PageBlueprint
 from flask import Flask, Response, current_app, g, redirect, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from nj_ledger.store import ROLES, NewSignInCode, SignInCodeInfo, iso
@@ -37,6 +36,7 @@ from .auth import check_guesses, own_club, reader, writer, wrong_guess
 from .authority import authority
 from .context import store
 from .i18n import N_
+from .inputs import Blueprint
 from .pages import render_page
 from .problems import Problem
 from .schemas import MAX_INT

@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from nj_ledger.receipts import ALGORITHM
 
 from .context import store
 from .dumping import ViewSchema
+from .inputs import Blueprint
 from .schemas import MAX_INT, GameStateSchema
 
 blp = Blueprint("keys", __name__, url_prefix="/api/v1", description="The public keys that sign receipts.")

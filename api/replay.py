@@ -5,28 +5,27 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from functools import reduce
 from typing import Any
 
 import orjson
 from flask import Flask, Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from nj_ledger.application import folded, replay_segment
 from nj_ledger.bounds import MAX_DEAL_EVENTS
 from nj_ledger.events import Event
 from nj_ledger.reducer import fold
 from nj_ledger.state import GameState
 from nj_ledger.store import Record
-from nj_ledger.store.errors import unreplayable
 from nj_ledger.store.log import event_of
 
 from . import audits
 from .audits import BUSY, RETRY_AFTER, audit_response
-from .auth import reader
+from .auth import caller
 from .context import store
 from .dumping import ViewSchema
+from .inputs import Blueprint
 from .problems import PROBLEM_JSON, Problem
 from .receipts import ReceiptsBodySchema, ReceiptsReportSchema
 from .schemas import MAX_INT, GameStateSchema, ProblemSchema, RecordSchema
@@ -98,25 +97,14 @@ class Replay(MethodView):
         The first step is the state at the deal's start (`event` null). Only the
         deal's own segment of the log is replayed on top of that state.
         """
-        token = reader()
-        segment = store().deal_segment(token.club_id, game, number)
-        if segment is None:
-            raise Problem(404, "not-found", "Game {game!r} has no deal {number}.",
-                          params={"game": game, "number": number})
-        state, records = segment
+        club = caller().club_id
         at = query.get("at")
-        first_seq = records[0]["seq"] - 1
-        if at is not None and not first_seq <= at <= records[-1]["seq"]:
-            raise Problem(404, "not-found", "Deal {number} runs from event {first} to {last}, not {at}.",
-                          params={"number": number, "first": first_seq, "last": records[-1]["seq"], "at": at})
+        state, records = replay_segment(store(), club, game, number, at)
 
         def answer() -> Iterator[bytes]:
             events = [event_of(record) for record in records]
-            try:  # fold a copy first: a stored event that cannot be folded is a 409 here, not a cut-off answer
-                reduce(fold, events, state.copy())
-            except Exception:  # noqa: BLE001 - the log was changed outside the ledger
-                raise unreplayable(game, number) from None
-            return replay_body(game, token.club_id, number, state, records, events, at)
+            folded(game, number, state, events)  # first: an event that cannot be folded is a 409, not a cut answer
+            return replay_body(game, club, number, state, records, events, at)
 
         # Written a step at a time, as StepSchema would dump each (tests/api/test_dumping.py holds them equal):
         # dumping a thousand steps again through it made the longest replay a third slower. A deal within the
@@ -124,7 +112,7 @@ class Replay(MethodView):
         # stored before the bounds, is streamed a step at a time, never held whole.
         if len(records) > MAX_DEAL_EVENTS:
             return Response(answer(), status=200, mimetype="application/json")
-        key = (token.club_id, game, number, records[-1]["seq"], records[-1]["hash"], at)
+        key = (club, game, number, records[-1]["seq"], records[-1]["hash"], at)
         body = current_app.extensions[ANSWERS].get(key, lambda: b"".join(answer()))
         return Response(body, status=200, mimetype="application/json")
 
@@ -146,8 +134,7 @@ class Audit(MethodView):
 
         The answer is written out as the log is read. A server reads a few whole logs at once (audits,
         exports): past them it answers 503 `busy` with `Retry-After`."""
-        token = reader()
-        return audit_response(token.club_id, game)
+        return audit_response(caller().club_id, game)
 
     @blp.arguments(ReceiptsBodySchema())
     @blp.response(200, ReceiptsAuditSchema)
@@ -157,7 +144,6 @@ class Audit(MethodView):
         """The audit of `GET`, holding the log to the receipts a member kept: `receipts` reports each receipt
         past the log's end (the log was cut back), naming another head at its version (rewritten), or not
         validly signed, with the first event in doubt. Receipts of other games are skipped. A viewer may ask."""
-        token = reader()
         mine = list({(r["version"], r["head"], r["signature"]): r for r in payload["receipts"]
                      if r["game"] == game}.values())  # each receipt of this game once
         if len(mine) > MAX_RECEIPTS_OF_A_GAME:
@@ -165,7 +151,7 @@ class Audit(MethodView):
                           "{count}: send the latest ones (each vouches for every event before it).",
                           params={"most": MAX_RECEIPTS_OF_A_GAME, "count": len(mine)})
         others = [r for r in payload["receipts"] if r["game"] != game]
-        return audit_response(token.club_id, game, [*mine, *others])
+        return audit_response(caller().club_id, game, [*mine, *others])
 
 
 class Answers:

@@ -17,7 +17,6 @@ from typing import Any
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from nj_ledger.names import sort_key
@@ -39,6 +38,7 @@ from .audits import BUSY, RETRY_AFTER, audited_page, tallied, whole_log_read
 from .auth import own_club, reader, writer
 from .context import next_page, store
 from .i18n import translate_finding
+from .inputs import Blueprint
 from .problems import PROBLEM_JSON, Problem, json_response
 from .schemas import PageQuerySchema, PageSchema, ProblemSchema, name_field
 from .spreadsheets import csv_answer

@@ -21,7 +21,6 @@ from typing import Any, ClassVar
 
 from flask import Response, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from nj_ledger.store import RESOURCES, NewShare, ShareRecord, iso
@@ -29,6 +28,7 @@ from nj_ledger.store import RESOURCES, NewShare, ShareRecord, iso
 from .auth import own_club, reader, writer
 from .context import next_page, store
 from .i18n import N_
+from .inputs import Blueprint
 from .schemas import MAX_INT, PageQuerySchema, PageSchema
 
 blp = Blueprint("shares", __name__, url_prefix="/api/v1",

@@ -44,7 +44,6 @@ from typing import Any
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from nj_ledger.store import ShareInfo, TableInfo, TokenInfo
@@ -54,6 +53,7 @@ from nj_ledger.store.writes import club_key
 from .auth import own_club, reader
 from .channels import HEARTBEAT, PAGE, frame
 from .context import store
+from .inputs import Blueprint
 from .problems import PROBLEM_JSON, Problem
 from .proxies import counted_as
 from .schemas import MAX_INT, ProblemSchema, whole_number_header

@@ -39,7 +39,6 @@ from typing import Any
 
 from flask import Flask, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -50,6 +49,7 @@ from nj_ledger.store.evening_tables import JoinedTable, TableFull
 from .context import store
 from .evenings import NO_STORE, TableViewSchema, table_view
 from .i18n import N_
+from .inputs import Blueprint
 from .problems import PROBLEM_JSON, Problem
 from .proxies import counted_as
 from .schemas import ProblemSchema

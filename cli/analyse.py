@@ -25,31 +25,26 @@ MARK_WORDS = (N_("best"), N_("inaccuracy"), N_("mistake"), N_("blunder"))  # the
 @click.option("--json", "as_json", is_flag=True, help="The analysis as the API gives it.")
 def analyse(game: str, deal_number: int | None, limit: int | None, as_json: bool) -> None:
     """Each decision of a settled deal, reviewed by the solver: the best move, the chips lost, the mark."""
-    from functools import reduce
-
+    from nj_ledger.application import DealNotSettled, NoSuchDeal, current_game, game_owner, settled_deal
     from nj_ledger.deal_analysis import DEFAULT_LIMIT, analyse_deal
-    from nj_ledger.reducer import fold
-    from nj_ledger.store.log import event_of
 
     store = _store()
-    club_id = store.owner(game)
+    club_id = game_owner(store, game)
     if club_id is None:
         raise click.ClickException(say("There is no game {game!r}.", game=game))
-    _, now = store.game_state(club_id, game)
+    now = current_game(store, club_id, game).state
     last = now.deal.number if now.deal is not None else 0
     numbers = [deal_number] if deal_number is not None else list(range(1, last + 1))
     answers = []
     for number in numbers:
-        segment = store.deal_segment(club_id, game, number)
-        if segment is None:
-            raise click.ClickException(say("Game {game!r} has no deal {number}.", game=game, number=number))
-        start, records = segment
-        events = [(record["seq"], event_of(record)) for record in records]
-        end = reduce(fold, [event for _, event in events], start.copy())
-        if end.deal is None or not end.deal.ended:
+        try:
+            deal = settled_deal(store, club_id, game, number)
+        except NoSuchDeal:
+            raise click.ClickException(say("Game {game!r} has no deal {number}.", game=game, number=number)) from None
+        except DealNotSettled:
             if deal_number is not None:
                 raise click.ClickException(say("Deal {number} of game {game!r} is not settled yet.", number=number,
-                                               game=game))
+                                               game=game)) from None
             continue
         label = say("Deal {number}: decision points", number=number)
         with click.progressbar(length=1, label=label, file=sys.stderr) as bar:
@@ -57,7 +52,7 @@ def analyse(game: str, deal_number: int | None, limit: int | None, as_json: bool
                 bar.length = total
                 bar.update(done - bar.pos)
 
-            analysis = analyse_deal(start, events, limit or DEFAULT_LIMIT, progress=step)
+            analysis = analyse_deal(deal.start, deal.events, limit or DEFAULT_LIMIT, progress=step)
         answers.append({"game": game, "deal": number, **analysis})
         if not as_json:
             _print_analysis(number, analysis)

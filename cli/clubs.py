@@ -26,7 +26,9 @@ def club_create(name: str, as_json: bool) -> None:
     """Create a club; prints its id and a scorer token."""
     if not name.strip() or len(name.strip()) > 120:
         raise click.BadParameter(say("a club's name has 1 to 120 characters"), param_hint="NAME")
-    club, token = _store().create_club(name)
+    from nj_ledger.application import clubs
+
+    club, token = clubs.create_club(_store(), name)
     if as_json:
         click.echo(json.dumps({"id": club.id, "name": club.name, "token": token.secret}, ensure_ascii=False))
         return
@@ -53,10 +55,11 @@ def clubs() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print {clubs: [{id, name, created_at, games}]} as JSON.")
 def clubs_list(as_json: bool) -> None:
     """Every club, oldest first: id, name, when it was made, how many games it has."""
+    from nj_ledger.application import clubs
     from nj_ledger.store import iso
 
     rows: list[dict[str, Any]] = [{"id": club.id, "name": club.name, "created_at": iso(club.created_at),
-                                   "games": games} for club, games in _store().list_clubs()]
+                                   "games": games} for club, games in clubs.every_club(_store())]
     if as_json:
         click.echo(json.dumps({"clubs": rows}, ensure_ascii=False))
         return
@@ -82,13 +85,10 @@ def tokens_list(club_id: str, as_json: bool) -> None:
 
 
 def _print_tokens(club_id: str, as_json: bool) -> None:
-    from nj_ledger.store import iso
+    from api.views import token_view
+    from nj_ledger.application import clubs
 
-    store = _store()
-    found = store.tokens(store.club(club_id).id, limit=10_000)
-    rows = [{"id": t.id, "role": t.role, "label": t.label, "created_at": iso(t.created_at),
-             "last_used_at": t.last_used_at and iso(t.last_used_at), "revoked_at": t.revoked_at and iso(t.revoked_at)}
-            for t in found]
+    rows = [token_view(token) for token in clubs.every_token(_store(), club_id)]
     if as_json:
         click.echo(json.dumps({"tokens": rows}, ensure_ascii=False))
         return
@@ -104,8 +104,10 @@ def _print_tokens(club_id: str, as_json: bool) -> None:
 @click.argument("token_id", metavar="TOKEN", type=TOKEN_NUMBER)
 def tokens_revoke(club_id: str, token_id: int) -> None:
     """Revoke token TOKEN of CLUB: refused at once by every server."""
+    from nj_ledger.application import clubs
+
     store = _store()
-    store.revoke_token(store.club(club_id).id, token_id)
+    clubs.revoke_token(store, clubs.known_club(store, club_id).id, token_id)
     click.echo(say("Token {token} revoked.", token=token_id))
 
 
@@ -114,8 +116,10 @@ def tokens_revoke(club_id: str, token_id: int) -> None:
 @click.argument("token_id", metavar="TOKEN", type=TOKEN_NUMBER)
 def tokens_rotate(club_id: str, token_id: int) -> None:
     """Replace token TOKEN of CLUB by a new one with its role and label (the old one is revoked)."""
+    from nj_ledger.application import clubs
+
     store = _store()
-    new = store.rotate_token(store.club(club_id).id, token_id)
+    new = clubs.rotate_token(store, clubs.known_club(store, club_id).id, token_id)
     click.echo(say("Token {token} revoked; token {new} replaces it.", token=token_id, new=new.id))
     _echo_token(new)
 

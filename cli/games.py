@@ -42,8 +42,9 @@ def demo(folder: Path) -> None:
 
     Prints the demo club's scorer token, kept in the instance folder's `demo-token` (mode 0600): every run shows the
     same one, and makes another only when it no longer signs in to the club (revoked, another database)."""
+    from nj_ledger.application import exchange
     from nj_ledger.store import StoreError
-    from nj_ledger.store.documents import document_digest, import_document
+    from nj_ledger.store.documents import document_digest
 
     store = _store()
     club, made = _club_or_new(store, DEMO_CLUB)
@@ -57,7 +58,7 @@ def demo(folder: Path) -> None:
                 skipped += 1
                 continue
             try:
-                import_document(store, club.id, document)
+                exchange.imported(store, club.id, document)
             except (LedgerError, StoreError) as error:
                 raise _refusal(error, f"{path.name}: ") from None
             loaded += 1
@@ -112,14 +113,15 @@ def games_list(club_id: str | None, status: str | None, player: str | None, titl
     """Games, newest first (by the day played, then by when each was recorded): id, day, status, rules, deals,
     players and title; the id is what `export`, the pages' addresses and the API take."""
     from api.views import summary_view
+    from nj_ledger.application import GameFilter, list_games
 
     store = _store()
     if club_id is not None:
         store.club(club_id)  # an unknown club is said, not listed as empty
     played = day.date() if day is not None else None
-    found = store.list_games(club_id, status=status, player=player or None, title=title or None,
-                             played_from=played, played_to=played, limit=limit, offset=offset)
-    rows = [summary_view(game) for game in found]
+    filters = GameFilter(status=status, player=player or None, title=title or None, played_from=played,
+                         played_to=played)
+    rows = [summary_view(game) for game in list_games(store, club_id, filters, limit, offset).games]
     if as_json:
         click.echo(json.dumps({"games": rows}, ensure_ascii=False))
         return
@@ -143,21 +145,19 @@ def import_(file: Any, club_id: str | None, fmt: str) -> None:
 
     A JSON file is read as it is imported, so a game of any length fits in memory.
     """
+    from nj_ledger.application import exchange
     from nj_ledger.store import StoreError
-    from nj_ledger.store.documents import import_document
-    from nj_ledger.store.streaming import JSONError, import_file
+    from nj_ledger.store.streaming import JSONError
 
     store = _store()
     club, token = _club_given_or_new(store, club_id, LOCAL_CLUB)
     try:
         if fmt == "njn" or (fmt == "auto" and str(file.name).lower().endswith(".njn")):
-            from nj_ledger.notation import parse_njn
-
-            created: Any = import_document(store, club.id, parse_njn(file.read().decode("utf-8")))
+            created: Any = exchange.imported_njn(store, club.id, file.read().decode("utf-8"))
         elif file.seekable():
-            created = import_file(store, club.id, file)
+            created = exchange.imported_file(store, club.id, file)
         else:  # standard input: read whole
-            created = import_document(store, club.id, json.load(file))
+            created = exchange.imported(store, club.id, json.load(file))
     except (json.JSONDecodeError, JSONError, UnicodeDecodeError) as error:
         raise click.ClickException(say("{file} is not JSON: {error}", file=file.name, error=error)) from None
     except (LedgerError, StoreError) as error:
@@ -176,17 +176,15 @@ def import_(file: Any, club_id: str | None, fmt: str) -> None:
 @click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="File (default: stdout).")
 def export(game: str, fmt: str, output: Any) -> None:
     """Export a game as a document."""
-    from nj_ledger.store.documents import export_document
+    from nj_ledger.application import exchange, game_owner
 
     store = _store()
-    club_id = store.owner(game)
+    club_id = game_owner(store, game)
     if club_id is None:
         raise click.ClickException(say("There is no game {game!r}.", game=game))
-    document = export_document(store, club_id, game)
+    document = exchange.exported(store, club_id, game)
     if fmt == "njn":
-        from nj_ledger.notation import write_njn
-
-        output.write(write_njn(document, {"club": store.club(club_id).name}))
+        output.write(exchange.njn_record(store, club_id, document))
         return
     json.dump(document, output, ensure_ascii=False, indent=2)
     output.write("\n")

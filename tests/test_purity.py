@@ -4,6 +4,7 @@ AST: an import at module level or inside a function alike):
 - the core (nj_ledger outside the store) imports the standard library and its three libraries only: no framework,
   no database, no outer layer, not the store;
 - the store (nj_ledger.store) imports neither a framework of the web app or the command line nor an outer layer;
+- the application (nj_ledger.application) imports the standard library, the core and the store only;
 - ``api`` imports neither ``cli`` nor ``benchmarks``;
 - ``cli`` imports no module of ``api`` that defines routes (one that creates a Blueprint, flask-smorest's or
   Flask's, or adds a route to one);
@@ -26,22 +27,26 @@ FRAMEWORKS = {"flask", "flask_smorest", "flask_babel", "werkzeug", "marshmallow"
 STORAGE = {"sqlalchemy", "alembic", "psycopg", "sqlite3", "requests"}
 CORE_LIBRARIES = {"cryptography", "orjson", "openskill"}  # receipts' signatures, canonical bytes, ratings
 STORE_LIBRARIES = CORE_LIBRARIES | {"sqlalchemy", "alembic", "psycopg", "ijson"}
+APPLICATION = "application"  # nj_ledger's package of use cases, between the store and the interfaces
 SHIPPED = ("migrations", "examples")  # links to the top-level folders (the store's Alembic scripts, game files)
 LIMIT = 400  # lines: every module of every layer stays under it
 VENDORED = ROOT / "api" / "static" / "vendor"  # the Pyodide runtime, fetched, not ours
 
 
 def modules(store: bool):
+    """The core's modules (``store`` False) or the store's."""
     for path in sorted(CORE.rglob("*.py")):
         top = path.relative_to(CORE).parts[0]
-        if top not in SHIPPED and (top == "store") == store:
+        if top not in SHIPPED and top != APPLICATION and (top == "store") == store:
             yield path
 
 
 def layer(name: str) -> list[pathlib.Path]:
-    """The Python modules of a layer: ``core``, ``store``, ``api``, ``cli`` or ``benchmarks``."""
+    """The Python modules of a layer: ``core``, ``store``, ``application``, ``api``, ``cli`` or ``benchmarks``."""
     if name in ("core", "store"):
         return list(modules(store=name == "store"))
+    if name == APPLICATION:
+        return sorted((CORE / APPLICATION).rglob("*.py"))
     return sorted((ROOT / name).rglob("*.py"))
 
 
@@ -91,6 +96,12 @@ def test_the_core_does_not_import_the_store():
     assert found == []
 
 
+def test_neither_the_core_nor_the_store_imports_the_application():
+    found = [f"{path.relative_to(ROOT)}: {name}" for path in [*layer("core"), *layer("store")]
+             for name in imports(path) if name == "nj_ledger.application" or name.startswith("nj_ledger.application.")]
+    assert found == []
+
+
 def test_store_sources_import_neither_the_web_app_nor_the_command_line():
     assert list(modules(store=True)), "no store module found"
     assert offenders(modules(store=True), FRAMEWORKS | OUTER | TESTS) == []
@@ -101,6 +112,14 @@ def test_the_store_imports_the_standard_library_the_core_and_its_libraries_only(
     strangers = [f"{path.relative_to(ROOT)}: {name}" for path in layer("store") for name in imported(path)
                  if name not in allowed]
     assert strangers == [], "name a library the store needs in docs/ARCHITECTURE.md's table and here"
+
+
+def test_the_application_imports_the_standard_library_the_core_and_the_store_only():
+    assert layer(APPLICATION), "no module of the application found"
+    allowed = set(sys.stdlib_module_names) | {"nj_ledger"}
+    strangers = [f"{path.relative_to(ROOT)}: {name}" for path in layer(APPLICATION) for name in imported(path)
+                 if name not in allowed]
+    assert strangers == [], "a use case reaches the database through the store, and knows no framework"
 
 
 def test_the_api_imports_neither_the_command_line_nor_the_benchmarks():
@@ -148,6 +167,17 @@ def test_the_api_modules_that_define_routes_are_found():
     assert not {"api", "api.config", "api.sentences", "api.serving"} & found
 
 
+def test_every_api_blueprint_reads_its_arguments_from_the_body_decoded_once():
+    """A blueprint of the API is ``api.inputs.Blueprint`` (its arguments read from the body decoded before the
+    view), never flask-smorest's own, which would decode the body a second time (metrics has no body: its own
+    Api)."""
+    takers = [path.relative_to(ROOT).as_posix() for path in layer("api") if path.name not in ("inputs.py", "metrics.py")
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.ImportFrom) and node.module == "flask_smorest"
+              and any(alias.name == "Blueprint" for alias in node.names)]
+    assert takers == []
+
+
 def test_the_command_line_imports_no_module_of_the_api_that_defines_routes():
     routes = route_modules()
     assert layer("cli"), "no module of the command line found"
@@ -166,7 +196,7 @@ def sources() -> dict[str, int]:
     """Every module of every layer, with its number of lines: the Python of nj_ledger (the store included, not its
     links to migrations/ and examples/), api, cli and benchmarks, and the pages' JavaScript (api/static, not the
     vendored runtime)."""
-    paths = [*layer("core"), *layer("store"), *layer("api"), *layer("cli"), *layer("benchmarks")]
+    paths = [*layer("core"), *layer("store"), *layer(APPLICATION), *layer("api"), *layer("cli"), *layer("benchmarks")]
     paths += [path for path in sorted((ROOT / "api" / "static").rglob("*.js")) if VENDORED not in path.parents]
     return {str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines()) for path in paths}
 
@@ -181,7 +211,8 @@ def test_no_module_reaches_the_line_limit():
 
 def test_the_core_silences_no_type_check():
     # mypy --strict runs on nj_ledger in make test: what it would say is mended, not silenced
-    silenced = [f"{path.relative_to(CORE.parent)}:{number}" for store in (False, True) for path in modules(store)
+    silenced = [f"{path.relative_to(CORE.parent)}:{number}" for path in [*layer("core"), *layer("store"),
+                                                                          *layer(APPLICATION)]
                 for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
                 if "type: ignore" in line]
     assert silenced == []

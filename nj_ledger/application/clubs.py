@@ -1,0 +1,90 @@
+"""Clubs, their tokens and their members: a club made with its first scorer token, its tokens listed, made,
+revoked and rotated, its members listed and registered."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from ..store import ClubInfo, NewToken, PlayerInfo, Store, TokenRecord
+
+Item = TypeVar("Item")
+EVERY_TOKEN = 10_000  # tokens listed at most at once for a club's operator (no club makes that many)
+MEMBERS_PAGE = 500  # members read at once when every name is needed
+
+
+@dataclass(frozen=True)
+class Page(Generic[Item]):
+    """A page of a list, and whether more follow it."""
+
+    items: list[Item]
+    more: bool
+
+
+def create_club(store: Store, name: str) -> tuple[ClubInfo, NewToken]:
+    """A new club, and its first scorer token (its secret shown once)."""
+    return store.create_club(name)
+
+
+def known_club(store: Store, club: str) -> ClubInfo:
+    """The club ``club`` (NotFound for none)."""
+    return store.club(club)
+
+
+def club_with_counts(store: Store, club: str) -> tuple[ClubInfo, dict[str, int]]:
+    """The club, with how many members and games it has."""
+    return store.club(club), store.club_counts(club)
+
+
+def every_club(store: Store) -> list[tuple[ClubInfo, int]]:
+    """Every club, oldest first, with how many games it has."""
+    return store.list_clubs()
+
+
+def tokens_page(store: Store, club: str, limit: int, offset: int) -> Page[TokenRecord]:
+    """A page of the club's tokens, oldest first, the revoked ones too."""
+    found = store.tokens(club, limit + 1, offset)
+    return Page(found[:limit], len(found) > limit)
+
+
+def every_token(store: Store, club: str) -> list[TokenRecord]:
+    """Every token of the club ``club`` (NotFound for no such club), oldest first, the revoked ones too."""
+    return store.tokens(known_club(store, club).id, limit=EVERY_TOKEN)
+
+
+def new_token(store: Store, club: str, role: str, label: str) -> NewToken:
+    """A new token of the club with a role (``scorer`` or ``viewer``) and a label; its secret is shown once."""
+    return store.create_token(club, role, label)
+
+
+def revoke_token(store: Store, club: str, token: int) -> TokenRecord:
+    """Revoke a token of the club (again: no change); the club's last scorer token is refused."""
+    return store.revoke_token(club, token)
+
+
+def rotate_token(store: Store, club: str, token: int) -> NewToken:
+    """A new secret for a token: a new token with its role and label, the old one revoked."""
+    return store.rotate_token(club, token)
+
+
+def players_page(store: Store, club: str, limit: int, offset: int) -> Page[PlayerInfo]:
+    """A page of the club's members, alphabetically whatever the accents and the case."""
+    found = store.players(club, limit + 1, offset)
+    return Page(found[:limit], len(found) > limit)
+
+
+def add_player(store: Store, club: str, name: str) -> PlayerInfo:
+    """Register a member (refused when the name is taken, whatever its case)."""
+    return store.add_player(club, name)
+
+
+def member_names(store: Store, club: str, page: int = MEMBERS_PAGE) -> Iterator[str]:
+    """Every member's name, read a page at a time."""
+    offset = 0
+    while True:
+        found = store.players(club, page, offset)
+        yield from (player.name for player in found)
+        if len(found) < page:
+            return
+        offset += page
