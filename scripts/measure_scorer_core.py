@@ -23,7 +23,7 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the tests' helpers too (`support`)
 
 from nj_ledger import new_game  # noqa: E402
 from nj_ledger.simulator import simulate  # noqa: E402

@@ -14,13 +14,12 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
-from email.message import Message
 from pathlib import Path
 
 import pytest
 
 from nj_ledger.store.migrate import head_revision
+from support.http import Calls, HttpClient
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER_READY_WITHIN = 30.0  # seconds
@@ -32,13 +31,6 @@ def run(*command: str | Path, cwd: Path, env: dict[str, str], timeout: float = 1
                           check=False, timeout=timeout)
     assert done.returncode == 0, f"{command}: {done.returncode}\n{done.stdout}\n{done.stderr}"
     return done.stdout
-
-
-def fetch(url: str, language: str = "en") -> tuple[int, Message, str]:
-    """Status, headers (looked up whatever their case: the server writes them in lower case) and body."""
-    request = urllib.request.Request(url, headers={"Accept-Language": language})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return answer.status, answer.headers, answer.read().decode()
 
 
 def free_port() -> int:
@@ -113,22 +105,27 @@ def test_the_installed_ledger_migrates_loads_and_serves_from_any_folder(installe
                               env={**environment, "NJ_LEDGER_ADMIN_TOKEN": admin},
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        base = f"http://127.0.0.1:{port}"
+        calls = Calls(HttpClient(port, fresh=True, timeout=10))
+        english, french = {"Accept-Language": "en"}, {"Accept-Language": "fr"}
         deadline = time.monotonic() + SERVER_READY_WITHIN
         while True:
             try:
-                status, _, body = fetch(f"{base}/api/v1/health")
+                health = calls.get("/api/v1/health", headers=english)
+                if not 200 <= health.status_code < 300:
+                    raise ConnectionError(health.status_code)  # not serving yet
+                status, body = health.status_code, health.get_data(as_text=True)
                 break
             except OSError:
                 assert server.poll() is None, server.communicate()[0]
                 assert time.monotonic() < deadline, "the installed server did not answer"
                 time.sleep(0.2)
         assert (status, json.loads(body)) == (200, {"status": "ok"})
-        _, _, keys = fetch(f"{base}/api/v1/keys")
+        keys = calls.get("/api/v1/keys", headers=english).get_data(as_text=True)
         assert len(json.loads(keys)["keys"]) == 1
-        _, headers, page = fetch(f"{base}/signin", "fr")
+        signin = calls.get("/signin", headers=french)
+        headers, page = signin.headers, signin.get_data(as_text=True)
         assert headers.get("Content-Language") == "fr" and "Se connecter" in page
-        _, _, page = fetch(f"{base}/signin", "en")
+        page = calls.get("/signin", headers=english).get_data(as_text=True)
         assert "Sign in" in page
     finally:
         server.send_signal(signal.SIGTERM)

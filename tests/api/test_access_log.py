@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from api import create_app
 from nj_ledger.store import Store
+from support.apps import new_app
 from support.http import ADMIN_TOKEN, Calls
 
 FIELDS = {"time", "request_id", "method", "route", "path", "status", "duration_ms", "bytes", "client"}
@@ -20,8 +20,7 @@ FIELDS = {"time", "request_id", "method", "route", "path", "status", "duration_m
 @pytest.fixture
 def logged(store: Store) -> Iterator[tuple[Flask, io.StringIO]]:
     lines = io.StringIO()
-    yield create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                      "ACCESS_LOG": "json", "ACCESS_LOG_STREAM": lines}), lines
+    yield new_app(store, ACCESS_LOG="json", ACCESS_LOG_STREAM=lines), lines
 
 
 def entries(lines: io.StringIO) -> list[dict[str, object]]:
@@ -61,8 +60,7 @@ def test_each_request_is_one_json_line_with_the_answers_request_id(logged) -> No
 
 def test_a_request_id_is_taken_from_a_trusted_proxy_only(store: Store) -> None:
     lines = io.StringIO()
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ACCESS_LOG": "json", "ACCESS_LOG_STREAM": lines,
-                      "PROXIES": "127.0.0.1"})
+    app = new_app(store, ACCESS_LOG="json", ACCESS_LOG_STREAM=lines, PROXIES="127.0.0.1")
     proxy, client = app.test_client(), app.test_client()
     proxy.environ_base["REMOTE_ADDR"] = "127.0.0.1"
     client.environ_base["REMOTE_ADDR"] = "198.51.100.7"
@@ -76,14 +74,14 @@ def test_a_request_id_is_taken_from_a_trusted_proxy_only(store: Store) -> None:
 
 
 def test_the_access_log_is_off_unless_asked(store: Store, capfd) -> None:
-    client = create_app({"DATABASE_URL": store.url, "STORE": store}).test_client()
+    client = new_app(store).test_client()
     assert client.get("/api/v1/health").status_code == 200
     assert "request_id" not in capfd.readouterr().err
 
 
 def test_an_unknown_access_log_setting_is_refused(store: Store) -> None:
     with pytest.raises(ValueError, match="NJ_LEDGER_ACCESS_LOG"):
-        create_app({"DATABASE_URL": store.url, "STORE": store, "ACCESS_LOG": "yes"})
+        new_app(store, ACCESS_LOG="yes")
 
 
 def test_ready_reads_the_schemas_revision(client) -> None:
@@ -93,7 +91,7 @@ def test_ready_reads_the_schemas_revision(client) -> None:
 
 
 def test_ready_answers_503_until_the_schema_is_migrated(problem) -> None:
-    client = create_app({"DATABASE_URL": "sqlite://"}).test_client()  # an empty database: no schema
+    client = new_app(url="sqlite://").test_client()  # an empty database: no schema
     assert client.get("/api/v1/health").status_code == 200  # up, not ready
     body = problem(client.get("/api/v1/ready"), 503, "unavailable")
     assert "revision none" in body["detail"] and "nj-ledger db upgrade" in body["detail"]
@@ -102,7 +100,7 @@ def test_ready_answers_503_until_the_schema_is_migrated(problem) -> None:
 
 
 def test_ready_and_health_answer_503_without_a_database(problem) -> None:
-    client = create_app({"DATABASE_URL": "postgresql+psycopg://postgres@127.0.0.1:1/none"}).test_client()
+    client = new_app(url="postgresql+psycopg://postgres@127.0.0.1:1/none").test_client()
     for path in ("/api/v1/health", "/api/v1/ready"):
         answer = client.get(path)
         problem(answer, 503, "unavailable")

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from api import create_app
+from support.apps import new_app
 from support.http import ADMIN_TOKEN, Calls, Club
 
 DOCUMENT = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben"], "rules": "classic",
@@ -37,41 +35,37 @@ def table(calls: Calls, club: Club) -> dict[str, str]:
     return {"club": club.id, "game": game["id"]}
 
 
-def send(client: Any, method: str, path: str, body: Any, headers: dict[str, str]) -> Any:
-    return client.open(path, method=method, json=body, headers=headers)
-
-
 @pytest.mark.parametrize(("method", "path", "body"), READS + WRITES)
-def test_no_token_or_a_wrong_one_is_401(client, problem, table, method, path, body) -> None:
+def test_no_token_or_a_wrong_one_is_401(calls, problem, table, method, path, body) -> None:
     for headers in ({}, {"Authorization": "Bearer not-a-token"}, {"Authorization": "Basic YTpi"},
                     {"Authorization": f"Bearer {ADMIN_TOKEN}"}):
-        answer = send(client, method, path.format(**table), body, headers)
+        answer = calls.send(method, path.format(**table), body, headers=headers)
         problem(answer, 401, "unauthorized")
         assert answer.headers["WWW-Authenticate"].startswith("Bearer")
 
 
 @pytest.mark.parametrize(("method", "path", "body"), READS)
-def test_a_viewer_reads(client, calls, club, table, method, path, body) -> None:
+def test_a_viewer_reads(calls, club, table, method, path, body) -> None:
     viewer = calls.token(club, "viewer")
-    assert send(client, method, path.format(**table), body, viewer.auth).status_code == 200
+    assert calls.send(method, path.format(**table), body, club=viewer).status_code == 200
 
 
 @pytest.mark.parametrize(("method", "path", "body"), WRITES)
-def test_a_viewer_may_not_write(client, calls, club, problem, table, method, path, body) -> None:
+def test_a_viewer_may_not_write(calls, club, problem, table, method, path, body) -> None:
     viewer = calls.token(club, "viewer")
-    problem(send(client, method, path.format(**table), body, viewer.auth), 403, "forbidden")
+    problem(calls.send(method, path.format(**table), body, club=viewer), 403, "forbidden")
     assert len(calls.events(club, table["game"])) == 17
 
 
 @pytest.mark.parametrize(("method", "path", "body"), READS + WRITES)
-def test_another_clubs_token_finds_nothing(client, calls, problem, table, method, path, body) -> None:
+def test_another_clubs_token_finds_nothing(calls, problem, table, method, path, body) -> None:
     neighbour = calls.club("Les Voisins")
-    problem(send(client, method, path.format(**table), body, neighbour.auth), 404, "not-found")
+    problem(calls.send(method, path.format(**table), body, club=neighbour), 404, "not-found")
 
 
 @pytest.mark.parametrize(("method", "path", "body"), WRITES)
-def test_a_scorer_writes(client, club, table, method, path, body) -> None:
-    answer = send(client, method, path.format(**table), body, club.auth)
+def test_a_scorer_writes(calls, club, table, method, path, body) -> None:
+    answer = calls.send(method, path.format(**table), body, club=club)
     assert answer.status_code == 201, answer.get_json()
 
 
@@ -84,7 +78,7 @@ def test_creating_a_club_needs_the_admin_token(client, club, problem) -> None:
 
 
 def test_without_an_admin_token_configured_no_club_can_be_created(store, problem) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": None})
+    app = new_app(store, ADMIN_TOKEN=None)
     answer = app.test_client().post("/api/v1/clubs", json={"name": "X"}, headers={"Authorization": "Bearer x"})
     body = problem(answer, 403, "forbidden")
     assert "NJ_LEDGER_ADMIN_TOKEN" in body["detail"]

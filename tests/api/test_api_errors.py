@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api import create_app
+from support.apps import new_app
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_a_body_that_is_not_json_is_415(client, club, game, problem) -> None:
 
 
 def test_an_oversized_body_is_413(store, club, problem) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "MAX_CONTENT_LENGTH": 1000})
+    app = new_app(store, MAX_CONTENT_LENGTH=1000)
     answer = app.test_client().post(f"/api/v1/clubs/{club.id}/players", headers=club.auth,
                                     json={"name": "x" * 2000})
     problem(answer, 413, "request-too-large")
@@ -81,7 +81,7 @@ def test_an_illegal_action_is_refused_with_its_index_and_nothing_is_stored(
 
 
 def test_an_unexpected_failure_is_a_generic_problem_without_details(store, club, game, problem, monkeypatch) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store})
+    app = new_app(store)
 
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals")

@@ -15,10 +15,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from flask import Flask
 
-from api import create_app
 from api.authority import fingerprint
 from nj_ledger.store import Store
-from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
+from support.apps import new_app
+from support.http import Calls, Club, assert_problem
 
 LAN = "http://192.0.2.2:5000"  # the address phones open, as `serve --lan` sets it
 FRENCH = {"Accept-Language": "fr"}
@@ -113,8 +113,7 @@ def test_done_ends_the_code_on_the_screen_at_once(on_lan: Flask, calls: Calls, c
 
 
 def test_wrong_codes_count_toward_the_wrong_token_limit_of_the_address(store: Store, club: Club) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                      "AUTH_FAILURE_LIMIT": "3/minute", "PUBLIC_URL": f"{LAN}/"})
+    app = new_app(store, AUTH_FAILURE_LIMIT="3/minute", PUBLIC_URL=f"{LAN}/")
     client = app.test_client()
     guesser = {"environ_base": {"REMOTE_ADDR": "192.0.2.66"}}
     made = client.post(f"/api/v1/clubs/{club.id}/phones", json={}, headers=club.auth).get_json()

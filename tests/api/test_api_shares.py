@@ -10,8 +10,6 @@ import hashlib
 import logging
 import re
 import threading
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +22,7 @@ from werkzeug.serving import make_server
 from api.auth import SHARED_ROUTES
 from nj_ledger.store import Store
 from nj_ledger.store.models import Base
-from support.http import PLAYERS, Calls, Club
+from support.http import PLAYERS, Calls, Club, HttpClient
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 OPEN = {"health.Health", "health.Ready", "clubs.Clubs", "keys.Keys", "phones.SignIn", "tables.Join",
@@ -96,9 +94,9 @@ def routes(app: Flask, club: str, game: str) -> Iterator[Route]:
             yield Route(rule.endpoint, method, rule.rule, path, method in reads_only)
 
 
-def send(client: Any, route: Route, headers: dict[str, str]) -> Any:
-    body = BODIES.get(route.rule, {}) if route.method in WRITE_METHODS else None
-    return client.open(route.path, method=route.method, json=body, headers=headers)
+def body_of(route: Route) -> Any:
+    """What a route is sent: a body of the right shape for a write, nothing for a read."""
+    return BODIES.get(route.rule, {}) if route.method in WRITE_METHODS else None
 
 
 # --- making, listing, storing ---------------------------------------------------------------------
@@ -206,7 +204,7 @@ def test_a_game_share_finds_nothing_else_and_writes_nothing(app, client, calls, 
     log = calls.events(shared.club, shared.game)
     reached = set()
     for route in routes(app, shared.club.id, shared.game):
-        answer = send(client, route, shared.auth())
+        answer = calls.send(route.method, route.path, body_of(route), headers=shared.auth())
         if route.writes:
             assert problem(answer, 403, "forbidden")["detail"] == "A share link may read what it shares, never write."
         elif route.endpoint in SHARED_ROUTES["game"]:
@@ -219,8 +217,8 @@ def test_a_game_share_finds_nothing_else_and_writes_nothing(app, client, calls, 
         # the same route for another game of the club, and a game of another club: as if it did not exist
         for game in (shared.other, shared.neighbours_game):
             if "<game>" in route.rule:
-                again = send(client, Route(route.endpoint, route.method, route.rule,
-                                           route.path.replace(shared.game, game), route.reads_only), shared.auth())
+                again = calls.send(route.method, route.path.replace(shared.game, game), body_of(route),
+                                   headers=shared.auth())
                 problem(again, 403 if route.writes else 404)
     assert reached == SHARED_ROUTES["game"]
     assert calls.events(shared.club, shared.game) == log
@@ -251,7 +249,7 @@ def test_a_scoreboard_share_reads_the_scoreboard_and_its_csv_only(app, client, c
     problem(client.get(f"/api/v1/clubs/{shared.neighbour.id}/scoreboard", headers=auth), 404, "not-found")
     reached = set()
     for route in routes(app, shared.club.id, shared.game):
-        answer = send(client, route, auth)
+        answer = calls.send(route.method, route.path, body_of(route), headers=auth)
         if route.writes:
             problem(answer, 403, "forbidden")
         elif route.endpoint in SHARED_ROUTES["scoreboard"]:
@@ -278,7 +276,7 @@ def test_a_revoked_share_is_refused_at_once_everywhere(app, client, calls, share
 
     assert client.delete(f"/api/v1/clubs/{club.id}/shares/{number}", headers=club.auth).status_code == 204
     for route in routes(app, club.id, shared.game):
-        answer = send(client, route, shared.auth())
+        answer = calls.send(route.method, route.path, body_of(route), headers=shared.auth())
         problem(answer, 401, "unauthorized")
         assert answer.headers["WWW-Authenticate"].startswith("Bearer")
     listed = client.get(f"/api/v1/clubs/{club.id}/shares?game={shared.game}", headers=club.auth).json["shares"]
@@ -318,18 +316,15 @@ def test_a_shares_secret_never_reaches_the_logs(app, client, calls, shared: Shar
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    base = f"http://127.0.0.1:{server.server_port}"
+    served = Calls(HttpClient(server.server_port, fresh=True, timeout=10))
     try:
         made = share(calls, shared.club, {"game": shared.game})
         for path in (made["url"].partition("#")[0], f"/api/v1/games/{shared.game}",
                      f"/api/v1/games/{shared.game}/deals/1/replay", f"/api/v1/games/{shared.game}/audit",
                      f"/api/v1/games/{shared.other}", f"/api/v1/clubs/{shared.club.id}/players"):
-            request = urllib.request.Request(base + path, headers=shared.auth(made["secret"]))
-            try:
-                urllib.request.urlopen(request, timeout=10).close()
-            except urllib.error.HTTPError as refused:
-                assert refused.code == 404
-                refused.close()
+            answer = served.get(path, headers=shared.auth(made["secret"]))
+            if not 200 <= answer.status_code < 300:
+                assert answer.status_code == 404
 
         def broken(*args: Any, **kwargs: Any) -> None:
             raise RuntimeError("the database went away")

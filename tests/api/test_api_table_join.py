@@ -15,11 +15,11 @@ from typing import Any
 from sqlalchemy import func, select, update
 from test_api_evenings import SEATING, create, evenings_url, start_round
 
-from api import create_app
 from nj_ledger.store import Store
 from nj_ledger.store.evening_tables import CODE_ALPHABET, CODE_LENGTH
 from nj_ledger.store.models import EveningTable, TableToken
-from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
+from support.apps import new_app
+from support.http import Calls, Club, assert_problem
 
 _addresses = itertools.count(1)
 
@@ -192,8 +192,7 @@ def test_a_tables_view_says_where_its_players_of_the_round_before_sit_in_the_rou
 
 
 def test_behind_the_trusted_proxy_each_client_is_counted_by_its_own_address(store: Store) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, "PROXIES": "127.0.0.1",
-                      "TABLE_JOIN_MISSES": "2/minute"})
+    app = new_app(store, PROXIES="127.0.0.1", TABLE_JOIN_MISSES="2/minute")
     calls = Calls(app.test_client())
     code = create(calls, calls.club())["links"][0]["code"]
     proxy = {"REMOTE_ADDR": "127.0.0.1"}
@@ -212,7 +211,7 @@ def test_behind_the_trusted_proxy_each_client_is_counted_by_its_own_address(stor
 
 def app_calls(store: Store, **settings: Any) -> Calls:
     """An app of its own with the given limits, so that its counts start from nothing."""
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, **settings})
+    app = new_app(store, **settings)
     return Calls(app.test_client())
 
 

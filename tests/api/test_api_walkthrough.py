@@ -12,8 +12,8 @@ import threading
 import pytest
 from waitress.server import create_server
 
-from api import create_app
 from benchmarks.scratch import migrated_database
+from support.apps import new_app
 from support.http import ADMIN_TOKEN
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "docs" / "walkthrough.sh"
@@ -22,7 +22,7 @@ SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "docs" / "walkthrough.sh"
 @pytest.fixture
 def server(tmp_path: pathlib.Path):
     with migrated_database("sqlite", tmp_path) as url:
-        app = create_app({"DATABASE_URL": url, "ADMIN_TOKEN": ADMIN_TOKEN})
+        app = new_app(url=url)
         server = create_server(app, host="127.0.0.1", port=0, threads=2)
         port = server.socket.getsockname()[1]  # type: ignore[union-attr]
         thread = threading.Thread(target=server.run, daemon=True)

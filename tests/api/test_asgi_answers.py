@@ -9,17 +9,16 @@ from typing import Any
 
 from flask import Flask, Response
 
-from api import create_app
 from api.asgi import WHOLE, asgi_app
 from nj_ledger.store import Store
-from support.http import ADMIN_TOKEN
+from support.apps import new_app
 
 PIECE = 100_000
 PIECES = 40  # four times WHOLE
 
 
 def long_answer_app(store: Store, made: list[int], closed: list[bool]) -> Flask:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
+    app = new_app(store)
 
     def pieces() -> Iterator[bytes]:
         try:

@@ -23,7 +23,6 @@ from flask import Flask
 from marshmallow import Schema, fields, validate
 from sqlalchemy import select, text, update
 
-from api import create_app
 from api.catalog import marked, placeholders, templates, written_out
 from api.i18n import (
     TRANSLATIONS,
@@ -43,7 +42,8 @@ from nj_ledger.notation import NotationError, parse_njn
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
 from nj_ledger.store.models import EventRecord
-from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
+from support.apps import new_app
+from support.http import Calls, Club, assert_problem
 from support.sentences import said
 
 FRENCH = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
@@ -59,8 +59,9 @@ def french_messages() -> dict[str, Message]:
 def in_both(client: Any, method: str, url: str, status: int, code: str, headers: dict[str, str] | None = None,
             **options: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The same request in French and with no language named (English): the same status and code."""
-    french = client.open(url, method=method, headers={**(headers or {}), **FR}, **options)
-    english = client.open(url, method=method, headers=headers or {}, **options)
+    calls, body = Calls(client), options.pop("json", None)
+    french = calls.send(method, url, body, headers={**(headers or {}), **FR}, **options)
+    english = calls.send(method, url, body, headers=headers or {}, **options)
     french_body, english_body = assert_problem(french, status, code), assert_problem(english, status, code)
     assert french.headers["Content-Language"] == "fr" and english.headers["Content-Language"] == "en"
     assert set(french_body) == set(english_body)  # the same fields, only sentences differ
@@ -386,7 +387,7 @@ def test_409_a_season_or_a_member_that_exists(client, club) -> None:
 
 
 def test_413_and_415(store, club, client, game) -> None:
-    small = create_app({"DATABASE_URL": store.url, "STORE": store, "MAX_CONTENT_LENGTH": 1000})
+    small = new_app(store, MAX_CONTENT_LENGTH=1000)
     french, english = in_both(small.test_client(), "POST", f"/api/v1/clubs/{club.id}/players", 413,
                               "request-too-large", club.auth, json={"name": "x" * 2000})
     assert (french["title"], french["detail"]) == (
@@ -482,7 +483,7 @@ def test_a_tampered_log_is_reported_in_french(tmp_path: Path) -> None:
     with migrated_database("sqlite", tmp_path) as url:
         store = Store(url)
         try:
-            app = create_app({"DATABASE_URL": url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
+            app = new_app(store)
             info, token = store.create_club("Le Nain du Jeudi")
             game = store.create_game(info.id, played.events[0], played.actions).game.id
             with store.engine.begin() as connection:

@@ -17,13 +17,13 @@ from typing import Any
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
-from api import create_app
 from api.analysis import RUNS
 from api.analysis_workers import Job
 from api.context import store as app_store
 from api.metrics import forget_dead_processes
 from nj_ledger.store import Store
 from nj_ledger.store.base import LostRace
+from support.apps import new_app
 from support.http import Calls, Club
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -133,8 +133,7 @@ def test_every_answer_carries_a_request_id_of_the_servers_own(client, calls: Cal
 
 
 def test_the_figures_are_read_on_the_server_itself_or_from_the_addresses_named(store: Store, problem) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "PROXIES": "127.0.0.1",
-                      "METRICS_FROM": "10.0.0.0/8"})
+    app = new_app(store, PROXIES="127.0.0.1", METRICS_FROM="10.0.0.0/8")
 
     def read(peer: str, forwarded: str | None = None, language: str = "en") -> Any:
         client = app.test_client()

@@ -11,17 +11,16 @@ import sys
 import pytest
 from flask import Flask, request
 
-from api import create_app
 from api.proxies import AddressSettingError, trusted_proxies
 from nj_ledger.store import Store
-from support.http import ADMIN_TOKEN, Calls
+from support.apps import new_app
+from support.http import Calls
 
 HSTS = "Strict-Transport-Security"
 
 
 def app_behind(store: Store, proxies: object, limit: str = "3/minute") -> Flask:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                      "AUTH_FAILURE_LIMIT": limit, "PROXIES": proxies})
+    app = new_app(store, AUTH_FAILURE_LIMIT=limit, PROXIES=proxies)
 
     @app.get("/seen-by-the-app")
     def seen() -> dict[str, object]:  # what the app takes for the client
@@ -103,7 +102,7 @@ def test_a_number_of_hops_still_reads_the_last_proxies(store: Store) -> None:
 
 def test_a_setting_that_names_no_proxy_stops_the_server_with_a_sentence(store: Store) -> None:
     with pytest.raises(AddressSettingError):
-        create_app({"DATABASE_URL": store.url, "STORE": store, "PROXIES": "club.example.org"})
+        new_app(store, PROXIES="club.example.org")
     started = subprocess.run([sys.executable, "-m", "cli", "serve", "--port", "1"], capture_output=True, text=True,
                              env={"NJ_LEDGER_PROXIES": "localhost", "PATH": "/usr/bin:/bin",
                                   "NJ_LEDGER_DATABASE_URL": store.url}, timeout=60)

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api import create_app
 from nj_ledger.store import Store
-from support.http import ADMIN_TOKEN, Calls, Club
+from support.apps import new_app
+from support.http import Calls, Club
 
 ADJUST = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1, "reason": "a bet"}
 HEARTBEAT = 0.2
@@ -26,8 +26,7 @@ HEARTBEAT = 0.2
 
 @pytest.fixture(scope="module")
 def streaming_app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                       "STREAM_HEARTBEAT": HEARTBEAT})
+    return new_app(store, STREAM_HEARTBEAT=HEARTBEAT)
 
 
 @pytest.fixture
@@ -141,16 +140,14 @@ def test_a_follower_is_woken_by_an_append_made_elsewhere(stream_calls: Calls, st
     version = stream_calls.state(club, game)["version"]
     store: Store = streaming_app.config["STORE"]
     other = Store(store.url)
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                      "STREAM_HEARTBEAT": 30})
+    app = new_app(store, STREAM_HEARTBEAT=30)
     reader = open_stream(Calls(app.test_client()), club, game, **{"Last-Event-ID": str(version)})
     try:
         assert reader.block() == b"retry: 2000"
         got: list[tuple[int, dict[str, Any]]] = []
         thread = threading.Thread(target=lambda: got.append(reader.event()), daemon=True)
         thread.start()
-        other_calls = Calls(create_app({"DATABASE_URL": store.url, "STORE": other,
-                                        "ADMIN_TOKEN": ADMIN_TOKEN}).test_client())
+        other_calls = Calls(new_app(other).test_client())
         assert other_calls.act(club, game, ADJUST).status_code == 201
         thread.join(10)  # the heartbeat is 30 s away: only the wake-up can bring it this soon
         assert got and got[0][0] == version + 1
@@ -263,8 +260,7 @@ def test_the_club_stream_is_the_club_s_own(stream_calls: Calls) -> None:
 
 
 def test_a_stream_ends_after_its_lifetime_and_the_client_resumes_where_it_was(store: Store) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                      "STREAM_HEARTBEAT": HEARTBEAT, "STREAM_LIFETIME": 3 * HEARTBEAT})
+    app = new_app(store, STREAM_HEARTBEAT=HEARTBEAT, STREAM_LIFETIME=3 * HEARTBEAT)
     calls = Calls(app.test_client())
     club = calls.club()
     game = calls.game(club)["id"]

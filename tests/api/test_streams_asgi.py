@@ -13,11 +13,12 @@ import pytest
 from flask import Flask
 from sqlalchemy import update
 
-from api import channels, create_app, streams
+from api import channels, streams
 from api.asgi import asgi_app
 from nj_ledger.store import Store
 from nj_ledger.store.models import Share
-from support.http import ADMIN_TOKEN, Calls, Club
+from support.apps import new_app
+from support.http import Calls, Club
 
 HEARTBEAT = 0.1
 QUIET_HEARTBEAT = 60.0  # a stream that only a revocation, not its next heartbeat, can end within the tests' time
@@ -26,14 +27,12 @@ REVOKED_WITHIN = 1.0  # seconds from a revocation's answer to the end of the str
 
 @pytest.fixture(scope="module")
 def streaming_app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                       "STREAM_HEARTBEAT": HEARTBEAT})
+    return new_app(store, STREAM_HEARTBEAT=HEARTBEAT)
 
 
 @pytest.fixture(scope="module")
 def quiet_app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                       "STREAM_HEARTBEAT": QUIET_HEARTBEAT})
+    return new_app(store, STREAM_HEARTBEAT=QUIET_HEARTBEAT)
 
 
 def scope(path: str, club: Club, *headers: tuple[bytes, bytes]) -> dict[str, Any]:

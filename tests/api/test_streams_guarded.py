@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api import create_app
 from nj_ledger.store import Store
-from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
+from support.apps import new_app
+from support.http import Calls, Club, assert_problem
 
 QUIET_HEARTBEAT = 60.0  # no heartbeat within a test: only a revocation can end its streams
 REVOKED_WITHIN = 1.0
@@ -25,15 +25,13 @@ FR = {"Accept-Language": "fr"}
 
 @pytest.fixture(scope="module")
 def guarded_app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                       "STREAM_HEARTBEAT": QUIET_HEARTBEAT, "STREAMS_PER_ADDRESS": PER_ADDRESS,
-                       "STREAMS_PER_CREDENTIAL": PER_CREDENTIAL})
+    return new_app(store, STREAM_HEARTBEAT=QUIET_HEARTBEAT, STREAMS_PER_ADDRESS=PER_ADDRESS,
+                   STREAMS_PER_CREDENTIAL=PER_CREDENTIAL)
 
 
 @pytest.fixture(scope="module")
 def proxied_app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                       "STREAM_HEARTBEAT": QUIET_HEARTBEAT, "STREAMS_PER_ADDRESS": 1, "PROXIES": "127.0.0.1"})
+    return new_app(store, STREAM_HEARTBEAT=QUIET_HEARTBEAT, STREAMS_PER_ADDRESS=1, PROXIES="127.0.0.1")
 
 
 def share_of(calls: Calls, club: Club, game: str) -> tuple[int, Club]:

@@ -9,10 +9,11 @@ from pathlib import Path
 
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from api import create_app
 from api.context import EXTENSION
 from nj_ledger.store import Store
 from nj_ledger.store.documents import import_document
+from support.apps import new_app
+from support.http import Calls, HttpClient
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -28,6 +29,10 @@ class LiveServer:
     server: BaseWSGIServer
     thread: threading.Thread
 
+    def calls(self) -> Calls:
+        """The API's calls, over HTTP to this server."""
+        return Calls(HttpClient.at(self.url, timeout=30))
+
     def stop(self) -> None:
         self.server.shutdown()
         self.thread.join(timeout=10)
@@ -36,8 +41,8 @@ class LiveServer:
 
 def start_server(folder: Path) -> LiveServer:
     """Serve the app on 127.0.0.1 with a demo club, its scorer token and one example game."""
-    app = create_app({"DATABASE_URL": f"sqlite:///{folder / 'ledger.sqlite'}", "MIGRATE": True, "TESTING": True,
-                      "NJ_LEDGER_ANALYSIS_LIMIT": 20_000})  # a deal's analysis within a second
+    app = new_app(url=f"sqlite:///{folder / 'ledger.sqlite'}", MIGRATE=True, TESTING=True,
+                  NJ_LEDGER_ANALYSIS_LIMIT=20_000)  # a deal's analysis within a second
     store: Store = app.extensions[EXTENSION]
     club, token = store.create_club("Les Honneurs du Jeudi")
     document = json.loads((EXAMPLES / "dimanche-chez-jeanne.json").read_text(encoding="utf-8"))
@@ -51,7 +56,7 @@ def start_server(folder: Path) -> LiveServer:
     )
 
 
-if __name__ == "__main__":  # python -m tests.browser.server: a server to look at by hand
+if __name__ == "__main__":  # PYTHONPATH=tests python -m browser.server: a server to look at by hand
     import tempfile
     import time
 

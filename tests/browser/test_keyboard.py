@@ -3,9 +3,6 @@ the arrow keys to step the replay. No mouse, no tap, no click from the test."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 from playwright.sync_api import Browser, Page, expect
 
 from nj_ledger import new_game
@@ -42,10 +39,7 @@ def press_to_record(page: Page, key: str) -> None:
 
 
 def events(server: LiveServer, game: str) -> list[dict[str, object]]:
-    request = urllib.request.Request(f"{server.url}/api/v1/games/{game}/events",
-                                     headers={"Authorization": f"Bearer {server.token}"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        body = json.loads(answer.read())
+    body = server.calls().read("GET", f"/api/v1/games/{game}/events", token=server.token)
     return list(body["events"] if isinstance(body, dict) else body)
 
 

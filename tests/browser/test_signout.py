@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import time
-import urllib.request
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -87,14 +86,6 @@ def cached_pages(held: dict[str, Any]) -> list[str]:
     return sorted(paths)
 
 
-def call(server: LiveServer, token: str, method: str, path: str, body: Any = None) -> Any:
-    request = urllib.request.Request(
-        f"{server.url}/api/v1{path}", method=method, data=None if body is None else json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json", "Accept": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
-
-
 class ClubA:
     """The first club: its scorer token, a dealt game with a title, an evening whose table link the tablet opened."""
 
@@ -105,9 +96,9 @@ class ClubA:
         started = server.store.create_game(club.id, new_game(PLAYERS, "classic", 200, dealer=0), [{"type": "deal"}],
                                            meta={"title": TITLE})
         self.game = started.game.id
-        evening = call(server, self.token, "POST", f"/clubs/{club.id}/evenings", {
+        evening = server.calls().read("POST", f"/api/v1/clubs/{club.id}/evenings", {
             "name": EVENING, "date": "2026-11-26", "players": PLAYERS, "rounds": 1, "starting_chips": 60,
-            "seating": [[PLAYERS]]})
+            "seating": [[PLAYERS]]}, token=self.token, headers={"Accept": "application/json"})
         self.evening, link = evening["id"], evening["links"][0]
         self.table_url, self.table_code = link["url"], link["code"]
         self.table_token = link["url"].split("#token=")[1]

@@ -11,7 +11,6 @@ restores and upgrade on it (they stop, restore and migrate it: they come last).
 from __future__ import annotations
 
 import json
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 
 from browser.scripted_deal import NAMES
 from reliability.helpers import free_port
+from support.http import answers
 from support.tls import Answer, https
 
 from .guide import Block, blocks, made_club
@@ -92,8 +92,7 @@ class Server:
             self.machine.verify(path)
         service = self.services[unit] = self.machine.start(unit)
         if unit == LEDGER:
-            wait_for(lambda: urllib.request.urlopen(f"http://127.0.0.1:{self.app_port}/api/v1/health",
-                                                    timeout=2).status == 200, 60, "the ledger's health", service)
+            wait_for(lambda: answers(self.app_port), 60, "the ledger's health", service)
         elif unit == "caddy.service":
             wait_for(lambda: self.run(f"test -s {CADDY_ROOT} && echo yes || true").strip() == "yes", 60,
                      "Caddy's authority", service)

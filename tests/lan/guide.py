@@ -9,14 +9,11 @@ the machine's real network: the address the server prints is this machine's own,
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
-import ssl
 import subprocess
 import time
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +21,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from deploy.guide import Block, blocks
+from support.http import Calls, HttpClient
 
 ROOT = Path(__file__).resolve().parents[2]
 CLUB = "Cercle du Nain Jaune"  # the club the guide's first command makes
@@ -78,6 +76,10 @@ class Served:
         """The QR code as printed in the terminal."""
         return [line for line in self.output.splitlines() if line and set(line) <= QR_CHARACTERS]
 
+    def calls(self, authority: Path | None = None) -> Calls:
+        """The API's calls at the address phones open (over HTTPS: trusting ``authority`` alone)."""
+        return api_calls(self.phones, authority)
+
     def stop(self) -> None:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
@@ -121,9 +123,14 @@ def show_outbox(page: Page) -> None:
 
 
 def health(address: str, authority: Path | None = None) -> bool:
-    context = ssl.create_default_context(cafile=str(authority)) if authority else None
-    with urllib.request.urlopen(f"{address}api/v1/health", timeout=5, context=context) as answer:
-        return bool(answer.status == 200 and json.load(answer) == {"status": "ok"})
+    answer = api_calls(address, authority, timeout=5).get("/health")
+    return bool(answer.status_code == 200 and answer.json == {"status": "ok"})
+
+
+def api_calls(address: str, authority: Path | None = None, timeout: float = 10) -> Calls:
+    """The API's calls at ``address`` (``http://…/`` or ``https://…/``, trusting ``authority`` alone), a
+    connection for each."""
+    return Calls(HttpClient.at(f"{address}api/v1", authority=authority, fresh=True, timeout=timeout))
 
 
 def machine_addresses() -> set[str]:

@@ -21,7 +21,6 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 
-from api import create_app
 from api.lan_serving import Tls
 from cli import lan_addresses as lan_addresses_module
 from cli import lan_tls
@@ -45,6 +44,7 @@ from cli.lan_tls import (
     prepare,
 )
 from reliability.helpers import free_port
+from support.apps import new_app
 
 from .guide import machine_addresses
 
@@ -361,7 +361,7 @@ def test_with_https_only_the_public_urls_name_is_taken_with_the_scheme_and_port_
     assert served["config"]["PUBLIC_URL"] == phones and f"phones open {phones}" in done.output
     assert (f"NJ_LEDGER_PUBLIC_URL gives {setting}: phones open {phones}" in done.output) == (setting != "laptop.lan")
     # the plain port's server sends a page asked at that name to HTTPS: to where HTTPS is served, not to itself
-    plain = create_app({**served["config"], "LAN_REDIRECT": True}).test_client()
+    plain = new_app(**{**served["config"], "LAN_REDIRECT": True}).test_client()
     moved = plain.get("/games/new", base_url=f"http://laptop.lan:{port}")
     assert (moved.status_code, moved.headers["Location"]) == (308, f"{phones}games/new")
     certificate = x509.load_pem_x509_certificate(served["tls"].certificate.read_bytes())

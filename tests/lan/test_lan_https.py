@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import http.client
 import http.server
-import json
 import socket
 import ssl
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -51,15 +49,6 @@ class Secure:
     https_port: int
     authority: Path  # as the server keeps it in the instance folder
     club: Club
-
-    def api(self, method: str, path: str, body: object = None) -> dict[str, object]:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(
-            f"{self.served.phones}api/v1{path}", method=method, data=data,
-            headers={"Authorization": f"Bearer {self.club.token}", "Content-Type": "application/json"})
-        context = ssl.create_default_context(cafile=str(self.authority))
-        with urllib.request.urlopen(request, timeout=10, context=context) as answer:
-            return dict(json.load(answer))
 
 
 @pytest.fixture(scope="module")
@@ -184,8 +173,9 @@ def test_a_phone_installs_the_clubs_authority_signs_in_by_its_code_and_scores_of
         expect(page.locator("#insecure")).to_be_hidden()
         screenshot(page, "lan-https-phone-signed-in", full_page=False)
 
-        game = secure.api("POST", f"/clubs/{secure.club.id}/games",
-                          {"players": NAMES, "rules": "classic", "starting_chips": 200})["id"]
+        game = secure.served.calls(secure.authority).read(
+            "POST", f"/clubs/{secure.club.id}/games", {"players": NAMES, "rules": "classic", "starting_chips": 200},
+            token=secure.club.token)["id"]
         page.goto(f"{served.phones}games/{game}/record")
         expect(page.locator("#status")).to_contain_text("Donne 1")
         wait_for_worker(page)
@@ -225,7 +215,8 @@ def test_a_phone_installs_the_clubs_authority_signs_in_by_its_code_and_scores_of
 
 
 def events(secure: Secure, game: object) -> list[dict[str, object]]:
-    return list(secure.api("GET", f"/games/{game}/events?limit=1000")["events"])  # type: ignore[arg-type]
+    return list(secure.served.calls(secure.authority).read("GET", f"/games/{game}/events?limit=1000",
+                                                           token=secure.club.token)["events"])
 
 
 class _Hello(http.server.BaseHTTPRequestHandler):

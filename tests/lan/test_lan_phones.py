@@ -17,7 +17,6 @@ import ipaddress
 import json
 import re
 import socket
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,15 +71,6 @@ def phone(browser: Browser, locale: str) -> BrowserContext:
                                   is_mobile=True)
     context.set_default_timeout(15_000)
     return context
-
-
-def api(served: Served, club: Club, method: str, path: str, body: object = None) -> dict[str, object]:
-    request = urllib.request.Request(f"{served.phones}api/v1{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Authorization": f"Bearer {club.token}",
-                                              "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return {} if answer.status == 204 else dict(json.load(answer))
 
 
 def test_serve_lan_prints_the_machines_network_address_and_its_qr_code(plain: Served) -> None:
@@ -156,7 +146,7 @@ def test_a_phone_scans_the_home_pages_code_and_is_signed_in_with_nothing_typed(
     late.context.close()
     # a code that expires unused (ended here from elsewhere) gives way to a fresh one as well
     second = code.get_attribute("data-code")
-    api(plain, guide_club, "DELETE", f"/clubs/{guide_club.id}/phones/{second}")
+    plain.calls().read("DELETE", f"/clubs/{guide_club.id}/phones/{second}", token=guide_club.token)
     expect(code).not_to_have_attribute("data-code", second or "")
     page.locator("#phone-done").tap()
     expect(page.locator("#phone-code")).to_be_hidden()
@@ -186,8 +176,9 @@ def play(page: Page, turn: int) -> None:
 
 def test_a_scorer_kept_open_over_plain_http_records_on_without_the_network(
         chromium: Browser, plain: Served, guide_club: Club) -> None:
-    game = api(plain, guide_club, "POST", f"/clubs/{guide_club.id}/games",
-               {"players": NAMES, "rules": "classic", "starting_chips": 200})["id"]
+    game = plain.calls().read("POST", f"/clubs/{guide_club.id}/games",
+                              {"players": NAMES, "rules": "classic", "starting_chips": 200},
+                              token=guide_club.token)["id"]
     context = phone(chromium, "en-GB")
     page = context.new_page()
     errors = PageErrors(page)
@@ -205,11 +196,13 @@ def test_a_scorer_kept_open_over_plain_http_records_on_without_the_network(
     expect(page.locator("#outbox-badge")).to_have_text("4 waiting to be sent")
     show_outbox(page)
     screenshot(page, "lan-scorer-offline-outbox-phone", full_page=False)
-    assert api(plain, guide_club, "GET", f"/games/{game}")["version"] == 1
+    calls = plain.calls()
+    assert calls.read("GET", f"/games/{game}", token=guide_club.token)["version"] == 1
     context.set_offline(False)
     expect(page.locator("#outbox")).to_have_count(0, timeout=30_000)
-    assert api(plain, guide_club, "GET", f"/games/{game}")["status"] == "playing"
-    plays = [e for e in api(plain, guide_club, "GET", f"/games/{game}/events")["events"] if e["type"] == "play"]
+    assert calls.read("GET", f"/games/{game}", token=guide_club.token)["status"] == "playing"
+    log = calls.read("GET", f"/games/{game}/events", token=guide_club.token)["events"]
+    plays = [e for e in log if e["type"] == "play"]
     assert [p["data"]["cards"] for p in plays] == [cards for _, cards, _ in DEAL[:3]]
     context.close()
     assert errors.errors == []

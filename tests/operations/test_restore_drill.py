@@ -18,13 +18,12 @@ from typing import Any
 
 import pytest
 
-from api import create_app
 from api.context import store as app_store
 from nj_ledger.simulator import simulate
 from nj_ledger.store import Store
 from nj_ledger.store.backups import verify
 from nj_ledger.store.checkpoints import audit_game
-from support.http import ADMIN_TOKEN
+from support.apps import new_app
 
 from .helpers import destroy, fill, fingerprint, nj_ledger
 
@@ -147,7 +146,7 @@ def test_a_backup_taken_while_writers_write_restores_and_the_receipts_name_what_
     by_game: dict[str, list[Acknowledged]] = {}
     for acknowledgement in kept:
         by_game.setdefault(acknowledgement.receipt["game"], []).append(acknowledgement)
-    app = create_app({"DATABASE_URL": url, "ADMIN_TOKEN": ADMIN_TOKEN})
+    app = new_app(url=url)
     client = app.test_client()
     verified = lost = missing_games = missing_receipts = 0
     try:

@@ -12,12 +12,11 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api import create_app
 from api.context import store as app_store
 from nj_ledger.receipts import Signer, b64url, from_b64url
 from nj_ledger.store import SigningKeyError, Store
 from nj_ledger.store.database import INSTANCE_ENV
-from support.http import ADMIN_TOKEN
+from support.apps import new_app
 
 from .helpers import Filled, destroy, fill, fingerprint, nj_ledger
 
@@ -31,7 +30,7 @@ def another_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def served(url: str) -> Flask:
-    return create_app({"DATABASE_URL": url, "ADMIN_TOKEN": ADMIN_TOKEN})
+    return new_app(url=url)
 
 
 def audits(app: Flask, club: Filled) -> list[dict[str, Any]]:

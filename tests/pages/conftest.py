@@ -9,9 +9,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import create_app
 from api.context import EXTENSION
 from nj_ledger import new_game
+from support.apps import new_app
 
 
 @dataclass
@@ -24,7 +24,7 @@ class Table:
 
 @pytest.fixture(scope="module")
 def app() -> Iterator[Flask]:
-    app = create_app({"DATABASE_URL": "sqlite://", "MIGRATE": True, "TESTING": True})
+    app = new_app(url="sqlite://", MIGRATE=True, TESTING=True)
     yield app
     app.extensions[EXTENSION].close()
 

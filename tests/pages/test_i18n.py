@@ -12,6 +12,7 @@ from api.catalog import current_template, error_templates, placeholders
 from api.i18n import TRANSLATIONS, compile_catalogs, translate_error
 from nj_ledger.errors import InvalidInput, RuleViolation
 from nj_ledger.messages import Player, phrase
+from support.http import Calls
 from support.sentences import said
 
 from .conftest import Table
@@ -68,7 +69,7 @@ def test_a_refusal_of_the_api_speaks_the_callers_language(table: Table) -> None:
 
 
 def french_detail(table: Table, method: str, url: str, body: object) -> str:
-    answer = table.client.open(url, method=method, json=body, headers={**table.headers, "Accept-Language": "fr"})
+    answer = Calls(table.client).send(method, url, body, headers={**table.headers, "Accept-Language": "fr"})
     assert answer.status_code == 422, answer.get_json()
     return str(answer.get_json()["detail"])
 

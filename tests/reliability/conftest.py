@@ -15,11 +15,11 @@ from api.context import store as app_store
 from benchmarks.scratch import migrated_database
 from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import CHECKPOINT_KEY_ENV
-from support.apps import app, calls, client, club  # noqa: F401 - fixtures of every HTTP test
+from support.apps import app, calls, client, club, serving  # noqa: F401 - fixtures of every HTTP test
 from support.backends import backend, database_url, store  # noqa: F401 - fixtures of every database test
 from support.http import Calls
 
-from .helpers import CHECKPOINT_KEY, serving
+from .helpers import CHECKPOINT_KEY
 from .tampering import Table, stored_game
 from .workers import ProcessClients
 

@@ -1,4 +1,4 @@
-"""What the reliability tests share: API calls, legal actions that can be repeated, and a store check.
+"""What the reliability tests share: legal actions that can be repeated, a store check, and a served ledger.
 
 Importable by child processes too (``reliability.helpers``), which is why the
 fixtures live in ``conftest.py`` and the plain functions here.
@@ -6,46 +6,28 @@ fixtures live in ``conftest.py`` and the plain functions here.
 
 from __future__ import annotations
 
-import http.client
-import json
 import os
 import socket
 import subprocess
 import sys
 import time
-import urllib.request
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from flask import Flask
 from sqlalchemy import func, select
 
-from api import create_app
-from api.context import store as app_store
 from api.views import state_view
 from nj_ledger.reducer import replay
 from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import Checkpoint, audit_game
 from nj_ledger.store.log import event_of
 from nj_ledger.store.models import EventRecord, Game
-from support.http import ADMIN_TOKEN
+from support.http import ADMIN_TOKEN, answers
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT_KEY = "checkpoint-key-for-the-reliability-tests"
-
-
-@contextmanager
-def serving(url: str) -> Iterator[Flask]:
-    """An app with a store of its own on ``url`` (nothing cached), closed afterwards."""
-    app = create_app({"DATABASE_URL": url, "ADMIN_TOKEN": ADMIN_TOKEN})
-    try:
-        yield app
-    finally:
-        with app.app_context():
-            app_store().close()
 
 
 def adjust(version: int) -> dict[str, Any]:
@@ -150,54 +132,11 @@ def start_server(url: str, folder: Path, log: IO[bytes], workers: int = 1) -> tu
         env=environment(url), cwd=folder, stdout=log, stderr=subprocess.STDOUT,
     )
     started = time.monotonic()
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2).close()
-            return server, port
-        except OSError:
-            if server.poll() is not None or time.monotonic() - started > 60:
-                server.kill()
-                raise RuntimeError(f"the server did not start (see {log.name})") from None
-            time.sleep(0.05)
+    while not answers(port):
+        if server.poll() is not None or time.monotonic() - started > 60:
+            server.kill()
+            raise RuntimeError(f"the server did not start (see {log.name})")
+        time.sleep(0.05)
+    return server, port
 
 
-class HttpAnswer:
-    """An HTTP answer with the parts of a Flask test response the tests read."""
-
-    def __init__(self, status: int, body: bytes) -> None:
-        self.status_code = status
-        self.json = json.loads(body) if body else None
-
-    def get_json(self) -> Any:
-        return self.json
-
-
-class HttpClient:
-    """A keep-alive client to a real server, answering as Flask's test client does (``post(path, json=…)``)."""
-
-    def __init__(self, port: int) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-
-    def open(self, method: str, path: str, json_body: Any = None,
-             headers: Mapping[str, str] | None = None) -> HttpAnswer:
-        body = None if json_body is None else json.dumps(json_body).encode()
-        sent = {**(headers or {}), **({"Content-Type": "application/json"} if body is not None else {})}
-        self.connection.request(method, path, body=body, headers=sent)
-        answer = self.connection.getresponse()
-        return HttpAnswer(answer.status, answer.read())
-
-    def get(self, path: str, headers: Mapping[str, str] | None = None) -> HttpAnswer:
-        return self.open("GET", path, headers=headers)
-
-    def post(self, path: str, json: Any = None, headers: Mapping[str, str] | None = None) -> HttpAnswer:
-        return self.open("POST", path, json, headers)
-
-
-class HttpApp:
-    """A real server seen as an app: each ``test_client()`` is a connection of its own."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-
-    def test_client(self) -> HttpClient:
-        return HttpClient(self.port)

@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks.scratch import migrated_database
-from support.http import Calls, Club
+from support.http import Calls, Club, HttpClient
 from support.scale import sized
 
-from .helpers import HttpApp, environment, start_server
+from .helpers import environment, start_server
 from .test_connections import holders, processes, server_on
 
 DECLARED = 2_000_000  # the length a half-sent body tells: under the 2 MiB limit, as an import may be
@@ -110,7 +110,7 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **settings: str) -> 
     for name, value in settings.items():
         monkeypatch.setenv(f"NJ_LEDGER_{name}", value)
     with migrated_database("sqlite", tmp_path) as url, server_on(url, tmp_path, 1) as (process, port):
-        yield process.pid, port, Calls(HttpApp(port).test_client()).club()
+        yield process.pid, port, Calls(HttpClient(port)).club()
 
 
 def test_a_large_body_is_refused_before_it_is_read_without_a_valid_token(tmp_path, monkeypatch) -> None:
@@ -159,7 +159,7 @@ def test_a_large_body_is_refused_before_it_is_read_without_a_valid_token(tmp_pat
 def test_half_sent_bodies_hold_little_memory_and_give_it_back(tmp_path, monkeypatch) -> None:
     count, sent = sized(400, 1200), 300_000
     with server(tmp_path, monkeypatch, CLIENT_REQUESTS="100000") as (pid, port, club):
-        calls = Calls(HttpApp(port).test_client())
+        calls = Calls(HttpClient(port))
         imports = f"/api/v1/clubs/{club.id}/imports"
         time.sleep(0.5)
         before = rss(pid)
@@ -189,7 +189,7 @@ def test_half_sent_bodies_hold_little_memory_and_give_it_back(tmp_path, monkeypa
 
 def test_one_address_may_not_hold_every_request(tmp_path, monkeypatch) -> None:
     with server(tmp_path, monkeypatch, CLIENT_REQUESTS="8") as (_, port, club):
-        calls = Calls(HttpApp(port).test_client())
+        calls = Calls(HttpClient(port))
         game = calls.game(club)["id"]
         actions = f"/api/v1/games/{game}/actions"
         held = [half_sent(port, actions, 10, club.token, HOSTILE, length=500) for _ in range(8)]
@@ -216,7 +216,7 @@ def percentile(samples: list[float], share: float) -> float:
 def test_health_and_appends_answer_beside_eight_thousand_hostile_sockets(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("NJ_LEDGER_PROXIES", "127.0.0.1")
     with migrated_database("sqlite", tmp_path) as url, server_on(url, tmp_path, 1) as (_, port):
-        calls = Calls(HttpApp(port).test_client())
+        calls = Calls(HttpClient(port))
         club = calls.club()
         game = calls.game(club)["id"]
         scorer = {**club.auth, "X-Forwarded-For": SCORER}
@@ -257,7 +257,7 @@ def test_a_second_server_on_a_port_in_use_refuses_to_start(tmp_path) -> None:
             assert second.returncode == 1, second
             assert f"Port {port} of 127.0.0.1 is in use" in second.stderr.decode(), second.stderr
             assert first.poll() is None, "the first server stopped"
-            assert Calls(HttpApp(port).test_client()).client.get("/api/v1/health").status_code == 200
+            assert Calls(HttpClient(port)).client.get("/api/v1/health").status_code == 200
         finally:
             first.terminate()
             first.wait(timeout=20)

@@ -32,10 +32,10 @@ import pytest
 from benchmarks.scratch import migrated_database
 from nj_ledger.exchange import FORMAT, VERSION
 from nj_ledger.simulator import simulate
-from support.http import ADMIN_TOKEN
+from support.http import ADMIN_TOKEN, HttpClient
 from support.scale import scaled, sized
 
-from .helpers import HttpClient, adjust, start_server
+from .helpers import adjust, start_server
 
 APPENDS = sized(1200, 4800)  # timed appends with nothing analysed, and as many while the analyses run
 BLOCK = 50  # appends a turn

@@ -122,10 +122,7 @@ def shared(app: Flask) -> Shared:
     return Shared(calls, club, game)
 
 
-def raw_post(calls: Calls, club: Club, path: str, body: bytes | str, content_type: str = "application/json") -> Any:
-    return calls.client.post(path, data=body, content_type=content_type, headers=club.auth)
-
-
+JSON = "application/json"
 NOT_JSON = [
     ('{"actions": [', "truncated"),
     ('{"actions": []} trailing', "trailing garbage"),
@@ -143,7 +140,8 @@ NOT_JSON = [
 def test_a_body_that_is_not_json_is_400_invalid_json(shared, body, what) -> None:
     calls, club, game = shared.calls, shared.club, shared.game
     before = calls.events(club, game)
-    assert_problem(raw_post(calls, club, f"/api/v1/games/{game}/actions", body), 400, "invalid-json")
+    answer = calls.post(f"/api/v1/games/{game}/actions", data=body, content_type=JSON, club=club)
+    assert_problem(answer, 400, "invalid-json")
     assert calls.events(club, game) == before
 
 
@@ -238,8 +236,8 @@ def test_emoji_right_to_left_and_accented_names_are_kept_composed(calls, club) -
 def test_a_body_that_is_not_sent_as_json_is_415(shared, content_type) -> None:
     calls, club, game = shared.calls, shared.club, shared.game
     before = calls.events(club, game)
-    answer = raw_post(calls, club, f"/api/v1/games/{game}/actions", json.dumps({"actions": [{"type": "end"}]}),
-                      content_type)
+    answer = calls.post(f"/api/v1/games/{game}/actions", data=json.dumps({"actions": [{"type": "end"}]}),
+                        content_type=content_type, club=club)
     assert_problem(answer, 415, "unsupported-media-type")
     assert calls.events(club, game) == before
 
@@ -271,8 +269,10 @@ def test_a_body_over_the_size_limit_is_413_and_stores_nothing(shared) -> None:
     limit = calls.client.application.config["MAX_CONTENT_LENGTH"]
     before = calls.events(club, game)
     body = json.dumps({"actions": [{"type": "end", "reason": "x" * limit}]})
-    assert_problem(raw_post(calls, club, f"/api/v1/games/{game}/actions", body), 413, "request-too-large")
+    answer = calls.post(f"/api/v1/games/{game}/actions", data=body, content_type=JSON, club=club)
+    assert_problem(answer, 413, "request-too-large")
     document = {"format": "nj-ledger/game", "version": 1, "players": PLAYERS, "rules": "classic",
                 "starting_chips": 60, "actions": [{"type": "end", "reason": "x" * limit}]}
-    assert_problem(raw_post(calls, club, f"/api/v1/clubs/{club.id}/imports", json.dumps(document)), 413)
+    assert_problem(calls.post(f"/api/v1/clubs/{club.id}/imports", data=json.dumps(document), content_type=JSON,
+                              club=club), 413)
     assert calls.events(club, game) == before

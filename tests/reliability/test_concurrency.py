@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from support.http import Calls, Club
+from support.apps import serving
+from support.http import Calls, Club, HttpApp
 from support.scale import scaled, sized
 
-from .helpers import HttpApp, check_store, replayed_view, serving, start_server
+from .helpers import check_store, replayed_view, start_server
 from .workers import Outcome, ProcessClients, in_threads
 
 

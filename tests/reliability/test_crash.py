@@ -23,7 +23,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ from nj_ledger.reducer import replay
 from nj_ledger.simulator import SimulatedGame, simulate
 from nj_ledger.store import Store
 from nj_ledger.store.models import Game
+from support.http import Calls, HttpClient
 
 from .helpers import check_store, environment, start_server
 
@@ -189,16 +189,6 @@ class LiveGame:
     acked: int = 1
 
 
-def call(port: int, method: str, path: str, token: str, body: Any = None, if_match: int | None = None) -> Any:
-    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-    if if_match is not None:
-        headers["If-Match"] = f'"{if_match}"'
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, headers=headers, method=method)
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
-
-
 def serve(rounds: Rounds) -> tuple[subprocess.Popen[bytes], int]:
     with (rounds.folder / "output.log").open("ab") as log:
         return start_server(rounds.url, rounds.folder, log)
@@ -207,13 +197,16 @@ def serve(rounds: Rounds) -> tuple[subprocess.Popen[bytes], int]:
 def play_on(port: int, token: str, game: LiveGame, stop: threading.Event) -> None:
     """Send the game's next batches until the server goes away (or the game is over)."""
     batch = game.ends.index(game.version)
+    calls = Calls(HttpClient(port, fresh=True, timeout=30))
     while batch < len(game.simulated.batches) and not stop.is_set():
         try:
-            answer = call(port, "POST", f"/api/v1/games/{game.id}/actions", token,
-                          {"actions": game.simulated.batches[batch]}, if_match=game.version)
+            answer = calls.post(f"/api/v1/games/{game.id}/actions", {"actions": game.simulated.batches[batch]},
+                                token=token, headers={"If-Match": f'"{game.version}"'})
         except (OSError, http.client.HTTPException):  # the server went away, mid-answer or before it
             return
-        game.version = game.acked = answer["state"]["version"]
+        if not 200 <= answer.status_code < 300:  # refused: this client stops, as when the server goes away
+            return
+        game.version = game.acked = answer.json["state"]["version"]
         batch += 1
 
 
@@ -223,8 +216,9 @@ def kill_server(rounds: Rounds, kills: int) -> None:
     server, port = serve(rounds)
     for number in range(LIVE_GAMES):
         simulated = simulate(seed=900 + number, players=3 + number % 3, deals=60, starting_chips=5000)
-        created = call(port, "POST", f"/api/v1/clubs/{club}/games", token,
-                       {"players": simulated.players, "rules": "classic", "starting_chips": simulated.starting_chips})
+        created = Calls(HttpClient(port, timeout=30)).read(
+            "POST", f"/api/v1/clubs/{club}/games",
+            {"players": simulated.players, "rules": "classic", "starting_chips": simulated.starting_chips}, token=token)
         games.append(LiveGame(created["id"], simulated, boundaries(simulated)))
     for round_ in range(kills):
         if round_:

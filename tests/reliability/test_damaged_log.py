@@ -34,10 +34,9 @@ def read_routes(table: Table) -> list[tuple[str, str, Any]]:
 def answers(table: Table) -> dict[str, Any]:
     table.store.cache.clear()
     table.store.deal_starts = type(table.store.deal_starts)()
-    client = table.calls.client
     found = {}
     for method, path, body in read_routes(table):
-        answer = client.open(path, method=method, json=body, headers=table.club.auth)
+        answer = table.calls.send(method, path, body, club=table.club)
         assert answer.status_code < 500, (method, path, answer.get_data(as_text=True))
         found[f"{method} {path}"] = answer
     return found

@@ -6,23 +6,19 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from support.http import Calls, Club, assert_problem
+from support.http import assert_problem
 
 DEAL = {"type": "deal"}
 ADJUST = {"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 2, "reason": "a round of drinks"}
 
 
-def send(calls: Calls, club: Club, game: str, key: str, *actions: dict[str, Any]) -> Any:
-    return calls.act(club, game, *actions, headers={"Idempotency-Key": key})
-
-
 def test_a_retry_returns_the_first_response_and_appends_nothing(calls, club) -> None:
     game = calls.game(club)["id"]
-    first = send(calls, club, game, "deal-1", DEAL)
+    first = calls.act(club, game, DEAL, Idempotency_Key="deal-1")
     assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers
     log = calls.events(club, game)
     for _ in range(3):
-        again = send(calls, club, game, "deal-1", DEAL)
+        again = calls.act(club, game, DEAL, Idempotency_Key="deal-1")
         assert (again.status_code, again.get_json()) == (201, first.get_json())
         assert again.headers["Idempotent-Replayed"] == "true" and again.headers["ETag"] == first.headers["ETag"]
         assert calls.events(club, game) == log
@@ -30,11 +26,11 @@ def test_a_retry_returns_the_first_response_and_appends_nothing(calls, club) -> 
 
 def test_a_retry_after_the_game_moved_on_still_answers_as_the_first_time(calls, club) -> None:
     game = calls.game(club)["id"]
-    first = send(calls, club, game, "k-adjust", ADJUST)
+    first = calls.act(club, game, ADJUST, Idempotency_Key="k-adjust")
     assert first.status_code == 201
     assert calls.act(club, game, DEAL).status_code == 201
     log = calls.events(club, game)
-    again = send(calls, club, game, "k-adjust", ADJUST)
+    again = calls.act(club, game, ADJUST, Idempotency_Key="k-adjust")
     assert (again.status_code, again.get_json()) == (201, first.get_json())
     assert again.json["state"]["version"] < len(log) and calls.events(club, game) == log
 
@@ -42,22 +38,22 @@ def test_a_retry_after_the_game_moved_on_still_answers_as_the_first_time(calls, 
 def test_the_same_key_with_another_body_or_game_is_refused(calls, club) -> None:
     game = calls.game(club)["id"]
     other_game = calls.game(club)["id"]
-    assert send(calls, club, game, "k1", ADJUST).status_code == 201
+    assert calls.act(club, game, ADJUST, Idempotency_Key="k1").status_code == 201
     log, other_log = calls.events(club, game), calls.events(club, other_game)
-    assert_problem(send(calls, club, game, "k1", {**ADJUST, "amount": 3}), 422, "idempotency-mismatch")
-    assert_problem(send(calls, club, game, "k1", ADJUST, DEAL), 422, "idempotency-mismatch")
-    assert_problem(send(calls, club, other_game, "k1", ADJUST), 422, "idempotency-mismatch")
+    assert_problem(calls.act(club, game, {**ADJUST, "amount": 3}, Idempotency_Key="k1"), 422, "idempotency-mismatch")
+    assert_problem(calls.act(club, game, ADJUST, DEAL, Idempotency_Key="k1"), 422, "idempotency-mismatch")
+    assert_problem(calls.act(club, other_game, ADJUST, Idempotency_Key="k1"), 422, "idempotency-mismatch")
     assert calls.events(club, game) == log and calls.events(club, other_game) == other_log
 
 
 def test_a_refusal_is_remembered_too(calls, club) -> None:
     game = calls.game(club)["id"]
     play = {"type": "play", "seat": 0, "cards": ["7D"]}
-    first = send(calls, club, game, "too-early", play)
+    first = calls.act(club, game, play, Idempotency_Key="too-early")
     assert_problem(first, 422, "no-deal-in-progress")
     assert calls.act(club, game, DEAL).status_code == 201
     log = calls.events(club, game)
-    again = send(calls, club, game, "too-early", play)  # legal now, but this key already had its answer
+    again = calls.act(club, game, play, Idempotency_Key="too-early")  # legal now, but this key already had its answer
     assert (again.status_code, again.get_json()) == (422, first.get_json())
     assert again.mimetype == "application/problem+json" and calls.events(club, game) == log
 
@@ -65,13 +61,13 @@ def test_a_refusal_is_remembered_too(calls, club) -> None:
 def test_keys_are_scoped_to_their_club(calls) -> None:
     ours, theirs = calls.club("Le Nain du Jeudi"), calls.club("Les Voisins")
     our_game, their_game = calls.game(ours)["id"], calls.game(theirs)["id"]
-    mine = send(calls, ours, our_game, "shared-key", ADJUST)
-    yours = send(calls, theirs, their_game, "shared-key", {**ADJUST, "amount": 5})
+    mine = calls.act(ours, our_game, ADJUST, Idempotency_Key="shared-key")
+    yours = calls.act(theirs, their_game, {**ADJUST, "amount": 5}, Idempotency_Key="shared-key")
     assert mine.status_code == yours.status_code == 201
     assert "Idempotent-Replayed" not in yours.headers
     assert [e["data"].get("amount") for e in calls.events(theirs, their_game)][1:] == [5, 5]
     assert [e["data"].get("amount") for e in calls.events(ours, our_game)][1:] == [2, 2]
-    assert_problem(send(calls, theirs, our_game, "shared-key", ADJUST), 404, "not-found")
+    assert_problem(calls.act(theirs, our_game, ADJUST, Idempotency_Key="shared-key"), 404, "not-found")
 
 
 def race(count: int, call: Any) -> list[Any]:

@@ -8,18 +8,16 @@ import os
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from api import create_app
 from api.context import store as app_store
 from nj_ledger.receipts import Signer, b64url
 from nj_ledger.store import SigningKeyError, Store
 from nj_ledger.store.keys import register_key, registered_keys
-from support.http import ADMIN_TOKEN, Calls
+from support.apps import new_app
+from support.http import Calls, HttpClient, answers
 
 from .helpers import ROOT, free_port
 
@@ -48,11 +46,9 @@ def serve(env: dict[str, str], cwd: Path) -> tuple[subprocess.Popen[str], int | 
     while time.monotonic() < deadline:
         if server.poll() is not None:
             return server, None
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2).close()
+        if answers(port):
             return server, port
-        except OSError:
-            time.sleep(0.1)
+        time.sleep(0.1)
     server.kill()
     raise AssertionError("the server neither started nor stopped")
 
@@ -60,14 +56,6 @@ def serve(env: dict[str, str], cwd: Path) -> tuple[subprocess.Popen[str], int | 
 def stop(server: subprocess.Popen[str]) -> None:
     server.terminate()
     server.communicate(timeout=30)
-
-
-def call(port: int, path: str, token: str = "", body: Any = None) -> Any:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1{path}",
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
 
 
 def imported(env: dict[str, str], cwd: Path) -> tuple[str, str, str]:
@@ -93,8 +81,9 @@ def test_a_server_started_from_another_folder_signs_with_the_same_key(fresh_url:
     server, port = serve(env, elsewhere)
     try:
         assert port is not None, server.communicate()[1]
-        assert call(port, "/keys")["keys"] == listed and len(listed) == 1
-        report = call(port, f"/games/{game}/audit", token)
+        api = Calls(HttpClient(port, base="/api/v1", timeout=30))
+        assert api.read("GET", "/keys")["keys"] == listed and len(listed) == 1
+        report = api.read("GET", f"/games/{game}/audit", token=token)
         assert report["ok"] and report["checkpoints"]["ok"], report["findings"]
     finally:
         stop(server)
@@ -129,9 +118,11 @@ def test_a_foreign_key_stops_the_server_until_it_is_rotated_in(fresh_url: str, t
     try:
         assert port is not None, server.communicate()[1]
         receipts = json.loads(heads.read_text())["receipts"]
-        report = call(port, f"/games/{game}/audit", token, {"receipts": receipts})  # signed by the retired key
+        api = Calls(HttpClient(port, base="/api/v1", timeout=30))
+        report = api.read("POST", f"/games/{game}/audit", {"receipts": receipts}, token=token)  # by the retired key
         assert report["ok"] and report["receipts"]["checked"] == 1, report["findings"]
-        created = call(port, f"/clubs/{club}/games", token, {"players": ["Ana", "Ben"], "starting_chips": 40})
+        created = api.read("POST", f"/clubs/{club}/games", {"players": ["Ana", "Ben"], "starting_chips": 40},
+                           token=token)
         assert created["receipt"]["key"] == other.id  # the key taken into use signs from now on
     finally:
         stop(server)
@@ -158,7 +149,7 @@ def test_a_server_that_may_not_sign_tells_its_client_that_much_only(fresh_url: s
     process after this one started)."""
     monkeypatch.setenv("NJ_LEDGER_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.delenv("NJ_LEDGER_SIGNING_KEY", raising=False)
-    app = create_app({"DATABASE_URL": fresh_url, "ADMIN_TOKEN": ADMIN_TOKEN})
+    app = new_app(url=fresh_url)
     calls = Calls(app.test_client())
     club = calls.club()
     game = calls.game(club)["id"]

@@ -24,7 +24,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from api.serving import remove_dead_metrics_folders
-from support.http import ADMIN_TOKEN
+from support.http import ADMIN_TOKEN, Calls, HttpClient
 
 from .helpers import start_server
 from .test_serving import STOP_WITHIN, children, send
@@ -33,26 +33,13 @@ PER_WORKER = 20
 ACCESS_FIELDS = {"time", "request_id", "method", "route", "path", "status", "duration_ms", "bytes", "client"}
 
 
-def call(connection: http.client.HTTPConnection, method: str, path: str, token: str | None = None,
-         body: object = None, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    sent = dict(headers or {})
-    if token is not None:
-        sent["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    if data is not None:
-        sent["Content-Type"] = "application/json"
-    connection.request(method, path, body=data, headers=sent)
-    answer = connection.getresponse()
-    return answer.status, {name.lower(): value for name, value in answer.getheaders()}, answer.read()
-
-
 def scraped(port: int, connection: http.client.HTTPConnection | None = None) -> dict[tuple[str, tuple], float]:
     """``GET /metrics`` over HTTP, parsed by prometheus_client: every sample by (name, labels)."""
-    connection = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    status, headers, body = call(connection, "GET", "/metrics")
-    assert status == 200 and headers["content-type"].startswith("text/plain"), headers
+    client = HttpClient.over(connection) if connection is not None else HttpClient(port, timeout=10)
+    answer = Calls(client).get("/metrics")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/plain"), answer.headers
     return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(body.decode()) for sample in family.samples}
+            for family in text_string_to_metric_families(answer.data.decode()) for sample in family.samples}
 
 
 def socket_inodes(pid: int) -> set[str]:
@@ -134,26 +121,26 @@ def test_metrics_add_up_both_workers_and_the_log_names_each_request(fresh_url: s
     opened: list[http.client.HTTPConnection] = []
     try:
         assert len(workers) == 2 and len(folders) == 1, (workers, folders)
-        setup = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        _, _, made = call(setup, "POST", "/api/v1/clubs", ADMIN_TOKEN, {"name": "Le Cercle des Métriques"})
-        club = json.loads(made)
+        setup = Calls(HttpClient(port, timeout=10))
+        club = setup.post("/api/v1/clubs", {"name": "Le Cercle des Métriques"}, token=ADMIN_TOKEN).json
         token = club["token"]
-        status, _, body = call(setup, "POST", f"/api/v1/clubs/{club['id']}/games", token,
-                               {"players": ["Ana", "Ben", "Chloé"], "rules": "classic", "starting_chips": 60})
-        assert status == 201, body
-        game = json.loads(body)["id"]
-        setup.close()
+        made = setup.post(f"/api/v1/clubs/{club['id']}/games",
+                          {"players": ["Ana", "Ben", "Chloé"], "rules": "classic", "starting_chips": 60}, token=token)
+        assert made.status_code == 201, made.data
+        game = made.json["id"]
+        setup.client.close()
 
         held, opened = one_connection_per_worker(port, workers)
         ids: list[str] = []
         for connection in held.values():
+            calls = Calls(HttpClient.over(connection))
             for number in range(PER_WORKER):
-                status, headers, _ = call(connection, "GET", f"/api/v1/games/{game}/events?after={number}", token)
-                assert status == 200
-                ids.append(headers["x-request-id"])
-        status, headers, _ = call(held[min(held)], "GET", "/api/v1/nowhere", headers={"X-Request-Id": "mine-1"})
-        assert status == 404 and headers["x-request-id"] != "mine-1"  # a client does not name its request
-        unmatched = headers["x-request-id"]
+                answer = calls.get(f"/api/v1/games/{game}/events?after={number}", token=token)
+                assert answer.status_code == 200
+                ids.append(answer.headers["x-request-id"])
+        answer = Calls(HttpClient.over(held[min(held)])).get("/api/v1/nowhere", headers={"X-Request-Id": "mine-1"})
+        assert answer.status_code == 404 and answer.headers["x-request-id"] != "mine-1"  # a client does not name
+        unmatched = answer.headers["x-request-id"]  # its request
         events = (("method", "GET"), ("route", "games.Events"), ("status", "200"))
         for connection in held.values():  # each worker answers a scrape: each counts both workers' requests
             assert scraped(port, connection)[("nj_ledger_http_requests_total", events)] == 2 * PER_WORKER

@@ -3,12 +3,9 @@ and nothing the server prints holds a share's secret."""
 
 from __future__ import annotations
 
-import http.client
-import json
 from pathlib import Path
-from typing import Any
 
-from support.http import ADMIN_TOKEN
+from support.http import ADMIN_TOKEN, Calls, HttpClient
 
 from .helpers import start_server
 
@@ -18,31 +15,26 @@ def test_a_revoked_share_is_refused_at_once_by_every_worker_and_never_printed(fr
     with log_path.open("wb") as log:
         server, port = start_server(fresh_url, tmp_path, log, workers=2)
     try:
-        def call(method: str, path: str, token: str, body: Any = None) -> tuple[int, Any]:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)  # a new connection each:
-            try:  # the server hands them to either worker
-                headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-                connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-                answer = connection.getresponse()
-                raw = answer.read()
-                return answer.status, json.loads(raw) if raw and answer.getheader("Content-Type", "").endswith(
-                    "json") else raw
-            finally:
-                connection.close()
-
-        _, club = call("POST", "/api/v1/clubs", ADMIN_TOKEN, {"name": "Club"})
-        status, game = call("POST", f"/api/v1/clubs/{club['id']}/games", club["token"],
-                            {"players": ["Ana", "Ben"], "starting_chips": 40})
+        calls = Calls(HttpClient(port, fresh=True, timeout=30))  # a new connection each: the server hands them
+        club = calls.post("/api/v1/clubs", {"name": "Club"}, token=ADMIN_TOKEN).json  # to either worker
+        answer = calls.post(f"/api/v1/clubs/{club['id']}/games", {"players": ["Ana", "Ben"], "starting_chips": 40},
+                            token=club["token"])
+        status, game = answer.status_code, answer.json
         assert status == 201
-        status, made = call("POST", f"/api/v1/clubs/{club['id']}/shares", club["token"], {"game": game["id"]})
+        answer = calls.post(f"/api/v1/clubs/{club['id']}/shares", {"game": game["id"]}, token=club["token"])
+        status, made = answer.status_code, answer.json
         assert status == 201
         page = made["url"].partition("#")[0]
-        assert call("GET", page, made["secret"])[0] == 200
+        assert calls.get(page, token=made["secret"]).status_code == 200
         shared = f"/api/v1/games/{game['id']}"
-        assert [call("GET", shared, made["secret"])[0] for _ in range(20)] == [200] * 20  # both workers know it
-        assert call("GET", f"/api/v1/clubs/{club['id']}", made["secret"])[0] == 404
-        assert call("DELETE", f"/api/v1/clubs/{club['id']}/shares/{made['id']}", club["token"])[0] == 204
-        assert [call("GET", shared, made["secret"])[0] for _ in range(20)] == [401] * 20
+
+        def status_of(path: str, token: str) -> int:
+            return int(calls.get(path, token=token).status_code)
+
+        assert [status_of(shared, made["secret"]) for _ in range(20)] == [200] * 20  # both workers know it
+        assert status_of(f"/api/v1/clubs/{club['id']}", made["secret"]) == 404
+        assert calls.delete(f"/api/v1/clubs/{club['id']}/shares/{made['id']}", token=club["token"]).status_code == 204
+        assert [status_of(shared, made["secret"]) for _ in range(20)] == [401] * 20
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -31,10 +31,10 @@ from typing import Any
 
 import pytest
 
-from support.http import ADMIN_TOKEN
+from support.http import ADMIN_TOKEN, HttpClient
 from support.scale import scaled, sized
 
-from .helpers import HttpClient, adjust, start_server
+from .helpers import adjust, start_server
 
 HEARTBEAT = 0.5  # seconds, for these servers
 SLOW_HEARTBEAT = 3.0  # seconds, for the servers whose followers must be woken by the append itself
@@ -279,7 +279,7 @@ def test_a_revoked_share_or_token_ends_its_streams_on_every_server_within_a_seco
                 assert follower.block() == ["retry: 2000"]
             for name, path in (("share", f"/api/v1/clubs/{club}/shares/{share['id']}"),
                                ("viewer", f"/api/v1/clubs/{club}/tokens/{viewer['id']}")):
-                assert client.open("DELETE", path, headers=auth).status_code == 204
+                assert client.delete(path, headers=auth).status_code == 204
                 revoked_at = time.monotonic()
                 for (whose, port), follower in followers.items():
                     if whose != name:

@@ -7,7 +7,6 @@ tokens); wrong tokens from one address are answered 429 past the limit, with
 
 from __future__ import annotations
 
-import http.client
 import json
 import secrets
 import subprocess
@@ -17,12 +16,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from api import create_app
 from api.auth import WeakAdminToken, check_admin_token
 from api.config import Config
 from cli.commands import main
 from nj_ledger.store import Store
-from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
+from support.apps import new_app
+from support.http import ADMIN_TOKEN, Calls, Club, HttpClient, assert_problem
 from support.scale import scaled, sized
 
 from .helpers import environment, start_server
@@ -90,33 +89,25 @@ def test_a_revoked_token_is_refused_at_once_by_every_worker(fresh_url: str, tmp_
     with (tmp_path / "server.log").open("wb") as log:
         server, port = start_server(fresh_url, tmp_path, log, workers=2)
     try:
-        def call(method: str, path: str, token: str) -> int:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)  # a new connection each:
-            try:  # the server hands them to either worker
-                connection.request(method, path, headers={"Authorization": f"Bearer {token}"})
-                return connection.getresponse().status
-            finally:
-                connection.close()
-
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        connection.request("POST", "/api/v1/clubs", body=json.dumps({"name": "Club"}),
-                           headers={"Authorization": f"Bearer {ADMIN_TOKEN}", "Content-Type": "application/json"})
-        made = json.loads(connection.getresponse().read())
-        connection.request("POST", f"/api/v1/clubs/{made['id']}/tokens", body=json.dumps({"role": "viewer"}),
-                           headers={"Authorization": f"Bearer {made['token']}", "Content-Type": "application/json"})
-        viewer = json.loads(connection.getresponse().read())
+        calls = Calls(HttpClient(port, fresh=True, timeout=30))  # a new connection each:
+        made = calls.read("POST", "/api/v1/clubs", {"name": "Club"}, token=ADMIN_TOKEN)  # the server hands them to
+        viewer = calls.read("POST", f"/api/v1/clubs/{made['id']}/tokens", {"role": "viewer"},  # either worker
+                            token=made["token"])
         club = f"/api/v1/clubs/{made['id']}"
-        assert [call("GET", club, viewer["token"]) for _ in range(20)] == [200] * 20  # both workers know it
-        assert call("DELETE", f"{club}/tokens/{viewer['id']}", made["token"]) == 204
-        assert [call("GET", club, viewer["token"]) for _ in range(20)] == [401] * 20
+
+        def status(token: str) -> int:
+            return int(calls.get(club, token=token).status_code)
+
+        assert [status(viewer["token"]) for _ in range(20)] == [200] * 20  # both workers know it
+        assert calls.delete(f"{club}/tokens/{viewer['id']}", token=made["token"]).status_code == 204
+        assert [status(viewer["token"]) for _ in range(20)] == [401] * 20
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
 def test_wrong_tokens_from_one_address_are_rate_limited(store: Store) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                      "AUTH_FAILURE_LIMIT": Config.AUTH_FAILURE_LIMIT})  # the default, not the suite's
+    app = new_app(store, AUTH_FAILURE_LIMIT=Config.AUTH_FAILURE_LIMIT)  # the default, not the suite's
     intruder = app.test_client()
     intruder.environ_base["REMOTE_ADDR"] = "192.0.2.7"
     member = app.test_client()
@@ -139,7 +130,7 @@ def test_wrong_tokens_from_one_address_are_rate_limited(store: Store) -> None:
                                   "0123456789" * 4, "abcdefghijklmnopqrstuvwxyz0123456789"])
 def test_a_weak_admin_token_stops_the_server_from_starting(weak: str, fresh_url: str, tmp_path: Path) -> None:
     with pytest.raises(WeakAdminToken, match="nj-ledger admin-token"):
-        create_app({"DATABASE_URL": fresh_url, "ADMIN_TOKEN": weak})
+        new_app(url=fresh_url, ADMIN_TOKEN=weak)
     server = subprocess.run(
         [sys.executable, "-m", "cli", "serve", "--port", "1"], capture_output=True, text=True,
         env={**environment(fresh_url), "NJ_LEDGER_ADMIN_TOKEN": weak}, cwd=tmp_path, timeout=60)
@@ -159,7 +150,7 @@ def test_an_admin_token_a_person_chose_is_refused(chosen: str) -> None:
     with pytest.raises(WeakAdminToken, match="nj-ledger admin-token"):
         check_admin_token(chosen)
     with pytest.raises(WeakAdminToken, match="zxcvbn"):
-        create_app({"DATABASE_URL": "sqlite://", "ADMIN_TOKEN": chosen})
+        new_app(url="sqlite://", ADMIN_TOKEN=chosen)
 
 
 @scaled
@@ -174,8 +165,7 @@ def test_the_command_line_makes_admin_tokens_the_server_accepts() -> None:
 
 
 def test_wrong_tokens_are_counted_by_ipv6_network_and_by_the_address_trusted_proxies_name(store: Store) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
-                      "AUTH_FAILURE_LIMIT": "3/minute", "PROXIES": 1})
+    app = new_app(store, AUTH_FAILURE_LIMIT="3/minute", PROXIES=1)
     club = Calls(app.test_client()).club()
 
     def status(address: str, forwarded: str | None = None, token: str = "wrong") -> int:

@@ -17,7 +17,6 @@ from typing import Any
 import orjson
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 
 from api import audits
 from api.audits import GATE, WHOLE_LOG_READS, audited_page
@@ -29,10 +28,10 @@ from nj_ledger.bounds import MAX_GAME_EVENTS
 from nj_ledger.decide import new_game
 from nj_ledger.store import Store
 from nj_ledger.store.checkpoints import audit_game, checkpoints
-from support.http import Club, assert_problem
+from support.apps import serving
+from support.http import Calls, Club, assert_problem
 from support.scale import scaled, sized
 
-from .helpers import serving
 from .tampering import Table
 
 LARGEST = MAX_GAME_EVENTS + 1  # adjustments before the first deal up to the bound, and the game's end
@@ -65,18 +64,18 @@ def store_of(app: Flask) -> Store:
         return app_store()
 
 
-def answered(client: FlaskClient, path: str, **options: Any) -> tuple[int, bytes]:
+def answered(calls: Calls, method: str, path: str, body: Any = None, **named: Any) -> tuple[int, bytes]:
     """An answer's status and body, read a chunk at a time as a server sends it."""
-    answer = client.open(path, buffered=False, **options)
+    answer = calls.send(method, path, body, buffered=False, **named)
     try:
         return answer.status_code, b"".join(answer.response)
     finally:
         answer.close()
 
 
-def sent(client: FlaskClient, path: str, **options: Any) -> tuple[int, int]:
+def sent(calls: Calls, path: str, **named: Any) -> tuple[int, int]:
     """An answer's status and length, each chunk dropped once counted, as a server drops what it has sent."""
-    answer = client.open(path, buffered=False, **options)
+    answer = calls.get(path, buffered=False, **named)
     try:
         return answer.status_code, sum(len(chunk) for chunk in answer.response)
     finally:
@@ -133,14 +132,14 @@ def test_the_audit_written_as_it_is_read_is_the_audit_its_schema_dumps(table: Ta
         table.rewrite_tail(60, lambda action: action)
         with table.engine.begin() as connection:
             connection.exec_driver_sql(f"UPDATE games SET version = 50 WHERE id = '{table.game}'")
-    client = table.calls.client
-    app = client.application
+    app = table.calls.client.application
     for headers in ({}, FR):
-        status, body = answered(client, f"/api/v1/games/{table.game}/audit", headers={**table.club.auth, **headers})
+        status, body = answered(table.calls, "GET", f"/api/v1/games/{table.game}/audit",
+                                headers={**table.club.auth, **headers})
         assert status == 200
         assert orjson.loads(body) == schema_dump(app, table.club.id, table.game, headers=headers)
-        status, body = answered(client, f"/api/v1/games/{table.game}/audit", method="POST",
-                                json={"receipts": receipts}, headers={**table.club.auth, **headers})
+        status, body = answered(table.calls, "POST", f"/api/v1/games/{table.game}/audit", {"receipts": receipts},
+                                headers={**table.club.auth, **headers})
         assert status == 200
         assert orjson.loads(body) == schema_dump(app, table.club.id, table.game, receipts, headers)
     if damage != "none":
@@ -158,13 +157,13 @@ def test_the_audit_of_a_long_game_holds_little_memory_whatever_its_length(fresh_
         store = store_of(app)
         club, game = long_game(store, events)
         small_club, small = long_game(store, 101)
-        client = app.test_client()
-        assert answered(client, f"/api/v1/games/{small}/audit", headers=small_club.auth)[0] == 200  # warm
+        calls = Calls(app.test_client())
+        assert answered(calls, "GET", f"/api/v1/games/{small}/audit", headers=small_club.auth)[0] == 200  # warm
         path, headers = f"/api/v1/games/{game}/audit", {**club.auth, **FR}
         gc.collect()
         tracemalloc.start()
         try:
-            status, size = sent(client, path, headers=headers)
+            status, size = sent(calls, path, headers=headers)
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()

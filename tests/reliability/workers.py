@@ -15,8 +15,9 @@ from typing import Any
 from flask import Flask
 
 from nj_ledger.store.checkpoints import CHECKPOINT_KEY_ENV
+from support.apps import serving
 
-from .helpers import CHECKPOINT_KEY, adjust, alternating_adjust, serving
+from .helpers import CHECKPOINT_KEY, adjust, alternating_adjust
 
 
 @dataclass

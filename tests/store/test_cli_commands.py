@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from api import create_app
 from cli.commands import examples_folder, main
 from nj_ledger.audit import audit
 from nj_ledger.store import Store
 from nj_ledger.store.migrate import head_revision, is_current
+from support.apps import new_app
 
 DOCUMENT = {"format": "nj-ledger/game", "version": 1, "title": "Essai", "players": ["Ana", "Ben", "Chloé"],
             "rules": "classic", "starting_chips": 60,
@@ -122,7 +122,7 @@ def test_serve_migrates_an_embedded_database_then_serves_the_app(tmp_path: Path,
     served = {}
 
     def run_workers(config, host, port, threads, workers, connections) -> None:  # asked while it serves: its
-        app = create_app(config)  # metrics' folder is the server's, and removed once it has stopped
+        app = new_app(**config)  # metrics' folder is the server's, and removed once it has stopped
         served.update(health=app.test_client().get("/api/v1/health").json, host=host, port=port, threads=threads,
                       workers=workers)
 
