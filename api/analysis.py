@@ -140,7 +140,7 @@ class Analysis(MethodView):
         """
         token = reader()
         shared = store()
-        segment = shared.deal_segment(token.club_id, game, number)
+        segment = shared.games.deal_segment(token.club_id, game, number)
         if segment is None:
             raise Problem(404, "not-found", "Game {game!r} has no deal {number}.",
                           params={"game": game, "number": number})
@@ -154,7 +154,7 @@ class Analysis(MethodView):
             raise Problem(409, "deal-not-settled", "Deal {number} is not settled yet: it can be analysed once it is.",
                           params={"number": number})
         head = {"seq": records[-1]["seq"], "hash": records[-1]["hash"]}
-        kept = shared.deal_analysis(game, number, head["seq"], head["hash"])
+        kept = shared.analyses.deal_analysis(game, number, head["seq"], head["hash"])
         answer: dict[str, Any] = {"game": game, "deal": number, "head": head}
         if kept is None:
             job = Job((game, number, head["seq"], head["hash"]), token.club_id, shared, start,

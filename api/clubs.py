@@ -122,7 +122,7 @@ class Clubs(MethodView):
     def post(self, payload: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a club and its first scorer token (admin token)."""
         require_admin()
-        club, token = store().create_club(payload["name"])
+        club, token = store().clubs.create_club(payload["name"])
         body = {"id": club.id, "name": club.name, "created_at": iso(club.created_at), "token": token.secret}
         return body, 201, NO_STORE
 
@@ -133,8 +133,8 @@ class Club(MethodView):
     def get(self, club: str) -> dict[str, Any]:
         """A club, with how many members and games it has."""
         own_club(reader(), club)
-        info = store().club(club)
-        return {"id": info.id, "name": info.name, "created_at": iso(info.created_at), **store().club_counts(club)}
+        info = store().clubs.club(club)
+        return {"id": info.id, "name": info.name, "created_at": iso(info.created_at), **store().clubs.club_counts(club)}
 
 
 @blp.route("/clubs/<club>/tokens")
@@ -145,7 +145,7 @@ class Tokens(MethodView):
         """The club's tokens, oldest first, revoked ones too: id, label, role, when made, last used (to the minute)
         and revoked. Never a secret."""
         own_club(reader(), club)
-        found = store().tokens(club, page["limit"] + 1, page["offset"])
+        found = store().tokens.tokens(club, page["limit"] + 1, page["offset"])
         more = len(found) > page["limit"]
         return {
             "tokens": [_listed(token) for token in found[: page["limit"]]],
@@ -157,7 +157,7 @@ class Tokens(MethodView):
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """A new token for the club: role `scorer` (read and write) or `viewer` (read only)."""
         own_club(writer(), club)
-        return _made(store().create_token(club, payload["role"], payload["label"])), 201, NO_STORE
+        return _made(store().tokens.create_token(club, payload["role"], payload["label"])), 201, NO_STORE
 
 
 TOKEN_ID = f"<int(max={MAX_INT}):token>"
@@ -172,7 +172,7 @@ class ClubToken(MethodView):
         within a second. Revoking it again changes nothing; the club's last scorer token is kept (409
         `last-scorer-token`)."""
         own_club(writer(), club)
-        store().revoke_token(club, token)
+        store().tokens.revoke_token(club, token)
         return Response(status=204)
 
 
@@ -182,7 +182,7 @@ class RotateToken(MethodView):
     def post(self, club: str, token: int) -> tuple[dict[str, Any], int, dict[str, str]]:
         """A new secret for a token: a new token with its role and label (shown once), the old one revoked."""
         own_club(writer(), club)
-        return _made(store().rotate_token(club, token)), 201, NO_STORE
+        return _made(store().tokens.rotate_token(club, token)), 201, NO_STORE
 
 
 @blp.route("/clubs/<club>/players")
@@ -192,7 +192,7 @@ class Players(MethodView):
     def get(self, page: dict[str, Any], club: str) -> dict[str, Any]:
         """The club's members, by name: alphabetically whatever the accents and the case ("Élise" before "Marcel")."""
         own_club(reader(), club)
-        found = store().players(club, page["limit"] + 1, page["offset"])
+        found = store().clubs.players(club, page["limit"] + 1, page["offset"])
         more = len(found) > page["limit"]
         return {
             "players": [_player(p) for p in found[: page["limit"]]],
@@ -204,7 +204,7 @@ class Players(MethodView):
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int]:
         """Register a member (409 `player-exists` when the name is taken, whatever its case)."""
         own_club(writer(), club)
-        return _player(store().add_player(club, payload["name"])), 201
+        return _player(store().clubs.add_player(club, payload["name"])), 201
 
 
 @blp.route("/clubs/<club>/players/look-alikes")
@@ -226,7 +226,7 @@ def _member_names(club: str, page: int = 500) -> Iterator[str]:
     """Every member's name, read a page at a time."""
     offset = 0
     while True:
-        found = store().players(club, page, offset)
+        found = store().clubs.players(club, page, offset)
         yield from (player.name for player in found)
         if len(found) < page:
             return

@@ -158,7 +158,7 @@ class Decisions(MethodView):
         token = writer()
         own_club(token, club)
         decide = DECIDE[payload["type"]]  # one kind of decision (api.evening_kinds), checked by NewDecisionSchema
-        read = store().decide(club, evening, lambda state, _outcomes: decide(state, payload),
+        read = store().evenings.decide(club, evening, lambda state, _outcomes: decide(state, payload),
                               by_whom(token, payload.get("signed_by")), expected_version=expected_version())
         return decided(read), 201, etag(read.info.version)
 
@@ -171,7 +171,7 @@ def confirm(club: str, evening: str, payload: dict[str, Any], token: TokenInfo,
         return core.decide_confirmation(state, payload["game"], payload["player"], outcomes.get(payload["game"]),
                                         table)
 
-    read = store().decide(club, evening, decision, by_whom(token))
+    read = store().evenings.decide(club, evening, decision, by_whom(token))
     return decided(read)
 
 
@@ -198,7 +198,7 @@ class Close(MethodView):
         director who closes it, kept in the entry's `by`."""
         token = writer()
         own_club(token, club)
-        read = store().decide(club, evening, lambda state, _: core.decide_close(state, payload["reason"]),
+        read = store().evenings.decide(club, evening, lambda state, _: core.decide_close(state, payload["reason"]),
                               by_whom(token, payload.get("signed_by")), expected_version=expected_version())
         return decided(read), 201
 

@@ -110,14 +110,14 @@ class Export(MethodView):
         answers 503 `busy` with `Retry-After`.
         """
         token = reader()
-        info = store().game(token.club_id, game)  # 404 before anything else: the game must be the caller's
+        info = store().games.game(token.club_id, game)  # 404 before anything else: the game must be the caller's
         if request.headers.get("If-None-Match", "").strip() == etag(info.version)["ETag"]:
             return Response(status=304, headers=etag(info.version))
         with whole_log_read():
-            document = export_document(store(), token.club_id, game)
+            document = export_document(store().games, token.club_id, game)
             tag = etag(document["events"][-1]["seq"])
             if query["format"] == "njn":
-                text = write_njn(document, {"club": store().club(token.club_id).name})
+                text = write_njn(document, {"club": store().clubs.club(token.club_id).name})
                 return Response(text, status=200, headers=tag, content_type=NJN_CONTENT_TYPE)
             # Written directly (the schema documents it): a row changed outside the ledger is shown as it stands
             return json_response(document, 200, tag)
@@ -151,7 +151,7 @@ class Imports(MethodView):
                 return refused_record(error)
         else:
             document = blp.ARGUMENTS_PARSER.parse(GameDocumentSchema(unknown="raise"), location="json")
-        created = import_document(store(), club, document)
+        created = import_document(store().games, club, document)
         metrics.recorded("import", created.game.version)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
         return {**game_view(created.game, created.state), "receipt": created.receipt}, 201, headers

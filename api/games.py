@@ -144,7 +144,7 @@ class ClubGames(MethodView):
         played_from, played_to = query.get("from_"), query.get("to")
         if query.get("date"):
             played_from = played_to = query["date"]
-        games = store().list_games(
+        games = store().games.list_games(
             club, status=query.get("status"), player=query.get("player"), played_from=played_from,
             played_to=played_to, title=query.get("title"), limit=query["limit"] + 1, offset=query["offset"],
         )
@@ -169,7 +169,7 @@ class ClubGames(MethodView):
             meta["title"] = payload["title"].strip()
         if payload.get("date") is not None:
             meta["date"] = payload["date"].isoformat()
-        created = store().create_game(club, started, meta=meta)
+        created = store().games.create_game(club, started, meta=meta)
         metrics.recorded("new-game", created.game.version)
         headers = {**etag(created.game.version), "Location": url_for("games.Game", game=created.game.id)}
         return {**game_view(created.game, created.state), "receipt": created.receipt}, 201, headers
@@ -182,11 +182,11 @@ class Game(MethodView):
     def get(self, game: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
         """The game as it stands, with the signed `receipt` of its head; its `ETag` is its version."""
         token = reader()
-        info, state = store().game_state(token.club_id, game)
+        info, state = store().games.game_state(token.club_id, game)
         tag = etag(info.version)
         if request.headers.get("If-None-Match", "").strip() == tag["ETag"]:
             return Response(status=304, headers=tag)
-        receipt = store().receipt(token.club_id, game, info.version)
+        receipt = store().games.receipt(token.club_id, game, info.version)
         return {**game_view(info, state), "receipt": receipt}, 200, tag
 
 
@@ -217,7 +217,7 @@ class Actions(MethodView):
         token = writer()
         idempotency = idempotent_request(game, payload)
         try:
-            result = store().append(
+            result = store().games.append(
                 token.club_id, game, payload["actions"], expected_version=expected_version(),
                 idempotency=idempotency,
                 respond=lambda info, state, records, receipt: (201, APPENDED.dump(
@@ -225,7 +225,7 @@ class Actions(MethodView):
             )
         except LedgerError as refusal:
             if idempotency is not None:
-                store().remember_response(token.club_id, idempotency, 422, refusal_body(refusal))
+                store().games.remember_response(token.club_id, idempotency, 422, refusal_body(refusal))
             raise
         if isinstance(result, StoredResponse):
             return _replayed(result)
@@ -240,8 +240,8 @@ class Events(MethodView):
     def get(self, query: dict[str, Any], game: str) -> dict[str, Any]:
         """The game's log with hashes, in seq order, a page at a time (`after` the last seq seen)."""
         token = reader()
-        records = store().records(token.club_id, game, query["after"], query["limit"])
-        info = store().game(token.club_id, game)  # read after the records: its version is never behind them
+        records = store().games.records(token.club_id, game, query["after"], query["limit"])
+        info = store().games.game(token.club_id, game)  # read after the records: its version is never behind them
         last = records[-1]["seq"] if records else query["after"]
         more = bool(records) and last < info.version
         # The records as they are stored: the schema's dump takes its fields without formatting them again, so a

@@ -99,7 +99,7 @@ class Replay(MethodView):
         deal's own segment of the log is replayed on top of that state.
         """
         token = reader()
-        segment = store().deal_segment(token.club_id, game, number)
+        segment = store().games.deal_segment(token.club_id, game, number)
         if segment is None:
             raise Problem(404, "not-found", "Game {game!r} has no deal {number}.",
                           params={"game": game, "number": number})

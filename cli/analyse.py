@@ -32,15 +32,15 @@ def analyse(game: str, deal_number: int | None, limit: int | None, as_json: bool
     from nj_ledger.store.log import event_of
 
     store = _store()
-    club_id = store.owner(game)
+    club_id = store.games.owner(game)
     if club_id is None:
         raise click.ClickException(say("There is no game {game!r}.", game=game))
-    _, now = store.game_state(club_id, game)
+    _, now = store.games.game_state(club_id, game)
     last = now.deal.number if now.deal is not None else 0
     numbers = [deal_number] if deal_number is not None else list(range(1, last + 1))
     answers = []
     for number in numbers:
-        segment = store.deal_segment(club_id, game, number)
+        segment = store.games.deal_segment(club_id, game, number)
         if segment is None:
             raise click.ClickException(say("Game {game!r} has no deal {number}.", game=game, number=number))
         start, records = segment

@@ -26,7 +26,7 @@ def club_create(name: str, as_json: bool) -> None:
     """Create a club; prints its id and a scorer token."""
     if not name.strip() or len(name.strip()) > 120:
         raise click.BadParameter(say("a club's name has 1 to 120 characters"), param_hint="NAME")
-    club, token = _store().create_club(name)
+    club, token = _store().clubs.create_club(name)
     if as_json:
         click.echo(json.dumps({"id": club.id, "name": club.name, "token": token.secret}, ensure_ascii=False))
         return
@@ -56,7 +56,7 @@ def clubs_list(as_json: bool) -> None:
     from nj_ledger.store import iso
 
     rows: list[dict[str, Any]] = [{"id": club.id, "name": club.name, "created_at": iso(club.created_at),
-                                   "games": games} for club, games in _store().list_clubs()]
+                                   "games": games} for club, games in _store().clubs.list_clubs()]
     if as_json:
         click.echo(json.dumps({"clubs": rows}, ensure_ascii=False))
         return
@@ -85,7 +85,7 @@ def _print_tokens(club_id: str, as_json: bool) -> None:
     from nj_ledger.store import iso
 
     store = _store()
-    found = store.tokens(store.club(club_id).id, limit=10_000)
+    found = store.tokens.tokens(store.clubs.club(club_id).id, limit=10_000)
     rows = [{"id": t.id, "role": t.role, "label": t.label, "created_at": iso(t.created_at),
              "last_used_at": t.last_used_at and iso(t.last_used_at), "revoked_at": t.revoked_at and iso(t.revoked_at)}
             for t in found]
@@ -105,7 +105,7 @@ def _print_tokens(club_id: str, as_json: bool) -> None:
 def tokens_revoke(club_id: str, token_id: int) -> None:
     """Revoke token TOKEN of CLUB: refused at once by every server."""
     store = _store()
-    store.revoke_token(store.club(club_id).id, token_id)
+    store.tokens.revoke_token(store.clubs.club(club_id).id, token_id)
     click.echo(say("Token {token} revoked.", token=token_id))
 
 
@@ -115,7 +115,7 @@ def tokens_revoke(club_id: str, token_id: int) -> None:
 def tokens_rotate(club_id: str, token_id: int) -> None:
     """Replace token TOKEN of CLUB by a new one with its role and label (the old one is revoked)."""
     store = _store()
-    new = store.rotate_token(store.club(club_id).id, token_id)
+    new = store.tokens.rotate_token(store.clubs.club(club_id).id, token_id)
     click.echo(say("Token {token} revoked; token {new} replaces it.", token=token_id, new=new.id))
     _echo_token(new)
 

@@ -53,11 +53,11 @@ def demo(folder: Path) -> None:
     with click.progressbar(files, label=say("Loading examples"), item_show_func=lambda p: p.name if p else None) as bar:
         for path in bar:
             document = json.loads(path.read_text(encoding="utf-8"))
-            if store.find_game(club.id, document_digest(document)) is not None:
+            if store.games.find_game(club.id, document_digest(document)) is not None:
                 skipped += 1
                 continue
             try:
-                import_document(store, club.id, document)
+                import_document(store.games, club.id, document)
             except (LedgerError, StoreError) as error:
                 raise _refusal(error, f"{path.name}: ") from None
             loaded += 1
@@ -84,7 +84,7 @@ def _demo_token(store: Store, club_id: str, made: NewToken | None) -> tuple[str,
     found = store.authenticate(kept) if kept else None
     if found is not None and found.club_id == club_id and found.role == "scorer":
         return kept, path, False
-    token = made or store.create_token(club_id, "scorer", "demo")
+    token = made or store.tokens.create_token(club_id, "scorer", "demo")
     write_private(path, token.secret)
     return token.secret, path, True
 
@@ -115,9 +115,9 @@ def games_list(club_id: str | None, status: str | None, player: str | None, titl
 
     store = _store()
     if club_id is not None:
-        store.club(club_id)  # an unknown club is said, not listed as empty
+        store.clubs.club(club_id)  # an unknown club is said, not listed as empty
     played = day.date() if day is not None else None
-    found = store.list_games(club_id, status=status, player=player or None, title=title or None,
+    found = store.games.list_games(club_id, status=status, player=player or None, title=title or None,
                              played_from=played, played_to=played, limit=limit, offset=offset)
     rows = [summary_view(game) for game in found]
     if as_json:
@@ -153,11 +153,11 @@ def import_(file: Any, club_id: str | None, fmt: str) -> None:
         if fmt == "njn" or (fmt == "auto" and str(file.name).lower().endswith(".njn")):
             from nj_ledger.notation import parse_njn
 
-            created: Any = import_document(store, club.id, parse_njn(file.read().decode("utf-8")))
+            created: Any = import_document(store.games, club.id, parse_njn(file.read().decode("utf-8")))
         elif file.seekable():
-            created = import_file(store, club.id, file)
+            created = import_file(store.games, club.id, file)
         else:  # standard input: read whole
-            created = import_document(store, club.id, json.load(file))
+            created = import_document(store.games, club.id, json.load(file))
     except (json.JSONDecodeError, JSONError, UnicodeDecodeError) as error:
         raise click.ClickException(say("{file} is not JSON: {error}", file=file.name, error=error)) from None
     except (LedgerError, StoreError) as error:
@@ -179,14 +179,14 @@ def export(game: str, fmt: str, output: Any) -> None:
     from nj_ledger.store.documents import export_document
 
     store = _store()
-    club_id = store.owner(game)
+    club_id = store.games.owner(game)
     if club_id is None:
         raise click.ClickException(say("There is no game {game!r}.", game=game))
-    document = export_document(store, club_id, game)
+    document = export_document(store.games, club_id, game)
     if fmt == "njn":
         from nj_ledger.notation import write_njn
 
-        output.write(write_njn(document, {"club": store.club(club_id).name}))
+        output.write(write_njn(document, {"club": store.clubs.club(club_id).name}))
         return
     json.dump(document, output, ensure_ascii=False, indent=2)
     output.write("\n")

@@ -20,7 +20,7 @@ FIELDS = {"time", "request_id", "method", "route", "path", "status", "duration_m
 @pytest.fixture
 def logged(store: Store) -> Iterator[tuple[Flask, io.StringIO]]:
     lines = io.StringIO()
-    yield create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    yield create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                       "ACCESS_LOG": "json", "ACCESS_LOG_STREAM": lines}), lines
 
 
@@ -61,7 +61,7 @@ def test_each_request_is_one_json_line_with_the_answers_request_id(logged) -> No
 
 def test_a_request_id_is_taken_from_a_trusted_proxy_only(store: Store) -> None:
     lines = io.StringIO()
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ACCESS_LOG": "json", "ACCESS_LOG_STREAM": lines,
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "ACCESS_LOG": "json", "ACCESS_LOG_STREAM": lines,
                       "PROXIES": "127.0.0.1"})
     proxy, client = app.test_client(), app.test_client()
     proxy.environ_base["REMOTE_ADDR"] = "127.0.0.1"
@@ -76,14 +76,14 @@ def test_a_request_id_is_taken_from_a_trusted_proxy_only(store: Store) -> None:
 
 
 def test_the_access_log_is_off_unless_asked(store: Store, capfd) -> None:
-    client = create_app({"DATABASE_URL": store.url, "STORE": store}).test_client()
+    client = create_app({"DATABASE_URL": store.db.url, "STORE": store}).test_client()
     assert client.get("/api/v1/health").status_code == 200
     assert "request_id" not in capfd.readouterr().err
 
 
 def test_an_unknown_access_log_setting_is_refused(store: Store) -> None:
     with pytest.raises(ValueError, match="NJ_LEDGER_ACCESS_LOG"):
-        create_app({"DATABASE_URL": store.url, "STORE": store, "ACCESS_LOG": "yes"})
+        create_app({"DATABASE_URL": store.db.url, "STORE": store, "ACCESS_LOG": "yes"})
 
 
 def test_ready_reads_the_schemas_revision(client) -> None:

@@ -84,7 +84,7 @@ def test_creating_a_club_needs_the_admin_token(client, club, problem) -> None:
 
 
 def test_without_an_admin_token_configured_no_club_can_be_created(store, problem) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": None})
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": None})
     answer = app.test_client().post("/api/v1/clubs", json={"name": "X"}, headers={"Authorization": "Bearer x"})
     body = problem(answer, 403, "forbidden")
     assert "NJ_LEDGER_ADMIN_TOKEN" in body["detail"]

@@ -48,7 +48,7 @@ def test_a_body_that_is_not_json_is_415(client, club, game, problem) -> None:
 
 
 def test_an_oversized_body_is_413(store, club, problem) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "MAX_CONTENT_LENGTH": 1000})
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "MAX_CONTENT_LENGTH": 1000})
     answer = app.test_client().post(f"/api/v1/clubs/{club.id}/players", headers=club.auth,
                                     json={"name": "x" * 2000})
     problem(answer, 413, "request-too-large")
@@ -81,12 +81,12 @@ def test_an_illegal_action_is_refused_with_its_index_and_nothing_is_stored(
 
 
 def test_an_unexpected_failure_is_a_generic_problem_without_details(store, club, game, problem, monkeypatch) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store})
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store})
 
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(store, "game_state", broken)
+    monkeypatch.setattr(store.games, "game_state", broken)
     answer = app.test_client().get(f"/api/v1/games/{game}", headers=club.auth)
     body = problem(answer, 500, "internal-error")
     assert "secret" not in answer.get_data(as_text=True) and "RuntimeError" not in body["detail"]

@@ -90,7 +90,7 @@ def test_a_code_signs_one_phone_in_once_and_is_refused_after_in_english_and_fren
     assert french["title"] == "Code de connexion déjà utilisé"
     assert french["detail"].startswith("Ce code de connexion a déjà servi\u00a0: chaque code connecte un seul")
 
-    late = store.create_sign_in_code(club.id, life=timedelta(seconds=-1))
+    late = store.phones.create_sign_in_code(club.id, life=timedelta(seconds=-1))
     expired = assert_problem(sign_in(calls, late.secret), 410, "sign-in-code-expired")
     assert "has expired (a code lasts two minutes)" in expired["detail"]
     assert assert_problem(sign_in(calls, late.secret, **FRENCH), 410)["detail"].startswith(
@@ -113,7 +113,7 @@ def test_done_ends_the_code_on_the_screen_at_once(on_lan: Flask, calls: Calls, c
 
 
 def test_wrong_codes_count_toward_the_wrong_token_limit_of_the_address(store: Store, club: Club) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                       "AUTH_FAILURE_LIMIT": "3/minute", "PUBLIC_URL": f"{LAN}/"})
     client = app.test_client()
     guesser = {"environ_base": {"REMOTE_ADDR": "192.0.2.66"}}

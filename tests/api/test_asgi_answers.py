@@ -19,7 +19,7 @@ PIECES = 40  # four times WHOLE
 
 
 def long_answer_app(store: Store, made: list[int], closed: list[bool]) -> Flask:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
 
     def pieces() -> Iterator[bytes]:
         try:

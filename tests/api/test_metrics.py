@@ -133,7 +133,7 @@ def test_every_answer_carries_a_request_id_of_the_servers_own(client, calls: Cal
 
 
 def test_the_figures_are_read_on_the_server_itself_or_from_the_addresses_named(store: Store, problem) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "PROXIES": "127.0.0.1",
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "PROXIES": "127.0.0.1",
                       "METRICS_FROM": "10.0.0.0/8"})
 
     def read(peer: str, forwarded: str | None = None, language: str = "en") -> Any:
@@ -210,12 +210,12 @@ def test_database_errors_and_retries_are_counted(app, client) -> None:
             raise lost
         return "written"
 
-    assert moved(client, "nj_ledger_database_retries_total", lambda: store.retrying(attempt),
+    assert moved(client, "nj_ledger_database_retries_total", lambda: store.db.retrying(attempt),
                  reason="lost-race") == 1
 
     def bad_statement() -> None:
         try:
-            with store.reading() as session:
+            with store.db.reading() as session:
                 session.execute(text("SELECT * FROM no_such_table"))
         except Exception:  # noqa: BLE001 - the error is what is counted
             return

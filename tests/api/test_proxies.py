@@ -20,7 +20,7 @@ HSTS = "Strict-Transport-Security"
 
 
 def app_behind(store: Store, proxies: object, limit: str = "3/minute") -> Flask:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                       "AUTH_FAILURE_LIMIT": limit, "PROXIES": proxies})
 
     @app.get("/seen-by-the-app")
@@ -103,9 +103,9 @@ def test_a_number_of_hops_still_reads_the_last_proxies(store: Store) -> None:
 
 def test_a_setting_that_names_no_proxy_stops_the_server_with_a_sentence(store: Store) -> None:
     with pytest.raises(AddressSettingError):
-        create_app({"DATABASE_URL": store.url, "STORE": store, "PROXIES": "club.example.org"})
+        create_app({"DATABASE_URL": store.db.url, "STORE": store, "PROXIES": "club.example.org"})
     started = subprocess.run([sys.executable, "-m", "cli", "serve", "--port", "1"], capture_output=True, text=True,
                              env={"NJ_LEDGER_PROXIES": "localhost", "PATH": "/usr/bin:/bin",
-                                  "NJ_LEDGER_DATABASE_URL": store.url}, timeout=60)
+                                  "NJ_LEDGER_DATABASE_URL": store.db.url}, timeout=60)
     assert started.returncode != 0 and "'localhost' is not an address or a network" in started.stderr
     assert "Traceback" not in started.stderr

@@ -26,7 +26,7 @@ HEARTBEAT = 0.2
 
 @pytest.fixture(scope="module")
 def streaming_app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    return create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                        "STREAM_HEARTBEAT": HEARTBEAT})
 
 
@@ -125,12 +125,12 @@ def test_a_follower_that_leaves_is_forgotten(stream_calls: Calls, streaming_app:
     club = stream_calls.club()
     game = stream_calls.game(club)["id"]
     store: Store = streaming_app.config["STORE"]
-    before = store.followers.count()
+    before = store.db.followers.count()
     reader = open_stream(stream_calls, club, game)
     reader.event()
-    assert store.followers.count() == before + 1
+    assert store.db.followers.count() == before + 1
     reader.close()
-    assert store.followers.count() == before
+    assert store.db.followers.count() == before
 
 
 def test_a_follower_is_woken_by_an_append_made_elsewhere(stream_calls: Calls, streaming_app: Flask) -> None:
@@ -140,8 +140,8 @@ def test_a_follower_is_woken_by_an_append_made_elsewhere(stream_calls: Calls, st
     game = stream_calls.game(club)["id"]
     version = stream_calls.state(club, game)["version"]
     store: Store = streaming_app.config["STORE"]
-    other = Store(store.url)
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    other = Store(store.db.url)
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                       "STREAM_HEARTBEAT": 30})
     reader = open_stream(Calls(app.test_client()), club, game, **{"Last-Event-ID": str(version)})
     try:
@@ -149,7 +149,7 @@ def test_a_follower_is_woken_by_an_append_made_elsewhere(stream_calls: Calls, st
         got: list[tuple[int, dict[str, Any]]] = []
         thread = threading.Thread(target=lambda: got.append(reader.event()), daemon=True)
         thread.start()
-        other_calls = Calls(create_app({"DATABASE_URL": store.url, "STORE": other,
+        other_calls = Calls(create_app({"DATABASE_URL": store.db.url, "STORE": other,
                                         "ADMIN_TOKEN": ADMIN_TOKEN}).test_client())
         assert other_calls.act(club, game, ADJUST).status_code == 201
         thread.join(10)  # the heartbeat is 30 s away: only the wake-up can bring it this soon
@@ -263,7 +263,7 @@ def test_the_club_stream_is_the_club_s_own(stream_calls: Calls) -> None:
 
 
 def test_a_stream_ends_after_its_lifetime_and_the_client_resumes_where_it_was(store: Store) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                       "STREAM_HEARTBEAT": HEARTBEAT, "STREAM_LIFETIME": 3 * HEARTBEAT})
     calls = Calls(app.test_client())
     club = calls.club()

@@ -25,14 +25,14 @@ FR = {"Accept-Language": "fr"}
 
 @pytest.fixture(scope="module")
 def guarded_app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    return create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                        "STREAM_HEARTBEAT": QUIET_HEARTBEAT, "STREAMS_PER_ADDRESS": PER_ADDRESS,
                        "STREAMS_PER_CREDENTIAL": PER_CREDENTIAL})
 
 
 @pytest.fixture(scope="module")
 def proxied_app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    return create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                        "STREAM_HEARTBEAT": QUIET_HEARTBEAT, "STREAMS_PER_ADDRESS": 1, "PROXIES": "127.0.0.1"})
 
 

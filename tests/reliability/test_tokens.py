@@ -69,7 +69,7 @@ def test_a_club_lists_revokes_and_rotates_its_tokens(calls: Calls, club: Club) -
 
 def test_the_command_line_lists_revokes_and_rotates_tokens(store: Store, calls: Calls, club: Club) -> None:
     viewer = calls.token(club, "viewer")
-    env = {"NJ_LEDGER_DATABASE_URL": store.url}
+    env = {"NJ_LEDGER_DATABASE_URL": store.db.url}
     runner = CliRunner()
     shown = runner.invoke(main, ["tokens", "list", club.id, "--json"], env=env)
     assert shown.exit_code == 0, shown.output
@@ -115,7 +115,7 @@ def test_a_revoked_token_is_refused_at_once_by_every_worker(fresh_url: str, tmp_
 
 
 def test_wrong_tokens_from_one_address_are_rate_limited(store: Store) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                       "AUTH_FAILURE_LIMIT": Config.AUTH_FAILURE_LIMIT})  # the default, not the suite's
     intruder = app.test_client()
     intruder.environ_base["REMOTE_ADDR"] = "192.0.2.7"
@@ -174,7 +174,7 @@ def test_the_command_line_makes_admin_tokens_the_server_accepts() -> None:
 
 
 def test_wrong_tokens_are_counted_by_ipv6_network_and_by_the_address_trusted_proxies_name(store: Store) -> None:
-    app = create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN,
                       "AUTH_FAILURE_LIMIT": "3/minute", "PROXIES": 1})
     club = Calls(app.test_client()).club()
 

@@ -19,7 +19,7 @@ from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
 
 @pytest.fixture(scope="session")
 def app(store: Store) -> Flask:
-    return create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
+    return create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN})
 
 
 @pytest.fixture
