@@ -223,7 +223,7 @@ class Analyses:
         try:
             outcome, body = worker.analyse(job)
             if outcome == DONE:
-                job.store.keep_deal_analysis(game, deal, seq, digest, body)
+                job.store.analyses.keep_deal_analysis(game, deal, seq, digest, body)
                 return
             LOG.error("the analysis of deal %s of game %s failed: %s", deal, game, body)
         except Exception:

@@ -140,7 +140,7 @@ def audit_response(club: str, game: str, receipts: Sequence[Mapping[str, Any]] |
     items = AuditItems()
     try:
         with whole_log_read():
-            summary = audit_game_into(store(), club, game, items, receipts)
+            summary = audit_game_into(store().keys, club, game, items, receipts)
     except BaseException:
         items.close()
         raise
@@ -212,7 +212,7 @@ class Tally:
 def tallied(club: str, game: str, keep: int) -> tuple[Summary, Tally]:
     """The audit of ``game``, its items counted (:class:`Tally`); in a whole-log read already entered."""
     tally = Tally(keep)
-    return audit_game_into(store(), club, game, tally), tally
+    return audit_game_into(store().keys, club, game, tally), tally
 
 
 def audited_page(games: Sequence[GameInfo]) -> list[GameInfo]:

@@ -254,7 +254,7 @@ def within_table(table: TableInfo) -> None:
     once its evening is closed. Every other route is closed to a table token, the routes added later too."""
     arguments = request.view_args or {}
     game, code = arguments.get("game"), arguments.get("code")
-    scope = store().table_scope(table.club_id, table.evening_id, table.table)
+    scope = store().tables.table_scope(table.club_id, table.evening_id, table.table)
     reached = ((request.endpoint in TABLE_GAME_ROUTES and isinstance(game, str) and game in scope.games)
                or (request.endpoint in TABLE_CODE_ROUTES and isinstance(code, str)
                    and hmac.compare_digest(code.strip().upper().encode(), scope.code.encode())))

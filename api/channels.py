@@ -172,7 +172,7 @@ class _Channel:
     def __init__(self, channels: Channels, name: tuple[Any, ...], follow: Follow, reads: Executor) -> None:
         self.channels, self.name, self.reads = channels, name, reads
         self.loop = channels.loop
-        self.followers = follow.store.followers
+        self.followers = follow.store.db.followers
         self.members: set[Member] = set()
         self.woken = asyncio.Event()
         self.told = False  # a wake-up is on its way into the loop already (several notifications: one call)
@@ -346,7 +346,7 @@ class Channels:
             def announced() -> None:  # on the watcher's thread
                 self.loop.call_soon_threadsafe(self._suspect, credential)
 
-            unfollow = follow.store.followers.follow(credential, announced)
+            unfollow = follow.store.db.followers.follow(credential, announced)
         self.credentials[key] = (held + 1, unfollow)
 
         def forget() -> None:

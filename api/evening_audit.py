@@ -94,7 +94,7 @@ def audited(club: str, evening: str, receipts: Sequence[Mapping[str, Any]] | Non
             ) -> tuple[EveningRead, dict[str, Any]]:
     """The evening and its audit: ``chain`` (the hash chain, as it always was), ``checkpoints``, the members'
     ``receipts`` when given, the verdict and the findings in the language of the request."""
-    read, signed, held = store().evening_audit(club, evening, receipts)
+    read, signed, held = store().evenings.evening_audit(club, evening, receipts)
     bad = core.first_bad_entry(read.entries)
     found: list[Finding] = []
     if bad is not None:
@@ -127,7 +127,7 @@ class EveningReceipt(MethodView):
         (each decision's answer carries it too); its `ETag` is the evening's version. Keep it: a later audit of
         the evening (`POST …/audit`) catches any rewrite of the decisions up to it."""
         own_club(reader(), club)
-        info, receipt = store().evening_receipt(club, evening)
+        info, receipt = store().evenings.evening_receipt(club, evening)
         return {"evening": info.id, "version": info.version, "receipt": receipt}, 200, etag(info.version)
 
 

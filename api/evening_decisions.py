@@ -157,7 +157,7 @@ class Decisions(MethodView):
         token = writer()
         own_club(token, club)
         decision = core.parse_decision(payload)  # a value of its kind (nj_ledger.evenings.kinds)
-        read = store().decide(club, evening, lambda state, _outcomes: core.decide(state, decision),
+        read = store().evenings.decide(club, evening, lambda state, _outcomes: core.decide(state, decision),
                               by_whom(token, payload.get("signed_by")), expected_version=expected_version())
         return decided(read), 201, etag(read.info.version)
 
@@ -170,7 +170,7 @@ def confirm(club: str, evening: str, payload: dict[str, Any], token: TokenInfo,
         return core.decide_confirmation(state, payload["game"], payload["player"], outcomes.get(payload["game"]),
                                         table)
 
-    read = store().decide(club, evening, decision, by_whom(token))
+    read = store().evenings.decide(club, evening, decision, by_whom(token))
     return decided(read)
 
 
@@ -197,7 +197,7 @@ class Close(MethodView):
         director who closes it, kept in the entry's `by`."""
         token = writer()
         own_club(token, club)
-        read = store().decide(club, evening, lambda state, _: core.decide_close(state, payload["reason"]),
+        read = store().evenings.decide(club, evening, lambda state, _: core.decide_close(state, payload["reason"]),
                               by_whom(token, payload.get("signed_by")), expected_version=expected_version())
         return decided(read), 201
 

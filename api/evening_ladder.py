@@ -119,10 +119,10 @@ class Ladder(MethodView):
         (every one when the season keeps them all); players with fewer than `qualifying_evenings` evenings are
         listed after the others, unranked."""
         own_club(reader(), club)
-        found = find_season(store(), club, season)
+        found = find_season(store().db, club, season)
         if found is None:
             raise Problem(404, "not-found", "The club has no season called {name!r}.", params={"name": season})
-        reads = store().evenings_between(club, found.starts_on, found.ends_on, closed_only=True)
+        reads = store().evenings.evenings_between(club, found.starts_on, found.ends_on, closed_only=True)
         rows = core.ladder(_results(reads), qualifying=found.qualifying_evenings, best=found.best_evenings)
         if query["format"] == "csv":
             return csv_answer(["rank", "name", "evenings", "kept", "total", "qualified"],
@@ -146,7 +146,7 @@ class PlayerEvenings(MethodView):
         they stand)."""
         own_club(reader(), club)
         start, end = period(club, query)
-        reads = store().evenings_between(club, start, end)
+        reads = store().evenings.evenings_between(club, start, end)
         key = player.strip().casefold()
         nights = []
         for read in reversed(reads):

@@ -122,7 +122,7 @@ class Rounds(MethodView):
         `If-Match: "<version>"`, when the evening moved on (409 `version-conflict`)."""
         token = writer()
         own_club(token, club)
-        read = store().start_round(club, evening, by_whom(token, payload.get("signed_by")),
+        read = store().evenings.start_round(club, evening, by_whom(token, payload.get("signed_by")),
                                    tables=payload.get("tables"),
                                    force=payload["force"], now=now(), expected_version=expected_version())
         return _rounds_view(read), 201

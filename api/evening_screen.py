@@ -201,7 +201,7 @@ class Screen(MethodView):
         (`POST /clubs/{club}/shares`), they are null."""
         token = reader()
         own_club(token, club)
-        read = store().evening(club, evening)
+        read = store().evenings.evening(club, evening)
         return screen_view(read, codes=reads_table_codes(token)), 200, etag(read.info.version)
 
 
@@ -221,7 +221,7 @@ class ScreenLinks(MethodView):
         codes, which join a table while the evening is open: it is for a screen
         shown in the room. An evening of another club is 404."""
         own_club(writer(), club)
-        share = store().create_share(club, None, payload.get("label", SCREEN_LABEL), evening_id=evening,
+        share = store().shares.create_share(club, None, payload.get("label", SCREEN_LABEL), evening_id=evening,
                                      screen=True)
         url = screen_url(share)
         address = f"{link_base()}{url}"

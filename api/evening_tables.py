@@ -57,7 +57,7 @@ class TableLinks(MethodView):
         """Another scorer link for a table, with its QR code (a scorer token): a new token, shown once; the
         table's earlier tokens keep working until the evening closes."""
         own_club(writer(), club)
-        return link_view(store().table_link(club, evening, table)), 201, NO_STORE
+        return link_view(store().evenings.table_link(club, evening, table)), 201, NO_STORE
 
 
 class TableGameSchema(Schema):
@@ -90,8 +90,8 @@ class TableViewSchema(Schema):
 
 def _table_read(code: str) -> tuple[EveningRead, int]:
     token = caller()
-    evening, table = store().table_by_code(token.club_id, code)
-    return store().evening(token.club_id, evening), table
+    evening, table = store().tables.table_by_code(token.club_id, code)
+    return store().evenings.evening(token.club_id, evening), table
 
 
 def table_view(read: EveningRead, table: int) -> dict[str, Any]:
@@ -133,7 +133,7 @@ class TableConfirmations(MethodView):
         """A player of the table confirms its game's result, on the table's phone (the table's token, or a club
         scorer's); the answer is the table's view."""
         token = writer()
-        evening, table = store().table_by_code(token.club_id, code)
+        evening, table = store().tables.table_by_code(token.club_id, code)
         confirm(token.club_id, evening, payload, token, table)
-        read = store().evening(token.club_id, evening)
+        read = store().evenings.evening(token.club_id, evening)
         return table_view(read, table), 201

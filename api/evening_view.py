@@ -106,4 +106,4 @@ def by_whom(token: TokenInfo, signed_by: str | None = None) -> dict[str, Any]:
 def read_evening(club: str, evening: str) -> EveningRead:
     """The evening, for a caller that reads its club."""
     own_club(reader(), club)
-    return store().evening(club, evening)
+    return store().evenings.evening(club, evening)

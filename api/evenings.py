@@ -117,7 +117,7 @@ class Evenings(MethodView):
     def get(self, query: dict[str, Any], club: str) -> dict[str, Any]:
         """The club's evenings, newest first, a page at a time (by status and days played)."""
         own_club(reader(), club)
-        found = store().list_evenings(club, status=query.get("status"), played_from=query.get("from_"),
+        found = store().evenings.list_evenings(club, status=query.get("status"), played_from=query.get("from_"),
                                       played_to=query.get("to"), limit=query["limit"] + 1, offset=query["offset"])
         more = len(found) > query["limit"]
         return {
@@ -148,7 +148,7 @@ class Evenings(MethodView):
             ends_at=None if ends_at is None else ends_at.isoformat(),
             tables=payload.get("tables"), sizes=payload.get("sizes"), seating=payload.get("seating"))
         _check_game_settings(created[1])
-        read, links = store().create_evening(club, created, by_whom(token))
+        read, links = store().evenings.create_evening(club, created, by_whom(token))
         return {**evening_view(read), "links": [link_view(link) for link in links]}, 201, NO_STORE
 
 

@@ -52,7 +52,7 @@ class Health(MethodView):
     def get(self) -> dict[str, Any]:
         """Whether the service and its database answer (no token needed)."""
         try:
-            with store().reading() as session:
+            with store().db.reading() as session:
                 session.execute(text("SELECT 1"))
         except SQLAlchemyError:
             raise Problem(503, "unavailable", "The database does not answer.") from None
@@ -69,7 +69,7 @@ class Ready(MethodView):
         """Whether the server may be sent requests: its database answers and its schema is at the migrations'
         head (no token needed)."""
         try:
-            with store().reading() as session:
+            with store().db.reading() as session:
                 revision = MigrationContext.configure(session.connection()).get_current_revision()
         except SQLAlchemyError:
             raise Problem(503, "unavailable", "The database does not answer.", headers=RETRY) from None

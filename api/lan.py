@@ -125,8 +125,8 @@ class Phones(MethodView):
         base = public_base()
         if base is None:
             raise Problem(409, "no-phone-address", NO_ADDRESS, params={"host": request.host})
-        name = store().club(club).name
-        made = store().create_sign_in_code(club, payload["role"], payload["label"].strip() or DEFAULT_LABEL)
+        name = store().clubs.club(club).name
+        made = store().phones.create_sign_in_code(club, payload["role"], payload["label"].strip() or DEFAULT_LABEL)
         url = f"{base}/signin#{urlencode({'club': club, 'name': name, 'code': made.secret}, quote_via=quote)}"
         install = current_app.config.get("LAN_INSTALL_URL") if current_app.config.get("LAN_AUTHORITY") else None
         body = {**_code(made), "url": url, "qr_svg": qr_svg(url),
@@ -141,14 +141,14 @@ class Phone(MethodView):
         """A sign-in code as it stands: waiting for its phone, used (a phone signed in: the organiser's screen shows
         the next code), or expired. Never the code itself."""
         own_club(reader(), club)
-        return _code(store().sign_in_code(club, phone))
+        return _code(store().phones.sign_in_code(club, phone))
 
     @blp.response(204)
     def delete(self, club: str, phone: int) -> Response:
         """End a code no phone used yet, at once (the organiser is done with the panel). A used code's phone keeps
         its token: revoke that at /clubs/{club}/tokens."""
         own_club(writer(), club)
-        store().withdraw_sign_in_code(club, phone)
+        store().phones.withdraw_sign_in_code(club, phone)
         return Response(status=204)
 
 
@@ -166,7 +166,7 @@ class SignIn(MethodView):
         for the club that made the code, with the code's role and label. A code signs one phone in, once."""
         check_guesses()
         try:
-            phone = store().sign_in_with_code(payload["code"].strip())
+            phone = store().phones.sign_in_with_code(payload["code"].strip())
         except SignInCodeUnknown:
             wrong_guess()
             raise

@@ -193,7 +193,7 @@ def _code(response: Response) -> str:
 def init_app(app: Flask, api: Api, store: Store) -> None:
     """Count every request and refusal of ``app``, what ``store`` tells, and serve ``GET /metrics``."""
     made = instruments()
-    store.watcher = _Counting(made)
+    store.db.watcher = _Counting(made)
     app.extensions[READERS] = THIS_MACHINE + networks(app.config.get("METRICS_FROM"), "NJ_LEDGER_METRICS_FROM")
 
     def counted(response: Response) -> Response:

@@ -104,4 +104,4 @@ class Keys(MethodView):
     @blp.doc(security=[])
     def get(self) -> dict[str, Any]:
         """The public keys that sign receipts (no token needed): check a receipt without the server's secret."""
-        return {"keys": [key.view() for key in store().signing_keys()]}
+        return {"keys": [key.view() for key in store().keys.signing_keys()]}

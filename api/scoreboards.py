@@ -188,7 +188,7 @@ def period(club: str, query: dict[str, Any]) -> tuple[date | None, date | None]:
         raise Problem(422, "invalid-period", "from ({start}) is after to ({end}).", params={"start": start, "end": end})
     name = query.get("season")
     if name is not None:
-        season = find_season(store(), club, name)
+        season = find_season(store().db, club, name)
         if season is None:
             raise Problem(422, "unknown-season", "The club has no season called {name!r}.", params={"name": name})
         start = season.starts_on if start is None else max(start, season.starts_on)
@@ -255,7 +255,7 @@ class Scoreboard(MethodView):
         """The club's players over a period: games, wins, deals, net chips, honours, bêtes, ruins and a rating."""
         own_club(reader(), club)
         start, end = period(club, query)
-        lines = scoreboard(store(), club, start, end, min_games=query["min_games"])
+        lines = scoreboard(store().db, club, start, end, min_games=query["min_games"])
         rows = ranked([score_row(line) for line in lines], query["sort"])
         if query["format"] == "csv":
             return _csv(rows, club)
@@ -291,7 +291,7 @@ class PlayerStats(MethodView):
         """One member's figures over a period and their games in it, newest first (the member by name or id)."""
         own_club(reader(), club)
         start, end = period(club, query)
-        stats = player_stats(store(), club, player, start, end, limit=query["limit"], offset=query["offset"])
+        stats = player_stats(store().db, club, player, start, end, limit=query["limit"], offset=query["offset"])
         return {
             "club": club, "player": {"id": stats.player_id, "name": stats.name},
             "from_": _day(start), "to": _day(end), "figures": _figures(stats.line),
@@ -312,7 +312,7 @@ class Seasons(MethodView):
     def get(self, club: str) -> dict[str, Any]:
         """The club's seasons, the most recent first."""
         own_club(reader(), club)
-        return {"seasons": [_season(season) for season in seasons(store(), club)]}
+        return {"seasons": [_season(season) for season in seasons(store().db, club)]}
 
     @blp.arguments(SeasonSchema())
     @blp.response(201, SeasonSchema)
@@ -325,7 +325,7 @@ class Seasons(MethodView):
         if payload["from_"] > payload["to"]:
             raise Problem(422, "invalid-period", "from ({start}) is after to ({end}).",
                           params={"start": payload["from_"], "end": payload["to"]})
-        season = create_season(store(), club, payload["name"], payload["from_"], payload["to"],  # 409 season-exists
+        season = create_season(store().db, club, payload["name"], payload["from_"], payload["to"],  # 409 season-exists
                                qualifying_evenings=payload["qualifying_evenings"],
                                best_evenings=payload["best_evenings"])
         return _season(season), 201
@@ -339,7 +339,7 @@ class Season(MethodView):
         """Change a season's evening ladder (scorer token): `qualifying_evenings`, `best_evenings` (null: every
         evening counts). What is not sent stays; its name and days do not change."""
         own_club(writer(), club)
-        changed = set_ladder(store(), club, season, qualifying_evenings=payload.get("qualifying_evenings"),
+        changed = set_ladder(store().db, club, season, qualifying_evenings=payload.get("qualifying_evenings"),
                              best_evenings=payload.get("best_evenings"),
                              keep_all="best_evenings" in payload and payload["best_evenings"] is None)
         return _season(changed)
@@ -366,7 +366,7 @@ class ClubAudit(MethodView):
         their logs are long (`next` goes on from there). A server reads a few whole logs at once (audits,
         exports): past them it answers 503 `busy` with `Retry-After`."""
         own_club(reader(), club)
-        games = store().list_games(club, limit=query["limit"] + 1, offset=query["offset"])
+        games = store().games.list_games(club, limit=query["limit"] + 1, offset=query["offset"])
         page = audited_page(games[: query["limit"]])
         with whole_log_read():
             lines = [game_audit(club, game) for game in page]

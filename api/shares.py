@@ -138,7 +138,7 @@ class Shares(MethodView):
         """The club's shares, oldest first, revoked ones too (`in_use` to choose): what each shares, its label,
         when made, last opened (to the minute) and revoked. Never a secret."""
         own_club(reader(), club)
-        found = store().shares(club, game_id=query.get("game"), resource=query.get("resource"),
+        found = store().shares.shares(club, game_id=query.get("game"), resource=query.get("resource"),
                                in_use=query.get("in_use"), limit=query["limit"] + 1, offset=query["offset"],
                                evening_id=query.get("evening"))
         more = len(found) > query["limit"]
@@ -161,7 +161,8 @@ class Shares(MethodView):
         that resource only: every other route answers it 404 (403 for a write).
         A game or an evening of another club is 404."""
         own_club(writer(), club)
-        share = store().create_share(club, payload.get("game"), payload["label"], evening_id=payload.get("evening"))
+        share = store().shares.create_share(club, payload.get("game"), payload["label"],
+                                            evening_id=payload.get("evening"))
         return _made(share), 201, NO_STORE
 
 
@@ -175,5 +176,5 @@ class ClubShare(MethodView):
         """Revoke a share: from now on its secret is refused with 401 by every worker, and the streams it opened
         end within a second. Revoking it again changes nothing."""
         own_club(writer(), club)
-        store().revoke_share(club, share)
+        store().shares.revoke_share(club, share)
         return Response(status=204)

@@ -93,13 +93,13 @@ class Follow:
                 return False
             suspect.clear()
             now = time.monotonic()
-            if self.store.followers.revoked([self.credential]):
+            if self.store.db.followers.revoked([self.credential]):
                 return True
             checked = now
             return False
 
-        unfollow = self.store.followers.follow(self.key, woken.set)
-        unwatch = self.store.followers.follow(self.credential, announced) if self.credential else _nothing
+        unfollow = self.store.db.followers.follow(self.key, woken.set)
+        unwatch = self.store.db.followers.follow(self.credential, announced) if self.credential else _nothing
         closed = metrics.follower(self.kind)
         try:
             yield self.opening()
@@ -153,7 +153,7 @@ class GameFollow(Follow):
     """A follower of a game's log: positions are seqs, items the events as ``…/events`` shows them."""
 
     def fetch(self, after: int) -> list[dict[str, Any]]:
-        return self.store.records(self.club_id, self.key, after, PAGE)
+        return self.store.games.records(self.club_id, self.key, after, PAGE)
 
 
 class ClubFollow(Follow):
@@ -164,7 +164,7 @@ class ClubFollow(Follow):
     kind = "club"
 
     def fetch(self, after: int) -> list[dict[str, Any]]:
-        return self.store.club_feed(self.club_id, after, PAGE)
+        return self.store.games.club_feed(self.club_id, after, PAGE)
 
 
 class EveningFollow(Follow):
@@ -174,7 +174,7 @@ class EveningFollow(Follow):
     kind = "evening"
 
     def fetch(self, after: int) -> list[dict[str, Any]]:
-        return self.store.evening_entries(self.club_id, self.key[len(EVENING_PREFIX):], after, PAGE)
+        return self.store.evenings.evening_entries(self.club_id, self.key[len(EVENING_PREFIX):], after, PAGE)
 
 
 class TableFollow(EveningFollow):

@@ -148,7 +148,7 @@ class GameStream(MethodView):
         token = reader()
         after = start_position(query)
         the_store = store()
-        the_store.game(token.club_id, game)  # another club's game, or none: 404 now, before the stream starts
+        the_store.games.game(token.club_id, game)  # another club's game, or none: 404 now, before the stream starts
         return streamed(GameFollow(the_store, token.club_id, game, after, *_timing()), token)
 
 
@@ -200,7 +200,7 @@ class EveningStream(MethodView):
         own_club(token, club)
         after = start_position(query)
         the_store = store()
-        the_store.evening_entries(token.club_id, evening, 0, 1)  # another club's evening, or none: 404 now
+        the_store.evenings.evening_entries(token.club_id, evening, 0, 1)  # another club's evening, or none: 404 now
         return streamed(EveningFollow(the_store, token.club_id, EVENING_PREFIX + evening, after, *_timing()), token)
 
 
@@ -223,7 +223,7 @@ class TableStream(MethodView):
         token = reader()
         after = start_position(query)
         the_store = store()
-        evening, _table = the_store.table_by_code(token.club_id, code)  # none in this club: 404 now
+        evening, _table = the_store.tables.table_by_code(token.club_id, code)  # none in this club: 404 now
         return streamed(TableFollow(the_store, token.club_id, EVENING_PREFIX + evening, after, *_timing()), token)
 
 

@@ -19,7 +19,7 @@ from .results import row
 
 
 def chain(store: Store, club_id: str, game_id: str) -> dict[str, Any]:
-    records = store.records(club_id, game_id)
+    records = store.games.records(club_id, game_id)
     count = len(records)
     started = time.perf_counter()
     verdict = verify_chain(records)

@@ -70,7 +70,7 @@ def import_ours(url: str, games: list[SimulatedGame]) -> tuple[float, Rows]:
     """Events/s of importing every game's document into the store at ``url``, and the rows it wrote."""
     store = Store(url)
     try:
-        club, _ = store.create_club("Bench")
+        club, _ = store.clubs.create_club("Bench")
         documents = [document(game) for game in games]
         count = sum(len(game.events) for game in games)
 
@@ -78,11 +78,11 @@ def import_ours(url: str, games: list[SimulatedGame]) -> tuple[float, Rows]:
 
         def work() -> None:
             for doc in documents:
-                imported.append(import_document(store, club.id, doc).game.id)
+                imported.append(import_document(store.games, club.id, doc).game.id)
 
         rate = _events_per_second(count, work)
         # the rows as the store wrote them (its records read back, their data written as the store writes it)
-        rows = {game_id: event_rows(game_id, store.records(club.id, game_id)) for game_id in imported}
+        rows = {game_id: event_rows(game_id, store.games.records(club.id, game_id)) for game_id in imported}
         if sum(map(len, rows.values())) != count:
             raise RuntimeError("the store did not keep every event")
         return rate, list(rows.values())

@@ -49,7 +49,7 @@ def longest_deal(store: Store, club: str) -> tuple[str, int]:
     pairs = MAX_DEAL_EVENTS // 2
     while True:
         try:
-            created = store.create_game(club, new_game(PLAYERS, "classic", 100), bomb_actions(pairs))
+            created = store.games.create_game(club, new_game(PLAYERS, "classic", 100), bomb_actions(pairs))
             return created.game.id, created.game.version
         except RuleViolation:  # past the bound: one pair fewer
             pairs -= 1
@@ -83,7 +83,7 @@ def workload(quick: bool) -> list[dict[str, Any]]:
         upgrade(url)
         store = Store(url)
         try:
-            club, token = store.create_club("Bench")
+            club, token = store.clubs.create_club("Bench")
             made = [longest_deal(store, club.id) for _ in range(CONCURRENT * rounds + 3)]
         finally:
             store.close()

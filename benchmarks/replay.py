@@ -50,12 +50,12 @@ def reducer(game: SimulatedGame) -> dict[str, Any]:
         upgrade(url)
         store = Store(url)
         try:
-            club, _ = store.create_club("Bench")
-            game_id = import_document(store, club.id, document(game)).game.id
+            club, _ = store.clubs.create_club("Bench")
+            game_id = import_document(store.games, club.id, document(game)).game.id
 
             def load() -> None:
-                store.cache.clear()
-                if store.game_state(club.id, game_id)[1].version != count:
+                store.games.cache.clear()
+                if store.games.game_state(club.id, game_id)[1].version != count:
                     raise RuntimeError("the replayed state is not at the game's version")
 
             ours = _best_rate(count, load)

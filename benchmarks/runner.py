@@ -101,9 +101,9 @@ def run(sizes: Sizes, *, quick: bool, json_path: Path | None = None, echo: Echo 
         upgrade(url)
         store = Store(url)
         try:
-            club, token = store.create_club("Bench")
+            club, token = store.clubs.create_club("Bench")
             step("streaming import, peak memory", lambda: list(memory.import_peak(url, path, events, club.id)))
-            game_id = store.list_games(club.id, limit=1)[0].id
+            game_id = store.games.list_games(club.id, limit=1)[0].id
             step("hash chain verification", lambda: audit.chain(store, club.id, game_id))
         finally:
             store.close()

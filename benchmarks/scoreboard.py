@@ -85,7 +85,7 @@ def fill(store: Store, club_id: str, games: int, *, seed: int = 0, echo: Echo | 
 
     def flush() -> None:
         nonlocal stored, events
-        stored += bulk_load(store, club_id, chunk)
+        stored += bulk_load(store.games, club_id, chunk)
         events += sum(len(game.events) for game in chunk)
         if echo is not None:
             echo(f"  {stored:,} games, {events:,} events stored ({time.perf_counter() - started:,.0f} s)")
@@ -134,9 +134,9 @@ def measure(store: Store, club_id: str, games: int, requests: int) -> dict[str, 
     """Latencies of scoreboard requests (ms): p50 and p99 over all, and the p99 of each kind."""
     from api import create_app
 
-    app = create_app({"DATABASE_URL": store.url, "STORE": store})
+    app = create_app({"DATABASE_URL": store.db.url, "STORE": store})
     client = app.test_client()
-    token = store.create_token(club_id, "viewer", "scoreboard bench").secret
+    token = store.tokens.create_token(club_id, "viewer", "scoreboard bench").secret
     headers = {"Authorization": f"Bearer {token}"}
     for query in queries(club_id, games, 10, seed=2):  # warm up: connections, statement caches
         client.get(query.path, headers=headers)
@@ -160,15 +160,15 @@ def bench(url: str, games: int, *, requests: int = 500, echo: Echo | None = None
     upgrade(url)
     store = Store(url)
     try:
-        club, _ = store.create_club("Scoreboard bench")
+        club, _ = store.clubs.create_club("Scoreboard bench")
         filled = fill(store, club.id, games, echo=echo)
         if echo is not None:
             echo(f"  measuring {requests} scoreboard requests")
         latency = measure(store, club.id, games, requests)
         if echo is not None:
             echo("  rebuilding the club's scoreboard tables")
-        rebuilt = rebuild(store, club.id)
-        return {"backend": store.dialect, "club": club.id, "fill": filled, "latency": latency,
+        rebuilt = rebuild(store.db, club.id)
+        return {"backend": store.db.dialect, "club": club.id, "fill": filled, "latency": latency,
                 "rebuild": {"games": rebuilt.games, "events": rebuilt.events, "seconds": rebuilt.seconds,
                             "events_per_second": rebuilt.events_per_second}}
     finally:

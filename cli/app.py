@@ -49,10 +49,10 @@ def _shown_url(url: str) -> str:
 
 def _club_or_new(store: Store, name: str) -> tuple[ClubInfo, NewToken | None]:
     """The club with this name, or a new one and its first token."""
-    club = store.find_club(name)
+    club = store.clubs.find_club(name)
     if club is not None:
         return club, None
-    return store.create_club(name)
+    return store.clubs.create_club(name)
 
 
 def _club_given_or_new(store: Store, club_id: str | None, name: str) -> tuple[ClubInfo, NewToken | None]:
@@ -62,7 +62,7 @@ def _club_given_or_new(store: Store, club_id: str | None, name: str) -> tuple[Cl
     if club_id is None:
         return _club_or_new(store, name)
     try:
-        return store.club(club_id), None
+        return store.clubs.club(club_id), None
     except NotFound as missing:
         raise click.ClickException(sentence(missing.said)) from None
 

@@ -104,7 +104,7 @@ def evening_create(club_id: str, name: str, players: str, rounds: int, starting_
     except ValueError:
         raise click.BadParameter(_("three numbers: smallest,preferred,largest"), param_hint="--tables") from None
     store = _store()
-    store.club(club_id)
+    store.clubs.club(club_id)
     played_on = (day.date() if day is not None else datetime.now(UTC).date()).isoformat()
 
     def create() -> Any:
@@ -114,7 +114,7 @@ def evening_create(club_id: str, name: str, players: str, rounds: int, starting_
                                        tables={"smallest": smallest, "preferred": preferred, "largest": largest})
         for size in sorted({len(table) for tables in created[1]["plan"] for table in tables}):
             new_game([f"p{seat}" for seat in range(size)], created[1]["rules"], starting_chips)
-        return store.create_evening(club_id, created, OPERATOR)
+        return store.evenings.create_evening(club_id, created, OPERATOR)
 
     read, links = _decided(create)
     urls = {link.table: f"{base_url.rstrip('/')}/tables/{link.code}#{TOKEN_FRAGMENT}={link.secret}"
@@ -139,7 +139,7 @@ def evening_show(club_id: str, evening_id: str, as_json: bool) -> None:
     """EVENING of CLUB: its rounds, tables and games (with the grid's marks), and its ranking."""
     from api.evening_json import evening_view, ranking_view
 
-    read = _store().evening(club_id, evening_id)
+    read = _store().evenings.evening(club_id, evening_id)
     if as_json:
         click.echo(json.dumps({"evening": evening_view(read), "ranking": ranking_view(read, None)},
                               ensure_ascii=False))
@@ -157,7 +157,8 @@ def evening_round(club_id: str, evening_id: str, force: bool) -> None:
     from datetime import UTC, datetime
 
     store = _store()
-    read = _decided(lambda: store.start_round(club_id, evening_id, OPERATOR, force=force, now=datetime.now(UTC)))
+    read = _decided(lambda: store.evenings.start_round(club_id, evening_id, OPERATOR, force=force,
+                                                       now=datetime.now(UTC)))
     number = read.state.current_round
     click.echo(say("Round {number} started:", number=number))
     for seated in read.state.started[-1]:
@@ -174,8 +175,8 @@ def evening_close(club_id: str, evening_id: str, reason: str) -> None:
     from nj_ledger import evenings as core
 
     store = _store()
-    read = _decided(lambda: store.decide(club_id, evening_id, lambda state, _: core.decide_close(state, reason),
-                                         OPERATOR))
+    read = _decided(lambda: store.evenings.decide(club_id, evening_id,
+                                                  lambda state, _: core.decide_close(state, reason), OPERATOR))
     click.echo(say("{name} ({id}) closed.", name=read.info.name, id=read.info.id))
     _echo_ranking(read)
 

@@ -54,7 +54,7 @@ def demo(folder: Path) -> None:
     with click.progressbar(files, label=say("Loading examples"), item_show_func=lambda p: p.name if p else None) as bar:
         for path in bar:
             document = json.loads(path.read_text(encoding="utf-8"))
-            if store.find_game(club.id, document_digest(document)) is not None:
+            if store.games.find_game(club.id, document_digest(document)) is not None:
                 skipped += 1
                 continue
             try:
@@ -85,7 +85,7 @@ def _demo_token(store: Store, club_id: str, made: NewToken | None) -> tuple[str,
     found = store.authenticate(kept) if kept else None
     if found is not None and found.club_id == club_id and found.role == "scorer":
         return kept, path, False
-    token = made or store.create_token(club_id, "scorer", "demo")
+    token = made or store.tokens.create_token(club_id, "scorer", "demo")
     write_private(path, token.secret)
     return token.secret, path, True
 
@@ -117,7 +117,7 @@ def games_list(club_id: str | None, status: str | None, player: str | None, titl
 
     store = _store()
     if club_id is not None:
-        store.club(club_id)  # an unknown club is said, not listed as empty
+        store.clubs.club(club_id)  # an unknown club is said, not listed as empty
     played = day.date() if day is not None else None
     filters = GameFilter(status=status, player=player or None, title=title or None, played_from=played,
                          played_to=played)

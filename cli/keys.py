@@ -48,7 +48,7 @@ def keys_list(as_json: bool, every: bool) -> None:
     """The public keys that check receipts (as GET /api/v1/keys serves them); the last one signs now."""
     store = _store()
     if every:
-        rows = [{**key.view(), "follows": key.predecessor, "genuine": key.genuine} for key in store.all_keys()]
+        rows = [{**key.view(), "follows": key.predecessor, "genuine": key.genuine} for key in store.keys.all_keys()]
         if as_json:
             click.echo(json.dumps({"keys": rows}))
             return
@@ -58,7 +58,7 @@ def keys_list(as_json: bool, every: bool) -> None:
             click.echo(say("{id}  {public_key}  since {created}  {follows}{mark}", **{**row, "follows": follows,
                                                                                      "mark": mark}))
         return
-    found = [key.view() for key in store.signing_keys()]
+    found = [key.view() for key in store.keys.signing_keys()]
     if as_json:
         click.echo(json.dumps({"keys": found}))
         return
@@ -88,7 +88,7 @@ def keys_rotate(adopt: bool, after: str | None) -> None:
     if after and not adopt:
         raise click.BadParameter(_("only with --adopt: a plain rotation follows the key signing now"),
                                  param_hint="--after")
-    key = _store().rotate_signing_key(adopt=adopt, after=after)
+    key = _store().keys.rotate_signing_key(adopt=adopt, after=after)
     click.echo(say("Key {key} signs from now on (public key {public_key}). Restart the servers to use it.",
                    key=key.id, public_key=key.public_key))
 
@@ -108,7 +108,7 @@ def heads_export(club_id: str, output: Any) -> None:
     """
     from nj_ledger.store.checkpoints import sign_heads
 
-    document, left_out = sign_heads(_store(), club_id)
+    document, left_out = sign_heads(_store().keys, club_id)
     json.dump(document, output, ensure_ascii=False, indent=1)
     output.write("\n")
     for game in left_out:
@@ -140,11 +140,11 @@ def heads_check(file: Any) -> None:
         by_game.setdefault(receipt["game"], []).append(receipt)
     failed = 0
     for game, held in by_game.items():
-        club_id = store.owner(game)
+        club_id = store.games.owner(game)
         try:
             if club_id is None:
                 raise NotFound("There is no game {game!r}.", game=game)
-            report = audit_game(store, club_id, game, held)
+            report = audit_game(store.keys, club_id, game, held)
         except NotFound:
             failed += 1
             click.echo(say_n("{game}: MISSING — the database has no such game, yet {count} receipt(s) name it.",

@@ -62,7 +62,7 @@ def serve(host: str, port: int, threads: int | None, workers: int, lan: bool, ht
                                        url=_shown_url(url)))
     store = Store(url)
     try:
-        signer = store.signer()  # said now, not at the first write: the key must be the one that signed here
+        signer = store.keys.signer()  # said now, not at the first write: the key must be the one that signed here
     finally:
         store.close()
     click.echo(say("Nain Jaune Ledger on {local}/  (API docs: {local}/api/v1/docs)", local=where.local))

@@ -48,10 +48,10 @@ def simulate(count: int, profile: str, players: int | None, seed: int, deals: in
     with click.progressbar(range(count), label=say("Simulating {profile} games", profile=profile)) as bar:
         for number in bar:
             game = play(seed + number, profile, players, info=info, deals=deals)
-            created = store.create_game(club.id, game.events[0])
+            created = store.games.create_game(club.id, game.events[0])
             version = created.game.version
             for batch in game.batches:
-                appended = store.append(club.id, created.game.id, batch)
+                appended = store.games.append(club.id, created.game.id, batch)
                 version = appended.game.version  # type: ignore[union-attr]
             events += version
     seconds = time.perf_counter() - started_at
@@ -75,7 +75,7 @@ def projections_rebuild(club_id: str | None) -> None:
     from nj_ledger.store.projections import rebuild_steps
 
     started_at = time.perf_counter()
-    steps = rebuild_steps(_store(), club_id)
+    steps = rebuild_steps(_store().db, club_id)
     _, total, events = next(steps)
     with click.progressbar(length=total, label=say("Counting ended games")) as bar:
         for done, _, _ in steps:

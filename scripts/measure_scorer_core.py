@@ -86,10 +86,10 @@ def main() -> None:
     runs = parser.parse_args().runs
     folder = Path(tempfile.mkdtemp())
     server = start_server(folder)
-    game = server.store.create_game(server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 200, dealer=0),
+    game = server.store.games.create_game(server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 200, dealer=0),
                                     [{"type": "deal"}]).game.id
     played = simulate(seed=5, profile="classic", players=4, deals=12)
-    long = server.store.create_game(server.club, played.events[0], played.actions).game.id
+    long = server.store.games.create_game(server.club, played.events[0], played.actions).game.id
     kinds = ("cold", "http_cache", "worker_offline", "first_offline", "answers")
     results: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
     with sync_playwright() as driver:

@@ -66,4 +66,4 @@ def settled_deal(store: Store, club: str, game: str, number: int) -> SettledDeal
 def deal_analysis(store: Store, club: str, game: str, number: int) -> DealAnalysis:
     """The settled deal (:func:`settled_deal`) and the analysis kept of it as it stands now."""
     deal = settled_deal(store, club, game, number)
-    return DealAnalysis(deal, store.deal_analysis(*deal.key))
+    return DealAnalysis(deal, store.analyses.deal_analysis(*deal.key))

@@ -24,66 +24,66 @@ class Page(Generic[Item]):
 
 def create_club(store: Store, name: str) -> tuple[ClubInfo, NewToken]:
     """A new club, and its first scorer token (its secret shown once)."""
-    return store.create_club(name)
+    return store.clubs.create_club(name)
 
 
 def known_club(store: Store, club: str) -> ClubInfo:
     """The club ``club`` (NotFound for none)."""
-    return store.club(club)
+    return store.clubs.club(club)
 
 
 def club_with_counts(store: Store, club: str) -> tuple[ClubInfo, dict[str, int]]:
     """The club, with how many members and games it has."""
-    return store.club(club), store.club_counts(club)
+    return store.clubs.club(club), store.clubs.club_counts(club)
 
 
 def every_club(store: Store) -> list[tuple[ClubInfo, int]]:
     """Every club, oldest first, with how many games it has."""
-    return store.list_clubs()
+    return store.clubs.list_clubs()
 
 
 def tokens_page(store: Store, club: str, limit: int, offset: int) -> Page[TokenRecord]:
     """A page of the club's tokens, oldest first, the revoked ones too."""
-    found = store.tokens(club, limit + 1, offset)
+    found = store.tokens.tokens(club, limit + 1, offset)
     return Page(found[:limit], len(found) > limit)
 
 
 def every_token(store: Store, club: str) -> list[TokenRecord]:
     """Every token of the club ``club`` (NotFound for no such club), oldest first, the revoked ones too."""
-    return store.tokens(known_club(store, club).id, limit=EVERY_TOKEN)
+    return store.tokens.tokens(known_club(store, club).id, limit=EVERY_TOKEN)
 
 
 def new_token(store: Store, club: str, role: str, label: str) -> NewToken:
     """A new token of the club with a role (``scorer`` or ``viewer``) and a label; its secret is shown once."""
-    return store.create_token(club, role, label)
+    return store.tokens.create_token(club, role, label)
 
 
 def revoke_token(store: Store, club: str, token: int) -> TokenRecord:
     """Revoke a token of the club (again: no change); the club's last scorer token is refused."""
-    return store.revoke_token(club, token)
+    return store.tokens.revoke_token(club, token)
 
 
 def rotate_token(store: Store, club: str, token: int) -> NewToken:
     """A new secret for a token: a new token with its role and label, the old one revoked."""
-    return store.rotate_token(club, token)
+    return store.tokens.rotate_token(club, token)
 
 
 def players_page(store: Store, club: str, limit: int, offset: int) -> Page[PlayerInfo]:
     """A page of the club's members, alphabetically whatever the accents and the case."""
-    found = store.players(club, limit + 1, offset)
+    found = store.clubs.players(club, limit + 1, offset)
     return Page(found[:limit], len(found) > limit)
 
 
 def add_player(store: Store, club: str, name: str) -> PlayerInfo:
     """Register a member (refused when the name is taken, whatever its case)."""
-    return store.add_player(club, name)
+    return store.clubs.add_player(club, name)
 
 
 def member_names(store: Store, club: str, page: int = MEMBERS_PAGE) -> Iterator[str]:
     """Every member's name, read a page at a time."""
     offset = 0
     while True:
-        found = store.players(club, page, offset)
+        found = store.clubs.players(club, page, offset)
         yield from (player.name for player in found)
         if len(found) < page:
             return

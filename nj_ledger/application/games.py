@@ -73,30 +73,30 @@ class GamesPage:
 def game_owner(store: Store, game: str) -> str | None:
     """The club of the game ``game``, or None for no such game: for the server's operator, who reaches every
     club."""
-    return store.owner(game)
+    return store.games.owner(game)
 
 
 def game_summary(store: Store, club: str, game: str) -> GameInfo:
     """The game ``game`` of ``club`` as listed, without its state (NotFound for another club's)."""
-    return store.game(club, game)
+    return store.games.game(club, game)
 
 
 def current_game(store: Store, club: str, game: str) -> Current:
     """The game ``game`` of ``club`` as it stands (NotFound for another club's)."""
-    info, state = store.game_state(club, game)
+    info, state = store.games.game_state(club, game)
     return Current(info, state)
 
 
 def receipt_of(store: Store, club: str, current: Current) -> dict[str, Any] | None:
     """The signed receipt of the game's head at the version read (None where it was stored unsigned)."""
-    return store.receipt(club, current.game.id, current.game.version)
+    return store.games.receipt(club, current.game.id, current.game.version)
 
 
 def records_page(store: Store, club: str, game: str, after: int, limit: int) -> RecordsPage:
     """At most ``limit`` records of the log with a seq past ``after``, in seq order, and the game's version,
     read after them so that it is never behind them."""
-    records = store.records(club, game, after, limit)
-    info = store.game(club, game)
+    records = store.games.records(club, game, after, limit)
+    info = store.games.game(club, game)
     last = records[-1]["seq"] if records else after
     return RecordsPage(info.version, records, last, bool(records) and last < info.version)
 
@@ -104,7 +104,7 @@ def records_page(store: Store, club: str, game: str, after: int, limit: int) -> 
 def list_games(store: Store, club: str | None, filters: GameFilter, limit: int, offset: int) -> GamesPage:
     """A page of ``club``'s games (every club's for None), newest first: by the day played, then by when each
     was recorded."""
-    games = store.list_games(club, status=filters.status, player=filters.player, played_from=filters.played_from,
+    games = store.games.list_games(club, status=filters.status, player=filters.player, played_from=filters.played_from,
                              played_to=filters.played_to, title=filters.title, limit=limit + 1, offset=offset)
     return GamesPage(games[:limit], len(games) > limit)
 
@@ -112,7 +112,7 @@ def list_games(store: Store, club: str | None, filters: GameFilter, limit: int, 
 def deal_segment(store: Store, club: str, game: str, number: int) -> tuple[GameState, list[Record]]:
     """Deal ``number``'s part of the log and the state at its start (:class:`NoSuchDeal` for a deal not
     reached)."""
-    segment = store.deal_segment(club, game, number)
+    segment = store.games.deal_segment(club, game, number)
     if segment is None:
         raise NoSuchDeal(game, number)
     return segment

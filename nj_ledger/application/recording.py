@@ -31,7 +31,7 @@ def start_game(store: Store, club: str, players: Sequence[str], rules: Any, star
         meta["title"] = (title or "").strip()
     if played_on is not None:
         meta["date"] = played_on.isoformat()
-    return store.create_game(club, started, meta=meta)
+    return store.games.create_game(club, started, meta=meta)
 
 
 def idempotent_request(key: str | None, game: str, payload: Mapping[str, Any]) -> IdempotentRequest | None:
@@ -53,9 +53,9 @@ def record_actions(store: Store, club: str, game: str, actions: Sequence[Mapping
     answer to a refusal of the core, kept before the refusal is raised again so that a retry gets it too.
     """
     try:
-        return store.append(club, game, actions, expected_version=expected_version, idempotency=idempotency,
+        return store.games.append(club, game, actions, expected_version=expected_version, idempotency=idempotency,
                             respond=respond)
     except LedgerError as refusal:
         if idempotency is not None and refused is not None:
-            store.remember_response(club, idempotency, *refused(refusal))
+            store.games.remember_response(club, idempotency, *refused(refusal))
         raise

@@ -6,16 +6,21 @@ from typing import Any, cast
 
 from sqlalchemy import Table, select
 
-from .base import StoreBase, utcnow
+from .base import Database, utcnow
 from .models import DealAnalysis
 
 _ANALYSES = cast(Table, DealAnalysis.__table__)
 
 
-class AnalysesMixin(StoreBase):
+class Analyses:
+    """Deal analyses, each kept once for a deal as its events stand."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
     def deal_analysis(self, game_id: str, deal: int, head_seq: int, head_hash: str) -> dict[str, Any] | None:
         """The analysis kept for ``deal`` of ``game_id`` whose last event is (``head_seq``, ``head_hash``)."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             row = session.scalar(select(DealAnalysis).where(
                 DealAnalysis.game_id == game_id, DealAnalysis.deal == deal, DealAnalysis.head_seq == head_seq))
             return dict(row.body) if row is not None and row.head_hash == head_hash else None
@@ -25,9 +30,9 @@ class AnalysesMixin(StoreBase):
         """Keep an analysis (one already kept for the same events stays: the analysis is deterministic)."""
 
         def attempt() -> None:
-            with self.writing_connection() as connection:
-                connection.execute(self.recorder.insert_new(_ANALYSES), [{
+            with self.db.writing_connection() as connection:
+                connection.execute(self.db.recorder.insert_new(_ANALYSES), [{
                     "game_id": game_id, "deal": deal, "head_seq": head_seq, "head_hash": head_hash,
                     "status": body["status"], "body": body, "computed_at": utcnow()}])
 
-        self.retrying(attempt)
+        self.db.retrying(attempt)

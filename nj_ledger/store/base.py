@@ -1,4 +1,5 @@
-"""The store's plumbing: engines, transactions, retries after a lost race, ids and timestamps."""
+"""The database every part of the store works in (:class:`Database`): its engines, transactions and retries after
+a lost race; and the ids and timestamps every part makes."""
 
 from __future__ import annotations
 
@@ -15,9 +16,7 @@ from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
-from .cache import Remembered, StateCache
 from .database import WriterQueue, default_database_url
-from .dealstarts import DealStarts
 from .errors import StoreBusy
 from .followers import Followers
 from .recorder import WRITE, Recorder, recorder_for
@@ -75,10 +74,12 @@ class StoreWatcher:
         ``transient`` (a transient database error)."""
 
 
-class StoreBase:
-    """Engines and sessions. Each public store method is one transaction of its own."""
+class Database:
+    """One database and how to work in it: its engines, read and write transactions (writers take turns:
+    :class:`.database.WriterQueue`), the retry of a write that lost a race, the followers woken when a log grows,
+    and who is told of trouble. Every part of the store (:class:`nj_ledger.store.Store`) works through one."""
 
-    def __init__(self, url: str | None = None, *, engine: Engine | None = None, cache_size: int = 512) -> None:
+    def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
         self.url = url or default_database_url()
         self.recorder: Recorder = recorder_for(engine or self.url)  # all the store does differently per database
         self.engine = engine or self.recorder.make_engine(self.url)
@@ -86,10 +87,6 @@ class StoreBase:
         self.writers = WriterQueue(self.url)
         self._write_engine = self.engine.execution_options(**{WRITE: True})
         self._write = sessionmaker(self._write_engine, expire_on_commit=False)
-        self.cache = StateCache(cache_size)
-        self.deal_starts = DealStarts()
-        self.signed_heads: Remembered[str] = Remembered(cache_size)  # game -> a head hash known to be signed
-        self.tokens_marked: Remembered[float] = Remembered(cache_size)  # token id -> when this process noted its use
         self._followers: Followers | None = None
         self.checkpointer = self.recorder.checkpointer(self.engine)  # SQLite's log, off the writers' path
         self.watcher = StoreWatcher()  # told of database errors and retries (the server's metrics count them)

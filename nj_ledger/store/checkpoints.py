@@ -41,10 +41,10 @@ from ..chain import sign_checkpoint
 from ..findings import Finding
 from ..receipts import Signer, verify
 from ..report import Items, Kept, Summary
-from .base import StoreBase, iso, utcnow
+from .base import Database, iso, utcnow
 from .database import instance_path
 from .errors import NotFound
-from .keys import KeysMixin, create_once
+from .keys import Keys, create_once
 from .models import Base, Club, Game
 from .recorder import LAST_SEQ, paced
 from .values import Record
@@ -199,9 +199,9 @@ def head_signed(connection: Session | Connection, game_id: str, version: int, he
     return receipt is not None and verify(receipt, public_keys(row.key_id))
 
 
-def checkpoints(store: StoreBase, club_id: str, game_id: str) -> list[dict[str, Any]]:
+def checkpoints(db: Database, club_id: str, game_id: str) -> list[dict[str, Any]]:
     """A game's stored checkpoints, ``{seq, head_hash, signature, created_at, key_id, at}`` by seq."""
-    with store.reading() as session:
+    with db.reading() as session:
         _game_row(session, club_id, game_id)
         return _stored(session, game_id)
 
@@ -296,15 +296,15 @@ def _never() -> bool:
     return False
 
 
-def audit_game(store: KeysMixin, club_id: str, game_id: str,
+def audit_game(keys: Keys, club_id: str, game_id: str,
                receipts: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """The audit of a game's log (SPEC §5): its signed checkpoints, the log against the game's summary, and
     the ``receipts`` members hold, when given (:func:`audit_game_into`, its items kept in lists)."""
     kept = Kept()
-    return audit_game_into(store, club_id, game_id, kept, receipts).whole(kept)
+    return audit_game_into(keys, club_id, game_id, kept, receipts).whole(kept)
 
 
-def audit_game_into(store: KeysMixin, club_id: str, game_id: str, items: Items,
+def audit_game_into(keys: Keys, club_id: str, game_id: str, items: Items,
                     receipts: Sequence[Mapping[str, Any]] | None = None) -> Summary:
     """The audit of a game's log, its items (:class:`~nj_ledger.report.Items`) given to ``items`` as the log is
     read, a chunk of rows at a time: what it holds does not grow with the log.
@@ -314,13 +314,13 @@ def audit_game_into(store: KeysMixin, club_id: str, game_id: str, items: Items,
     wanted = {r["version"] for r in receipts or () if isinstance(r, Mapping) and r.get("game") == game_id
               and type(r.get("version")) is int}
     hashes: dict[int, Any] = {}  # the log's hash at each version a receipt names
-    with store.snapshot() as session:
+    with keys.db.snapshot() as session:
         game = _game_row(session, club_id, game_id)  # 404 before anything is read
         connection = session.connection()
-        public_keys = store.verifying_keys(None, connection)
+        public_keys = keys.verifying_keys(None, connection)
         unknown = {key for key in session.execute(_KEY_IDS, {"game_id": game_id}).scalars() if key} - set(public_keys)
         if unknown:  # a key taken into use since this process last read them (read again once)
-            public_keys = store.verifying_keys(next(iter(unknown)), connection)
+            public_keys = keys.verifying_keys(next(iter(unknown)), connection)
         checkpoints = LogCheckpoints(session, game_id, game.version, public_keys)
 
         def acknowledged(records: Iterable[Record]) -> Iterator[Record]:
@@ -331,14 +331,14 @@ def audit_game_into(store: KeysMixin, club_id: str, game_id: str, items: Items,
                         hashes[record["seq"]] = record.get("hash")
                 yield record
 
-        records = paced(store.recorder.select_records(connection, game_id, 0, LAST_SEQ))
+        records = paced(keys.db.recorder.select_records(connection, game_id, 0, LAST_SEQ))
         summary = audit_log(acknowledged(records), items,
                             checkpoints.report, version=game.version, head_hash=game.head_hash)
     if receipts is None:
         return summary
     named = {r.get("key") for r in receipts if isinstance(r, Mapping)} - set(public_keys)
     if named:
-        public_keys = store.verifying_keys(next(iter(named)))
+        public_keys = keys.verifying_keys(next(iter(named)))
     report = with_receipts({**summary.report, "findings": []},
                            check_receipts(game_id, game.version, hashes.get, receipts, public_keys))
     return Summary(report, summary.first, [*summary.last, *report.pop("findings")])  # the receipts' come last
@@ -348,25 +348,26 @@ def audit_game_into(store: KeysMixin, club_id: str, game_id: str, items: Items,
 HEADS_FORMAT = "nj-ledger/heads"
 
 
-def sign_heads(store: KeysMixin, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def sign_heads(keys: Keys, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A signed list of a club's game heads, to keep away from the server (printed, mailed): the receipt kept at
     each game's head. Any later audit of those games can be held to it (``nj-ledger heads check``). Also the
     games left out, each with why: a head the ledger did not sign is never vouched for."""
-    store.signer()  # the keys to believe are the ones this store's key trusts
+    keys.signer()  # the keys to believe are the ones this store's key trusts
     at = iso(utcnow())
     receipts: list[dict[str, Any]] = []
     left_out: list[dict[str, Any]] = []
-    with store.reading() as session:
+    with keys.db.reading() as session:
         club = session.execute(select(Club.name).where(Club.id == club_id)).first()
         if club is None:
             raise NotFound("There is no club {club!r}.", club=club_id)
         games = session.execute(select(Game.id, Game.version, Game.head_hash).where(Game.club_id == club_id)
                                 .order_by(Game.created_at, Game.id)).all()
-        def keys(wanted: str | None) -> Mapping[str, bytes]:
-            return store.verifying_keys(wanted, session.connection())  # in this transaction
+
+        def believed(wanted: str | None) -> Mapping[str, bytes]:
+            return keys.verifying_keys(wanted, session.connection())  # in this transaction
 
         for game, version, head in games:
-            if not head_signed(session, game, version, head, keys):
+            if not head_signed(session, game, version, head, believed):
                 left_out.append({"game": game, "version": version, "why": "its head is not the one the ledger "
                                                                           "signed: audit it"})
                 continue

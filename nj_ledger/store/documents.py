@@ -4,11 +4,11 @@ Shared by the API and the command line, so both import the same way.
 
     >>> from nj_ledger.store import Store
     >>> store = Store("sqlite://"); store.create_schema()
-    >>> club, _ = store.create_club("Club")
+    >>> club, _ = store.clubs.create_club("Club")
     >>> doc = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben", "Chloé"],
     ...        "rules": "classic", "starting_chips": 60, "actions": [{"type": "deal"}]}
-    >>> game = import_document(store, club.id, doc).game
-    >>> export_document(store, club.id, game.id)["actions"]
+    >>> game = import_document(store.games, club.id, doc).game
+    >>> export_document(store.games, club.id, game.id)["actions"]
     [{'type': 'deal', 'dealer': 2}]
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 from ..chain import canonical_json
 from ..exchange import document_meta, read_game_document, write_game_document
 from .errors import LogDamaged
-from .games import GamesMixin
+from .games import Games
 from .values import Appended
 
 
@@ -31,18 +31,18 @@ def document_digest(document: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(game).encode()).hexdigest()
 
 
-def import_document(store: GamesMixin, club_id: str, document: Mapping[str, Any]) -> Appended:
+def import_document(games: Games, club_id: str, document: Mapping[str, Any]) -> Appended:
     """A new game of ``club_id`` from a document, all or nothing (a refused action stores nothing)."""
     started, actions = read_game_document(document)
-    return store.create_game(club_id, started, actions, meta=document_meta(document),
+    return games.create_game(club_id, started, actions, meta=document_meta(document),
                              source_digest=document_digest(document))
 
 
-def export_document(store: GamesMixin, club_id: str, game_id: str) -> dict[str, Any]:
+def export_document(games: Games, club_id: str, game_id: str) -> dict[str, Any]:
     """A stored game as a document: its table actions, its details and its records."""
-    game = store.game(club_id, game_id)
+    game = games.game(club_id, game_id)
     try:
-        return write_game_document(store.records(club_id, game_id), game.meta)
+        return write_game_document(games.records(club_id, game_id), game.meta)
     except (KeyError, TypeError, ValueError, AttributeError):
         raise LogDamaged("The log of game {game!r} cannot be exported: events were changed outside the ledger. "
                          "Its audit shows what changed.", game=game_id) from None

@@ -3,7 +3,7 @@ reaches.
 
 A table token (role ``table``) is a secret that reaches one table of one
 evening: what it may do is the API's to enforce (:mod:`api.auth`), from
-:meth:`EveningTablesMixin.table_scope`. Its secret is known once, when it is
+:meth:`TableTokens.table_scope`. Its secret is known once, when it is
 made (:class:`NewTableLink`); the store keeps its digest.
 """
 
@@ -18,11 +18,10 @@ from typing import cast
 from sqlalchemy import Connection, Table, func, insert, select
 
 from ..evenings import ROUND
-from .base import utcnow
-from .clubs import token_digest
+from .base import Database, utcnow
 from .errors import NotFound
 from .models import Evening, EveningEntry, EveningTable, TableToken
-from .shares import SharesMixin
+from .tokens import token_digest
 from .values import TokenInfo
 
 TABLE_ROLE = "table"
@@ -79,7 +78,7 @@ class NewTableLink:
 
 class TableFull(Exception):
     """A table has as many tokens as a join by its code may make (``most``): a code joins it no more; the
-    director's scorer links (:meth:`EveningTablesMixin.table_link`) still make tokens for it."""
+    director's scorer links (:meth:`nj_ledger.store.evenings.Evenings.table_link`) still make tokens for it."""
 
     def __init__(self, table: int, most: int) -> None:
         super().__init__(table, most)
@@ -92,10 +91,14 @@ def missing_evening(evening_id: str) -> NotFound:
     return NotFound("There is no evening {evening!r} in this club.", evening=evening_id)
 
 
-class EveningTablesMixin(SharesMixin):
-    """The evening's tables: their codes, their tokens, and who a token speaks for."""
+class TableTokens:
+    """The evening's tables: their codes, their tokens (one of the credentials a request may carry), and what a
+    table token reaches."""
 
-    def _add_tables(self, connection: Connection, evening_id: str, count: int) -> None:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def add_tables(self, connection: Connection, evening_id: str, count: int) -> None:
         """The evening's tables 1…count, each with a code of its own, those missing added."""
         have = set(connection.execute(select(EveningTable.number).where(EveningTable.evening_id == evening_id))
                    .scalars())
@@ -109,7 +112,7 @@ class EveningTablesMixin(SharesMixin):
             connection.execute(insert(_TABLES), [{"evening_id": evening_id, "number": number, "code": code,
                                                        "created_at": utcnow()}])
 
-    def _new_link(self, connection: Connection, club_id: str, evening_id: str, number: int) -> NewTableLink:
+    def new_link(self, connection: Connection, club_id: str, evening_id: str, number: int) -> NewTableLink:
         secret = secrets.token_urlsafe(32)
         now = utcnow()
         connection.execute(insert(_TOKENS), [{"club_id": club_id, "evening_id": evening_id, "number": number,
@@ -119,12 +122,9 @@ class EveningTablesMixin(SharesMixin):
         return NewTableLink(evening_id, number, code, secret, now)
 
     def authenticate(self, secret: str) -> TokenInfo | None:
-        """A club token's, a share's, else a table token's (:class:`TableInfo`), or None."""
-        found = super().authenticate(secret)
-        if found is not None:
-            return found
+        """What a table token's secret reaches (:class:`TableInfo`), or None."""
         digest = token_digest(secret)
-        rows = self.recorder.lookup(self.engine, _FIND_TABLE_TOKEN, (digest,))
+        rows = self.db.recorder.lookup(self.db.engine, _FIND_TABLE_TOKEN, (digest,))
         if not rows or not hmac.compare_digest(rows[0][4], digest):
             return None
         token_id, club_id, evening_id, number, _ = rows[0]
@@ -133,7 +133,7 @@ class EveningTablesMixin(SharesMixin):
     def table_scope(self, club_id: str, evening_id: str, table: int) -> TableScope:
         """What a table token reaches: its code, the games of its table in every round started, the evening's
         status."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             connection = session.connection()
             status = connection.execute(select(Evening.status).where(
                 Evening.id == evening_id, Evening.club_id == club_id)).scalar_one_or_none()
@@ -148,7 +148,7 @@ class EveningTablesMixin(SharesMixin):
 
     def table_by_code(self, club_id: str, code: str) -> tuple[str, int]:
         """The evening and the table number a code names, in this club."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             found = session.execute(select(EveningTable.evening_id, EveningTable.number)
                                     .join(Evening, Evening.id == EveningTable.evening_id)
                                     .where(EveningTable.code == code.strip().upper(), Evening.club_id == club_id)
@@ -168,7 +168,7 @@ class EveningTablesMixin(SharesMixin):
         if not 4 <= len(wanted) <= 16 or any(letter not in CODE_ALPHABET for letter in wanted):
             return None
 
-        with self.reading() as session:  # a code that names nothing takes no writer's turn
+        with self.db.reading() as session:  # a code that names nothing takes no writer's turn
             found = session.execute(
                 select(Evening.club_id, EveningTable.evening_id, EveningTable.number, Evening.status)
                 .join(Evening, Evening.id == EveningTable.evening_id).where(EveningTable.code == wanted)).first()
@@ -177,7 +177,7 @@ class EveningTablesMixin(SharesMixin):
         club_id, evening_id, number = str(found[0]), str(found[1]), int(found[2])
 
         def attempt() -> JoinedTable:
-            with self.writing_connection() as connection:
+            with self.db.writing_connection() as connection:
                 if most is not None:
                     connection.execute(select(EveningTable.code).where(
                         EveningTable.evening_id == evening_id, EveningTable.number == number).with_for_update())
@@ -185,6 +185,6 @@ class EveningTablesMixin(SharesMixin):
                         _TOKENS.c.evening_id == evening_id, _TOKENS.c.number == number)).scalar_one()
                     if held >= most:
                         raise TableFull(number, most)
-                return JoinedTable(club_id, self._new_link(connection, club_id, evening_id, number))
+                return JoinedTable(club_id, self.new_link(connection, club_id, evening_id, number))
 
-        return self.retrying(attempt)
+        return self.db.retrying(attempt)

@@ -5,7 +5,7 @@ A decision is made like a table action: the evening's row is locked, the log
 folded, the core decides (a refusal stores nothing), the entry chained and
 appended, the row's version bumped on condition. Starting a round creates its
 games in the same transaction, through the one way a game is created
-(:meth:`GamesMixin._write_game`).
+(:meth:`.games.Games.write_game`).
 
 Every read of the log goes through one query and one function from a row to
 the core's value (:func:`entry_of`, which upcasts an entry written at an older
@@ -40,13 +40,14 @@ from ..evenings import (
 )
 from ..receipts import Signer
 from ..state import GameState
-from .base import LostRace, new_id, utcnow
+from .base import Database, LostRace, new_id, utcnow
 from .cache import EveningStates
 from .errors import EveningMoved, NotFound
 from .evening_checkpoints import audit_entries, head_receipt, sign_entry
-from .evening_tables import EveningTablesMixin, NewTableLink, missing_evening
+from .evening_tables import NewTableLink, TableTokens, missing_evening
 from .followers import EVENING_PREFIX
-from .games import GamesMixin
+from .games import Games
+from .keys import Keys
 from .models import Club, Evening, EveningEntry, EveningTable, Game
 from .values import GameInfo
 
@@ -99,15 +100,19 @@ def outcome_of(state: GameState) -> GameOutcome:
                        state.starting_chips, state.deals_played)
 
 
-class EveningsMixin(EveningTablesMixin, GamesMixin):
+class Evenings:
+    """Club evenings: each one's log of decisions, its rounds' games (made by :class:`.games.Games`), its tables
+    (:class:`.evening_tables.TableTokens`), all signed with the store's key (:class:`.keys.Keys`); with the
+    states of the evenings this process read lately."""
+
+    def __init__(self, db: Database, games: Games, keys: Keys, tables: TableTokens, cache_size: int = 512) -> None:
+        self.db = db
+        self.games = games
+        self.keys = keys
+        self.tables = tables
+        self.states = EveningStates(cache_size)
+
     # --- reading ---------------------------------------------------------------------------------------------
-    @property
-    def evening_states(self) -> EveningStates:
-        """The states of the evenings this store read lately (made on first use, as large as the games' cache)."""
-        states = self.__dict__.get("_evening_states")
-        if states is None:
-            states = self.__dict__.setdefault("_evening_states", EveningStates(self.cache.capacity))
-        return cast(EveningStates, states)
 
     def _entries(self, connection: Connection, evening_id: str, after: int = 0,
                  limit: int | None = None) -> list[LogEntry]:
@@ -122,11 +127,11 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
         if not entries:
             return fold_evening(entries)
         head = entries[-1]
-        known = self.evening_states.state_at(evening_id, head.seq, str(head.hash))
+        known = self.states.state_at(evening_id, head.seq, str(head.hash))
         if known is not None:
             return known
         state = fold_evening(entries)
-        self.evening_states.put(evening_id, (str(head.hash), state))
+        self.states.put(evening_id, (str(head.hash), state))
         return state
 
     def _read_evening(self, connection: Connection, club_id: str, evening_id: str, lock: bool = False) -> EveningRead:
@@ -149,16 +154,16 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
             return {}
         rows = connection.execute(select(*_GAMES.c).where(_GAMES.c.id.in_(ids))).all()
         infos = [GameInfo.of(cast(Game, row)) for row in rows]
-        return {info.id: outcome_of(self._state_on(connection, info)) for info in infos}
+        return {info.id: outcome_of(self.games.state_on(connection, info)) for info in infos}
 
     def evening(self, club_id: str, evening_id: str) -> EveningRead:
         """An evening: its summary, its log, the state folded from it and its games' outcomes."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             return self._read_evening(session.connection(), club_id, evening_id)
 
     def evening_entries(self, club_id: str, evening_id: str, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
         """An evening's decisions with seq > ``after``, at most ``limit`` of them (its stream reads these)."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             connection = session.connection()
             found = connection.execute(select(_EVENINGS.c.id).where(
                 _EVENINGS.c.id == evening_id, _EVENINGS.c.club_id == club_id)).first()
@@ -169,7 +174,7 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
     def evening_receipt(self, club_id: str, evening_id: str) -> tuple[EveningInfo, dict[str, Any] | None]:
         """The evening and the receipt signed when it reached its version, as it is kept (None: its head is older
         than signing). Nothing is ever signed on a read: a head would be vouched for unchecked."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             connection = session.connection()
             row = connection.execute(select(*_EVENINGS.c).where(
                 _EVENINGS.c.id == evening_id, _EVENINGS.c.club_id == club_id)).first()
@@ -182,12 +187,12 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
                       ) -> tuple[EveningRead, dict[str, Any], dict[str, Any] | None]:
         """The evening, its log held to its signed checkpoints, and to the ``receipts`` members hold when given
         (:func:`.evening_checkpoints.audit_entries`), read in one snapshot of the database."""
-        with self.snapshot() as session:
+        with self.db.snapshot() as session:
             connection = session.connection()
             read = self._read_evening(connection, club_id, evening_id)
 
             def keys(wanted: str | None) -> Mapping[str, bytes]:
-                return self.verifying_keys(wanted, connection)
+                return self.keys.verifying_keys(wanted, connection)
 
             signed, held = audit_entries(connection, keys, evening_id, read.info.version, read.entries, receipts)
             return read, signed, held
@@ -203,7 +208,7 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
         if played_to:
             query = query.where(Evening.played_on <= played_to)
         query = query.order_by(Evening.played_on.desc(), Evening.created_at.desc(), Evening.id)
-        with self.reading() as session:
+        with self.db.reading() as session:
             return [EveningInfo.of(row) for row in session.scalars(query.limit(limit).offset(offset))]
 
     def evenings_between(self, club_id: str, played_from: date | None, played_to: date | None, *,
@@ -217,7 +222,7 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
             query = query.where(Evening.played_on >= played_from)
         if played_to:
             query = query.where(Evening.played_on <= played_to)
-        with self.reading() as session:
+        with self.db.reading() as session:
             connection = session.connection()
             ids = list(connection.execute(query.order_by(Evening.played_on, Evening.created_at)).scalars())
             return [self._read_evening(connection, club_id, evening_id) for evening_id in ids]
@@ -236,7 +241,7 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
             raise LostRace
         connection.execute(insert(_LOG), [{"evening_id": info.id, **item}])
         receipt = sign_entry(connection, signer, info.id, item, now)
-        self.recorder.announce(connection, EVENING_PREFIX + info.id, info.version + 1)  # heard at the commit
+        self.db.recorder.announce(connection, EVENING_PREFIX + info.id, info.version + 1)  # heard at the commit
         return receipt
 
     def create_evening(self, club_id: str, created: tuple[str, dict[str, Any]],
@@ -244,10 +249,10 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
         """A new evening from its ``evening_created`` decision, its tables' codes, and a token for each table
         (their secrets in the answer only)."""
         kind, data = created
-        signer = self.signer()
+        signer = self.keys.signer()
 
         def attempt() -> tuple[EveningRead, list[NewTableLink]]:
-            with self.writing_connection() as connection:
+            with self.db.writing_connection() as connection:
                 if connection.execute(select(Club.id).where(Club.id == club_id)).first() is None:
                     raise NotFound("There is no club {club!r}.", club=club_id)
                 now = utcnow()
@@ -258,12 +263,12 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
                     "created_at": now, "updated_at": now, "version": 0, "head_hash": GENESIS, "status": "open"}])
                 receipt = self._append(connection, info, GENESIS, kind, data, by, signer)
                 state = self._fold(info.id, self._entries(connection, info.id))
-                self._add_tables(connection, info.id, state.table_count())
-                links = [self._new_link(connection, club_id, info.id, number)
+                self.tables.add_tables(connection, info.id, state.table_count())
+                links = [self.tables.new_link(connection, club_id, info.id, number)
                          for number in range(1, state.table_count() + 1)]
                 return replace(self._read_evening(connection, club_id, info.id), receipt=receipt), links
 
-        return self.retrying(attempt)
+        return self.db.retrying(attempt)
 
     def decide(self, club_id: str, evening_id: str, decision: Decision, by: Mapping[str, Any], *,
                expected_version: int | None = None) -> EveningRead:
@@ -271,30 +276,30 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
         outcomes; a refusal stores nothing. ``expected_version`` (from ``If-Match``) refuses it with
         :class:`EveningMoved` when another decision was recorded meanwhile. The read carries the receipt of the
         new head."""
-        signer = self.signer()
+        signer = self.keys.signer()
 
         def attempt() -> EveningRead:
-            with self.writing_connection() as connection:
+            with self.db.writing_connection() as connection:
                 read = self._read_evening(connection, club_id, evening_id, lock=True)
                 _expect(read, expected_version)
                 kind, data = decision(read.state, read.outcomes)
                 receipt = self._append(connection, read.info, read.entries[-1]["hash"], kind, data, by, signer,
                                        status="closed" if kind == CLOSED else None)
                 after = self._read_evening(connection, club_id, evening_id)
-                self._add_tables(connection, evening_id, after.state.table_count())
+                self.tables.add_tables(connection, evening_id, after.state.table_count())
                 return replace(self._read_evening(connection, club_id, evening_id), receipt=receipt)
 
-        return self.retrying(attempt)
+        return self.db.retrying(attempt)
 
     def start_round(self, club_id: str, evening_id: str, by: Mapping[str, Any], *,
                     tables: Sequence[Sequence[str]] | None = None, force: bool = False,
                     now: datetime | None = None, expected_version: int | None = None) -> EveningRead:
         """Start the evening's next round: a game for each table (the plan's tables, or the director's), made the
         one way games are made, and the ``round_started`` decision naming them, in one transaction."""
-        signer = self.signer()
+        signer = self.keys.signer()
 
         def attempt() -> EveningRead:
-            with self.writing_connection() as connection:
+            with self.db.writing_connection() as connection:
                 read = self._read_evening(connection, club_id, evening_id, lock=True)
                 _expect(read, expected_version)
                 state = read.state
@@ -306,15 +311,16 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
                     game_state = self._fold_started(started)
                     meta = {"title": f"{state.name} · round {number}, table {index}", "date": state.played_on,
                             "table": f"{index}"}
-                    games.append(self._write_game(connection, club_id, started, [], game_state, meta, signer).game.id)
+                    written = self.games.write_game(connection, club_id, started, [], game_state, meta, signer)
+                    games.append(written.game.id)
                 kind, data = decide_round(state, games, now=now, tables=[list(t) for t in seating], force=True)
                 if kind != ROUND:
                     raise ValueError(kind)
                 receipt = self._append(connection, read.info, read.entries[-1]["hash"], kind, data, by, signer)
-                self._add_tables(connection, evening_id, len(seating))
+                self.tables.add_tables(connection, evening_id, len(seating))
                 return replace(self._read_evening(connection, club_id, evening_id), receipt=receipt)
 
-        return self.retrying(attempt)
+        return self.db.retrying(attempt)
 
     @staticmethod
     def _fold_started(started: Any) -> GameState:
@@ -326,7 +332,7 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
         """Another token for a table of an open evening (a link printed again); the earlier ones keep working."""
 
         def attempt() -> NewTableLink:
-            with self.writing_connection() as connection:
+            with self.db.writing_connection() as connection:
                 read = self._read_evening(connection, club_id, evening_id, lock=True)
                 if table not in read.codes:
                     raise NotFound("The evening has no table {table}.", table=table)
@@ -335,9 +341,9 @@ class EveningsMixin(EveningTablesMixin, GamesMixin):
 
                     raise RuleViolation("evening-closed", "The evening is closed: nothing more can be recorded "
                                         "in it.")
-                return self._new_link(connection, club_id, evening_id, table)
+                return self.tables.new_link(connection, club_id, evening_id, table)
 
-        return self.retrying(attempt)
+        return self.db.retrying(attempt)
 
 
 def _expect(read: EveningRead, expected_version: int | None) -> None:

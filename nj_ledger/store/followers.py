@@ -73,7 +73,7 @@ def announce_revoked(connection: Connection | Session, kind: str, ident: int) ->
 
 
 class Watched(Protocol):
-    """What the followers need of their store (:class:`~.base.StoreBase`): its database's recorder and engine,
+    """What the followers need of their store (:class:`~.base.Database`): its database's recorder and engine,
     and a read transaction."""
 
     @property

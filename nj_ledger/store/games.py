@@ -27,11 +27,13 @@ from ..events import Event
 from ..receipts import Signer
 from ..reducer import fold, replay
 from ..state import GameState
-from .base import LostRace, new_id, utcnow
+from .base import Database, LostRace, new_id, utcnow
+from .cache import Remembered, StateCache
 from .checkpoints import head_receipt, head_signed
-from .clubs import ClubsMixin, name_key
+from .clubs import name_key
+from .dealstarts import DealStarts
 from .errors import IdempotencyMismatch, LogDamaged, NotFound, VersionConflict, unreplayable
-from .keys import KeysMixin
+from .keys import Keys
 from .log import GENESIS, chain_records, event_of
 from .models import ClubFeedRecord, Game, GamePlayer, IdempotencyRecord, Player
 from .recorder import paced
@@ -69,7 +71,16 @@ def _foreign_rows(game_id: str, version: int) -> LogDamaged:
                       game=game_id, version=version)
 
 
-class GamesMixin(ClubsMixin, KeysMixin):
+class Games:
+    """Games' logs: a game created, table actions appended, and read back; with the states this process keeps."""
+
+    def __init__(self, db: Database, keys: Keys, cache_size: int = 512) -> None:
+        self.db = db
+        self.keys = keys
+        self.cache = StateCache(cache_size)
+        self.deal_starts = DealStarts()
+        self.signed_heads: Remembered[str] = Remembered(cache_size)  # game -> a head hash known to be signed
+
     # --- writing ---------------------------------------------------------------------------------
     def create_game(
         self,
@@ -88,24 +99,25 @@ class GamesMixin(ClubsMixin, KeysMixin):
         >>> from nj_ledger import new_game
         >>> from nj_ledger.store import Store
         >>> store = Store("sqlite://"); store.create_schema()
-        >>> club, _ = store.create_club("Club")
-        >>> game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
+        >>> club, _ = store.clubs.create_club("Club")
+        >>> started = new_game(["Ana", "Ben", "Chloé"], "classic", 60)
+        >>> game = store.games.create_game(club.id, started, [{"type": "deal"}])
         >>> game.game.version, game.state.status
         (17, 'playing')
         """
         state, events = execute(replay([started]), actions)
         meta = dict(meta or {})
-        signer = self.signer()
+        signer = self.keys.signer()
 
         def attempt() -> Appended:
-            with self.writing_connection() as connection:  # plain statements: the ORM's unit of work costs more
-                created = self._write_game(connection, club_id, started, events, state, meta, signer, source_digest)
+            with self.db.writing_connection() as connection:  # plain statements: the ORM's unit of work costs more
+                created = self.write_game(connection, club_id, started, events, state, meta, signer, source_digest)
             self.cache.put(created.game.id, state)
             return created
 
-        return self.retrying(attempt)
+        return self.db.retrying(attempt)
 
-    def _write_game(self, connection: Connection, club_id: str, started: Event, events: Sequence[Event],
+    def write_game(self, connection: Connection, club_id: str, started: Event, events: Sequence[Event],
                     state: GameState, meta: Mapping[str, Any], signer: Signer,
                     source_digest: str | None = None) -> Appended:
         """Write a new game (its row, seats, members, records and first receipt) in the caller's transaction: the
@@ -143,10 +155,10 @@ class GamesMixin(ClubsMixin, KeysMixin):
         A refusal of the core (:class:`~nj_ledger.errors.LedgerError`) stores nothing. The batch's last event
         is signed: :attr:`Appended.receipt`.
         """
-        signer = self.signer()  # checked before the transaction: it may need a transaction of its own
+        signer = self.keys.signer()  # checked before the transaction: it may need a transaction of its own
 
         def attempt() -> Appended | StoredResponse:
-            with self.writing_connection() as connection:
+            with self.db.writing_connection() as connection:
                 game = connection.execute(_LOCK_GAME, {"game_id": game_id, "club_id": club_id}).first()
                 if game is None:
                     raise _missing_game(game_id)
@@ -160,7 +172,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
                     raise VersionConflict(expected_version, game.version)
                 self._check_head(connection, game)
                 info = GameInfo.of(cast(Game, game))  # the row has the model's columns
-                before = self._state_on(connection, info)
+                before = self.state_on(connection, info)
                 state, events = execute(before, actions)
                 now = utcnow()
                 records = chain_records(game.head_hash, game.version, events, now)
@@ -178,7 +190,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
                 self.signed_heads.put(game_id, receipt["head"])
             return Appended(info, state, records, receipt)
 
-        return self.retrying(attempt)
+        return self.db.retrying(attempt)
 
     def _check_head(self, connection: Connection, game: Any) -> None:
         """Refuse to sign on top of a head the ledger did not sign (a log rewritten and re-chained outside it):
@@ -187,7 +199,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
             return
 
         def keys(wanted: str | None) -> Mapping[str, bytes]:
-            return self.verifying_keys(wanted, connection)  # in the append's transaction
+            return self.keys.verifying_keys(wanted, connection)  # in the append's transaction
 
         if not head_signed(connection, game.id, game.version, game.head_hash, keys):
             raise LogDamaged("The head of game {game!r} at version {version} is not the one the ledger signed: its "
@@ -199,14 +211,14 @@ class GamesMixin(ClubsMixin, KeysMixin):
         """Keep the response to an idempotent request that appended nothing (a refusal), unless one is kept."""
 
         def attempt() -> None:
-            with self.writing() as session:
+            with self.db.writing() as session:
                 if session.get(IdempotencyRecord, (club_id, request.key)) is None:
                     session.add(IdempotencyRecord(
                         club_id=club_id, key=request.key, fingerprint=request.fingerprint,
                         status=status, body=body, created_at=utcnow(),
                     ))
 
-        self.retrying(attempt)
+        self.db.retrying(attempt)
 
     def _advance(self, connection: Connection, game: Any, before: GameState, state: GameState,
                  records: list[Record], signer: Signer, now: datetime) -> tuple[GameInfo, dict[str, Any] | None]:
@@ -225,9 +237,9 @@ class GamesMixin(ClubsMixin, KeysMixin):
 
     # --- reading ---------------------------------------------------------------------------------
     def _state_of(self, session: Session, game: GameInfo) -> GameState:
-        return self._state_on(session.connection(), game)
+        return self.state_on(session.connection(), game)
 
-    def _state_on(self, connection: Connection, game: GameInfo) -> GameState:
+    def state_on(self, connection: Connection, game: GameInfo) -> GameState:
         """The state at the game's version: the cached one, brought up to date from the log if need be."""
         cached = self.cache.get(game.id)
         if cached is not None and cached.version == game.version:
@@ -236,7 +248,7 @@ class GamesMixin(ClubsMixin, KeysMixin):
         after = 0
         if cached is not None and cached.version < game.version:
             state, after = cached.copy(), cached.version
-        for record in self.recorder.select_records(connection, game.id, after, game.version):
+        for record in self.db.recorder.select_records(connection, game.id, after, game.version):
             if record["seq"] != after + 1:  # a hole: the state would be another game's
                 break
             try:
@@ -258,35 +270,35 @@ class GamesMixin(ClubsMixin, KeysMixin):
         return GameInfo.of(row)
 
     def game(self, club_id: str, game_id: str) -> GameInfo:
-        with self.reading() as session:
+        with self.db.reading() as session:
             return self._game(session, club_id, game_id)
 
     def game_state(self, club_id: str, game_id: str) -> tuple[GameInfo, GameState]:
         """A game's summary and its current state."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             game = self._game(session, club_id, game_id)
             return game, self._state_of(session, game)
 
     def receipt(self, club_id: str, game_id: str, version: int) -> dict[str, Any] | None:
         """The receipt signed when the game reached ``version``, as it is kept; None for a head stored before
         receipts existed. Nothing is ever signed on a read: a head would be vouched for unchecked."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             self._game(session, club_id, game_id)
             return head_receipt(session, game_id, version)
 
     def records(self, club_id: str, game_id: str, after: int = 0, limit: int | None = None) -> list[Record]:
         """The stored records of a game with seq > ``after``, at most ``limit`` of them (all of them read
         :func:`~.recorder.paced`)."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             game = self._game(session, club_id, game_id)
             upto = game.version if limit is None else min(game.version, after + limit)  # seqs have no gaps
-            rows = self.recorder.select_records(session.connection(), game_id, after, upto)
+            rows = self.db.recorder.select_records(session.connection(), game_id, after, upto)
             return list(rows if limit is not None else paced(rows))
 
     def club_feed(self, club_id: str, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
         """The club's feed after ``position`` (games created, deals ended, games ended), in order, at most
         ``limit`` items: ``{position, game, seq, deal, type, recorded_at}``."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             rows = session.execute(
                 select(ClubFeedRecord).where(ClubFeedRecord.club_id == club_id, ClubFeedRecord.position > after)
                 .order_by(ClubFeedRecord.position).limit(limit)).scalars()
@@ -295,20 +307,20 @@ class GamesMixin(ClubsMixin, KeysMixin):
 
     def deal_segment(self, club_id: str, game_id: str, deal: int) -> tuple[GameState, list[Record]] | None:
         """The state at the start of ``deal`` and the deal's records, or None if it was never dealt."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             connection = session.connection()
-            owner = self.recorder.owner_and_version(connection, game_id)
+            owner = self.db.recorder.owner_and_version(connection, game_id)
             if owner is None or owner[0] != club_id:
                 raise _missing_game(game_id)
             version = owner[1]
             if deal < 1:
                 return None
-            segment = self.recorder.select_deal(connection, game_id, deal, version)
+            segment = self.db.recorder.select_deal(connection, game_id, deal, version)
             if not segment:
                 return None
 
             def read(after: int, upto: int) -> Iterator[Record]:
-                return self.recorder.select_records(connection, game_id, after, upto)
+                return self.db.recorder.select_records(connection, game_id, after, upto)
 
             first, last = segment[0]["seq"], segment[-1]["seq"]
             if last - first + 1 != len(segment):  # a deal is one stretch of the log; read it as one if not
@@ -350,20 +362,20 @@ class GamesMixin(ClubsMixin, KeysMixin):
         if played_to:
             query = query.where(Game.played_on <= played_to)
         if title:
-            query = query.where(self.recorder.contains_folded(Game.meta["title"].as_string(), title))
+            query = query.where(self.db.recorder.contains_folded(Game.meta["title"].as_string(), title))
         query = query.order_by(Game.played_on.desc(), Game.created_at.desc(), Game.id).limit(limit).offset(offset)
-        with self.reading() as session:
+        with self.db.reading() as session:
             return [GameInfo.of(row) for row in session.scalars(query)]
 
     def owner(self, game_id: str) -> str | None:
         """The club a game belongs to (for the operator's command line, which has no token)."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             row = session.get(Game, game_id)
             return None if row is None else row.club_id
 
     def find_game(self, club_id: str, source_digest: str) -> str | None:
         """The id of a club's game imported from the document with this digest, if any."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             return session.scalars(
                 select(Game.id).where(Game.club_id == club_id, Game.source_digest == source_digest).limit(1)
             ).first()

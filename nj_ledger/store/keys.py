@@ -15,8 +15,8 @@ false alarm. Changing the key is a command: ``nj-ledger keys rotate``.
     >>> from nj_ledger.store import Store
     >>> store = Store("sqlite://"); store.create_schema()
     >>> import os; os.environ[SIGNING_KEY_ENV] = b64url(bytes(32))
-    >>> signer = store.signer()
-    >>> [key.id for key in store.signing_keys()] == [signer.id]
+    >>> signer = store.keys.signer()
+    >>> [key.id for key in store.keys.signing_keys()] == [signer.id]
     True
     >>> del os.environ[SIGNING_KEY_ENV]
 """
@@ -38,7 +38,7 @@ from sqlalchemy import Connection, Table, insert, select
 
 from ..chain import canonical_bytes
 from ..receipts import ALGORITHM, Signer, b64url, from_b64url, key_id
-from .base import StoreBase, iso, utcnow
+from .base import Database, iso, utcnow
 from .database import absolute_setting, instance_path
 from .errors import StoreError
 from .models import SigningKey
@@ -299,12 +299,14 @@ def accepted_signer(connection: Connection) -> Signer:
     return signer
 
 
-class KeysMixin(StoreBase):
+class Keys:
     """The store's signing key and the database's public keys."""
 
-    _signer: Signer | None = None
-    _signer_until = 0.0  # when the key is checked against the database again (a rotation elsewhere retires it)
-    _verifying: dict[str, bytes] | None = None
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._signer: Signer | None = None
+        self._signer_until = 0.0  # when the key is checked against the database again (a rotation elsewhere)
+        self._verifying: dict[str, bytes] | None = None
 
     def signing_keys(self, connection: Connection | None = None) -> list[KeyInfo]:
         """The keys to believe, oldest first: this store's own and those it trusts (:func:`trusted_keys`);
@@ -312,7 +314,7 @@ class KeysMixin(StoreBase):
         # within a transaction, the key already checked (checking it again may need a transaction of its own)
         anchor = (self._signer if connection is not None and self._signer is not None else self.signer()).id
         if connection is None:
-            with self.reading() as session:
+            with self.db.reading() as session:
                 known = registered_keys(session.connection())
         else:
             known = registered_keys(connection)
@@ -335,17 +337,17 @@ class KeysMixin(StoreBase):
         now = time.monotonic()
         if self._signer is None or now >= self._signer_until:
             def attempt() -> Signer:
-                with self.writing() as session:
+                with self.db.writing() as session:
                     return accepted_signer(session.connection())
 
             self._signer, self._verifying = None, None
-            self._signer = self.retrying(attempt)
+            self._signer = self.db.retrying(attempt)
             self._signer_until = now + SIGNER_CHECKED_FOR
         return self._signer
 
     def all_keys(self) -> list[KeyInfo]:
         """Every row of the key table, believed or not (to choose the key an adopted key follows)."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             return registered_keys(session.connection())
 
     def rotate_signing_key(self, *, adopt: bool = False, after: str | None = None) -> KeyInfo:
@@ -368,7 +370,7 @@ class KeysMixin(StoreBase):
             replace_key_file(key_file(), new)
 
         def attempt() -> KeyInfo:
-            with self.writing() as session:
+            with self.db.writing() as session:
                 connection = session.connection()
                 _lock_keys(connection)
                 known = registered_keys(connection)
@@ -382,6 +384,6 @@ class KeysMixin(StoreBase):
                 register_key(connection, new, before, old)
                 return registered_keys(connection)[-1]
 
-        taken = self.retrying(attempt)
+        taken = self.db.retrying(attempt)
         self._signer, self._verifying, self._signer_until = new, None, time.monotonic() + SIGNER_CHECKED_FOR
         return taken

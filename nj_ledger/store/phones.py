@@ -18,10 +18,10 @@ from typing import cast
 
 from sqlalchemy import CursorResult, delete, select, update
 
-from .base import utcnow
-from .clubs import ClubsMixin, token_digest
+from .base import Database, utcnow
 from .errors import NotFound, SignInCodeExpired, SignInCodeUnknown, SignInCodeUsed
 from .models import Club, PhoneCode
+from .tokens import Tokens, token_digest
 from .values import ClubInfo, NewToken
 
 SIGN_IN_LIFE = timedelta(minutes=2)  # long enough to scan, short enough that a photograph of it is soon worthless
@@ -80,16 +80,22 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-class PhonesMixin(ClubsMixin):
+class Phones:
+    """Phones' one-time sign-in codes, each exchanged for a token of the phone's own."""
+
+    def __init__(self, db: Database, tokens: Tokens) -> None:
+        self.db = db
+        self.tokens = tokens
+
     def create_sign_in_code(self, club_id: str, role: str = "scorer", label: str = "",
                             life: timedelta = SIGN_IN_LIFE) -> NewSignInCode:
         """A code that signs one phone in to the club with ``role`` (its token labelled ``label``), for ``life``.
 
         >>> from nj_ledger.store import Store
         >>> store = Store("sqlite://"); store.create_schema()
-        >>> club, _ = store.create_club("Les Honneurs")
-        >>> code = store.create_sign_in_code(club.id, "viewer", "Ana's phone")
-        >>> phone = store.sign_in_with_code(code.secret)
+        >>> club, _ = store.clubs.create_club("Les Honneurs")
+        >>> code = store.phones.create_sign_in_code(club.id, "viewer", "Ana's phone")
+        >>> phone = store.phones.sign_in_with_code(code.secret)
         >>> (phone.club.id == club.id, phone.token.role, store.authenticate(phone.token.secret).label)
         (True, 'viewer', "Ana's phone")
         """
@@ -97,7 +103,7 @@ class PhonesMixin(ClubsMixin):
             raise ValueError("role must be scorer or viewer")
         secret = secrets.token_urlsafe(CODE_BYTES)
         now = utcnow()
-        with self.writing() as session:
+        with self.db.writing() as session:
             if session.get(Club, club_id) is None:
                 raise NotFound("There is no club {club!r}.", club=club_id)
             session.execute(delete(PhoneCode).where(PhoneCode.expires_at < now - KEPT_AFTER_EXPIRY))
@@ -109,7 +115,7 @@ class PhonesMixin(ClubsMixin):
 
     def sign_in_code(self, club_id: str, code_id: int) -> SignInCodeInfo:
         """A code of the club, as it stands (never the code itself)."""
-        with self.reading() as session:
+        with self.db.reading() as session:
             row = session.get(PhoneCode, code_id)
             if row is None or row.club_id != club_id:
                 raise NotFound("This club has no sign-in code {code}.", code=code_id)
@@ -119,7 +125,7 @@ class PhonesMixin(ClubsMixin):
         """End a code that no phone used yet, at once (the organiser is done): it expires now. A used or expired
         code stays as it is."""
         now = utcnow()
-        with self.writing() as session:
+        with self.db.writing() as session:
             row = session.get(PhoneCode, code_id)
             if row is None or row.club_id != club_id:
                 raise NotFound("This club has no sign-in code {code}.", code=code_id)
@@ -132,7 +138,7 @@ class PhonesMixin(ClubsMixin):
         (and nothing written) when the code is unknown (:class:`SignInCodeUnknown`), used
         (:class:`SignInCodeUsed`) or expired (:class:`SignInCodeExpired`)."""
         digest = token_digest(secret)
-        with self.writing() as session:
+        with self.db.writing() as session:
             now = now or utcnow()
             row = session.scalars(select(PhoneCode).where(PhoneCode.digest == digest)).first()
             # looked up by digest; compared again in constant time, so equality is not decided by the index
@@ -147,7 +153,7 @@ class PhonesMixin(ClubsMixin):
                 .values(used_at=now).execution_options(synchronize_session=False)))
             if claimed.rowcount != 1:  # another phone used it between our read and our write
                 raise SignInCodeUsed()
-            token = self._add_token(session, row.club_id, row.role, row.label)
+            token = self.tokens.add(session, row.club_id, row.role, row.label)
             session.execute(update(PhoneCode).where(PhoneCode.id == row.id).values(token_id=token.id)
                             .execution_options(synchronize_session=False))
             club = session.get(Club, row.club_id)

@@ -17,11 +17,12 @@ from typing import cast
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.exc import DBAPIError
 
-from .base import utcnow
-from .clubs import LAST_USED_GRAIN, ClubsMixin, token_digest
+from .base import Database, utcnow
+from .cache import Remembered
 from .errors import NotFound
 from .followers import announce_revoked
 from .models import Club, Evening, Game, Share
+from .tokens import LAST_USED_GRAIN, token_digest
 from .values import NewShare, ShareInfo, ShareRecord, TokenInfo
 
 RESOURCES = ("game", "scoreboard", "evening")
@@ -33,7 +34,13 @@ _MARK_SHARE_USED = (update(_SHARES).where(_SHARES.c.id == bindparam("share_id"))
                     .values(last_used_at=bindparam("now")))
 
 
-class SharesMixin(ClubsMixin):
+class Shares:
+    """Share links: one of the credentials a request may carry."""
+
+    def __init__(self, db: Database, cache_size: int = 512) -> None:
+        self.db = db
+        self.marked: Remembered[float] = Remembered(cache_size)  # share id -> when this process noted its use
+
     def create_share(self, club_id: str, game_id: str | None = None, label: str = "", *,
                      evening_id: str | None = None, screen: bool = False) -> NewShare:
         """A share of game ``game_id`` of the club, or of evening ``evening_id`` (its results; with ``screen``, the
@@ -43,14 +50,14 @@ class SharesMixin(ClubsMixin):
         >>> from nj_ledger import new_game
         >>> from nj_ledger.store import Store
         >>> store = Store("sqlite://"); store.create_schema()
-        >>> club, _ = store.create_club("Les Honneurs")
-        >>> game = store.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40)).game
-        >>> share = store.create_share(club.id, game.id)
+        >>> club, _ = store.clubs.create_club("Les Honneurs")
+        >>> game = store.games.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40)).game
+        >>> share = store.shares.create_share(club.id, game.id)
         >>> found = store.authenticate(share.secret)
         >>> (found.role, found.resource, found.game_id == game.id, found.can_write)
         ('share', 'game', True, False)
         """
-        with self.writing() as session:
+        with self.db.writing() as session:
             if session.get(Club, club_id) is None:
                 raise NotFound("There is no club {club!r}.", club=club_id)
             if game_id is not None:
@@ -72,29 +79,23 @@ class SharesMixin(ClubsMixin):
             return NewShare(row.id, club_id, row.resource, game_id, label, secret, row.created_at, evening_id, screen)
 
     def authenticate(self, secret: str) -> TokenInfo | None:
-        """A club token's club and role, else a share's (role ``share``: :class:`ShareInfo`), or None.
-
-        A share's secret is looked up only when no token has it: a token's request costs no more for shares.
-        """
-        found = super().authenticate(secret)
-        if found is not None:
-            return found
+        """The club a share's secret speaks for (role ``share``: :class:`ShareInfo`), or None."""
         digest = token_digest(secret)
-        rows = self.recorder.lookup(self.engine, _FIND_SHARE, (digest,))
+        rows = self.db.recorder.lookup(self.db.engine, _FIND_SHARE, (digest,))
         if not rows or not hmac.compare_digest(rows[0][5], digest):
             return None
         share_id, club_id, resource, game_id, label, _, evening_id, screen = rows[0]
         now = time.monotonic()
         key = f"share:{share_id}"
-        marked = self.tokens_marked.get(key)
+        marked = self.marked.get(key)
         if marked is None or now - marked >= LAST_USED_GRAIN.total_seconds():
-            self.tokens_marked.put(key, now)
+            self.marked.put(key, now)
             self._mark_share_used(share_id, utcnow())
         return ShareInfo(share_id, club_id, SHARE_ROLE, label, resource, game_id, evening_id, bool(screen))
 
     def _mark_share_used(self, share_id: int, now: datetime) -> None:
         try:
-            with self.writing_if_free() as connection:
+            with self.db.writing_if_free() as connection:
                 if connection is not None:
                     connection.execute(_MARK_SHARE_USED, {"share_id": share_id, "now": now})
         except DBAPIError:
@@ -114,13 +115,13 @@ class SharesMixin(ClubsMixin):
             query = query.where(Share.resource == resource)
         if in_use is not None:
             query = query.where(Share.revoked_at.is_(None) if in_use else Share.revoked_at.is_not(None))
-        with self.reading() as session:
+        with self.db.reading() as session:
             rows = session.scalars(query.order_by(Share.id).limit(limit).offset(offset))
             return [ShareRecord.of(row) for row in rows]
 
     def revoke_share(self, club_id: str, share_id: int) -> ShareRecord:
         """Refuse a share from now on (every worker at once); revoking it again changes nothing."""
-        with self.writing() as session:
+        with self.db.writing() as session:
             row = session.get(Share, share_id)
             if row is None or row.club_id != club_id:
                 raise NotFound("This club has no share {share}.", share=share_id)

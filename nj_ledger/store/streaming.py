@@ -10,10 +10,10 @@ as :func:`~nj_ledger.store.documents.import_document` gives the parsed document.
     >>> import io, json
     >>> from nj_ledger.store import Store
     >>> store = Store("sqlite://"); store.create_schema()
-    >>> club, _ = store.create_club("Club")
+    >>> club, _ = store.clubs.create_club("Club")
     >>> doc = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben", "Chloé"],
     ...        "rules": "classic", "starting_chips": 60, "actions": [{"type": "deal"}]}
-    >>> imported = import_file(store, club.id, io.BytesIO(json.dumps(doc).encode()))
+    >>> imported = import_file(store.games, club.id, io.BytesIO(json.dumps(doc).encode()))
     >>> imported.game.version, imported.game.status
     (17, 'playing')
 """
@@ -38,7 +38,7 @@ from ..receipts import Signer
 from ..reducer import replay
 from ..state import GameState
 from .base import new_id, utcnow
-from .games import GamesMixin
+from .games import Games
 from .log import GENESIS, chain_records
 from .models import Game
 from .projections.projector import Place
@@ -140,7 +140,7 @@ class _Digest:
         return self.sha.hexdigest()
 
 
-def import_file(store: GamesMixin, club_id: str, file: IO[bytes]) -> Imported:
+def import_file(games: Games, club_id: str, file: IO[bytes]) -> Imported:
     """Import the game document in a seekable binary ``file`` into a new game of ``club_id``.
 
     Raises :class:`~nj_ledger.errors.InvalidInput` (``invalid-document``) for a
@@ -151,19 +151,19 @@ def import_file(store: GamesMixin, club_id: str, file: IO[bytes]) -> Imported:
     start = file.tell()
     header = read_header(file)
     file.seek(start)
-    return import_stream(store, club_id, header, iter_actions(file))
+    return import_stream(games, club_id, header, iter_actions(file))
 
 
 def import_stream(
-    store: GamesMixin, club_id: str, header: Mapping[str, Any], actions: Iterable[Any],
+    games: Games, club_id: str, header: Mapping[str, Any], actions: Iterable[Any],
 ) -> Imported:
     """Import a document given as its ``header`` (see :func:`read_header`) and its ``actions``, in one transaction."""
     started, _ = read_game_document(header)
     meta = document_meta(header)
     digest = _Digest(header)
     state = replay([started])
-    signer = store.signer()
-    with store.writing_connection() as connection:
+    signer = games.keys.signer()
+    with games.db.writing_connection() as connection:
         now = utcnow()
         first = chain_records(GENESIS, 0, [started], now)
         info = GameInfo(
@@ -192,7 +192,7 @@ def import_stream(
         connection.execute(update(Game).where(Game.id == info.id).values(
             version=info.version, head_hash=writer.head, status=info.status, deals_played=info.deals_played,
             source_digest=digest.hexdigest()))
-    store.cache.put(info.id, state)
+    games.cache.put(info.id, state)
     return Imported(info, state, writer.receipt)
 
 

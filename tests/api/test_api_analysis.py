@@ -27,7 +27,7 @@ def first_deal(store: Store, club: Club) -> str:
     """Deal 1 of the Sunday example, settled, the next deal not dealt yet."""
     document = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     document["actions"] = document["actions"][:22]
-    return import_document(store, club.id, document).game.id
+    return import_document(store.games, club.id, document).game.id
 
 
 def settled_answer(client: Any, url: str, headers: dict[str, str]) -> Any:
@@ -55,11 +55,11 @@ def test_202_while_it_runs_then_200_with_every_reviewed_decision(app: Flask, cli
         (3, 23, "blunder"), (0, 0, "best"), (1, 0, "best"), (2, 0, "best")]
     assert body["decisions"][0]["best"][0]["cards"] == ["7C"]
     assert body["thresholds"] == {"inaccuracy": 1, "mistake": 5, "blunder": 15}
-    assert body["expected"][-1]["values"] == list(store.game_state(club.id, game)[1].balances)
+    assert body["expected"][-1]["values"] == list(store.games.game_state(club.id, game)[1].balances)
     assert "budget" in body["message"]
     french = client.get(url, headers={**club.auth, "Accept-Language": "fr"}).json["message"]
     assert french != body["message"] and "budget" in french
-    with store.reading() as session:  # computed once, whatever the number of requests
+    with store.db.reading() as session:  # computed once, whatever the number of requests
         assert session.scalar(select(func.count()).select_from(DealAnalysis).where(DealAnalysis.game_id == game)) == 1
 
 
@@ -103,7 +103,7 @@ def test_an_undo_and_a_redo_make_another_analysis(app: Flask, client, calls: Cal
     after = settled_answer(client, url, club.auth).json
     assert after["head"]["seq"] > before["head"]["seq"]
     assert [d["mark"] for d in after["decisions"]] == [d["mark"] for d in before["decisions"]]
-    with store.reading() as session:
+    with store.db.reading() as session:
         assert session.scalar(select(func.count()).select_from(DealAnalysis).where(DealAnalysis.game_id == game)) == 2
 
 
@@ -136,7 +136,7 @@ def own_app(store: Store) -> Iterator[Callable[..., Flask]]:
     made: list[Flask] = []
 
     def make(**settings: Any) -> Flask:
-        made.append(create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, **settings}))
+        made.append(create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, **settings}))
         return made[-1]
 
     yield make
@@ -157,7 +157,7 @@ def test_an_analysis_past_its_cpu_time_fails_says_so_and_is_not_started_again(ow
     assert "journal" in client.get(url, headers={**club.auth, "Accept-Language": "fr"}).json["message"]
     assert client.get(url, headers=club.auth).json["status"] == "failed"  # not started again
     assert "past its CPU time" in caplog.text
-    with store.reading() as session:  # nothing kept: a restart tries again
+    with store.db.reading() as session:  # nothing kept: a restart tries again
         assert session.scalar(select(func.count()).select_from(DealAnalysis).where(DealAnalysis.game_id == game)) == 0
 
 
@@ -217,4 +217,4 @@ def test_past_the_clubs_limit_429_and_past_the_queue_503_each_with_retry_after(o
 def test_a_setting_that_is_not_one_stops_the_app_when_it_is_made(store: Store) -> None:
     for wrong in ({"NJ_LEDGER_ANALYSIS_QUEUE": "many"}, {"NJ_LEDGER_ANALYSIS_PROCESSES": 0}):
         with pytest.raises(ValueError, match=next(iter(wrong))):
-            create_app({"DATABASE_URL": store.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, **wrong})
+            create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, **wrong})

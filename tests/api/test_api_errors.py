@@ -86,7 +86,7 @@ def test_an_unexpected_failure_is_a_generic_problem_without_details(store, club,
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(store, "game_state", broken)
+    monkeypatch.setattr(store.games, "game_state", broken)
     answer = app.test_client().get(f"/api/v1/games/{game}", headers=club.auth)
     body = problem(answer, 500, "internal-error")
     assert "secret" not in answer.get_data(as_text=True) and "RuntimeError" not in body["detail"]

@@ -90,7 +90,7 @@ def test_a_code_signs_one_phone_in_once_and_is_refused_after_in_english_and_fren
     assert french["title"] == "Code de connexion déjà utilisé"
     assert french["detail"].startswith("Ce code de connexion a déjà servi\u00a0: chaque code connecte un seul")
 
-    late = store.create_sign_in_code(club.id, life=timedelta(seconds=-1))
+    late = store.phones.create_sign_in_code(club.id, life=timedelta(seconds=-1))
     expired = assert_problem(sign_in(calls, late.secret), 410, "sign-in-code-expired")
     assert "has expired (a code lasts two minutes)" in expired["detail"]
     assert assert_problem(sign_in(calls, late.secret, **FRENCH), 410)["detail"].startswith(

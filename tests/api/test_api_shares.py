@@ -117,7 +117,7 @@ def test_a_scorer_shares_a_game_and_the_link_holds_the_secret_in_its_fragment(ca
 
 
 def test_a_share_is_stored_as_the_digest_of_its_secret_only(calls, store: Store, shared: Shared) -> None:
-    with store.reading() as session:
+    with store.db.reading() as session:
         stored = [str(row) for table in Base.metadata.sorted_tables for row in session.execute(select(table)).all()]
         digests = set(session.execute(select(Base.metadata.tables["shares"].c.digest)).scalars())
     for secret in (shared.secret, shared.board):
@@ -329,7 +329,7 @@ def test_a_shares_secret_never_reaches_the_logs(app, client, calls, shared: Shar
         def broken(*args: Any, **kwargs: Any) -> None:
             raise RuntimeError("the database went away")
 
-        monkeypatch.setattr(app.extensions["nj_ledger.store"], "game_state", broken)
+        monkeypatch.setattr(app.extensions["nj_ledger.store"].games, "game_state", broken)
         assert client.get(f"/api/v1/games/{shared.game}", headers=shared.auth(made["secret"])).status_code == 500
     finally:
         server.shutdown()

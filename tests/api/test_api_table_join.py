@@ -100,7 +100,7 @@ def test_a_code_is_typed_in_lower_case_with_spaces_or_dashes_and_an_older_six_ch
         assert (answer.json["table"], answer.json["code"]) == (1, code)
     # an evening opened before the codes grew to 8 characters: its 6-character codes join as ever
     older = "".join(CODE_ALPHABET[(index * 7) % 32] for index in range(6))
-    with store.engine.begin() as connection:
+    with store.db.engine.begin() as connection:
         connection.execute(update(EveningTable).where(EveningTable.evening_id == created["id"],
                                                       EveningTable.number == 2).values(code=older))
     answer = join(calls, older.lower(), address())
@@ -275,7 +275,7 @@ def test_a_table_holds_a_bounded_number_of_tokens_and_the_director_still_makes_l
     assert french["title"] == "Le code de la table ne donne plus de jeton"
     assert french["detail"] == ("La table 1 a déjà 4 jetons, le plus que son code en donne\u00a0: scannez le QR code "
                                 "imprimé sur la table, ou demandez un lien de marque au directeur.")
-    with store.reading() as session:
+    with store.db.reading() as session:
         held = session.execute(select(func.count()).select_from(TableToken).where(
             TableToken.evening_id == evening, TableToken.number == 1)).scalar_one()
     assert held == 4
@@ -295,7 +295,7 @@ def test_joins_at_once_never_pass_the_bound_of_a_tables_tokens(store: Store) -> 
     code = created["links"][0]["code"]
     statuses = in_parallel(calls, [code] * 10, address())
     assert sorted(statuses) == [201] * 4 + [409] * 6
-    with store.reading() as session:
+    with store.db.reading() as session:
         held = session.execute(select(func.count()).select_from(TableToken).where(
             TableToken.evening_id == created["id"], TableToken.number == 1)).scalar_one()
     assert held == 5

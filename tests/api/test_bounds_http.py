@@ -97,7 +97,7 @@ def test_a_game_at_its_bound_of_events_refuses_more_and_may_still_end(store: Sto
     MAX_GAME_EVENTS (written here through the store, a batch of 5,000 adjustments at a time)."""
     game = calls.game(club)["id"]
     for start in range(0, 24_999, 5_000):
-        store.append(club.id, game, adjustments(min(5_000, 24_999 - start)))
+        store.games.append(club.id, game, adjustments(min(5_000, 24_999 - start)))
     assert client.get(f"/api/v1/games/{game}", headers=club.auth).json["version"] == MAX_GAME_EVENTS - 1
     for action, count in (({"type": "adjust", "from": "seat:0", "to": "seat:1", "amount": 1}, MAX_GAME_EVENTS + 1),
                           ({"type": "deal"}, MAX_GAME_EVENTS - 1)):

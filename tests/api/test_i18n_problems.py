@@ -458,7 +458,7 @@ def test_the_findings_of_a_recorded_game_follow_the_language(client, calls, club
 
 def test_shortfalls_and_forgotten_honours_in_french(client, store, club) -> None:
     played = simulate(seed=11, players=3, deals=4, starting_chips=30)  # shortfalls, undos, a forgotten honour
-    created = store.create_game(club.id, played.events[0], played.actions)
+    created = store.games.create_game(club.id, played.events[0], played.actions)
     french, english = findings_in_both(client, club, created.game.id)
     codes = {f["code"] for f in french}
     assert {"shortfall", "undo", "not-announced"} <= codes
@@ -484,9 +484,9 @@ def test_a_tampered_log_is_reported_in_french(tmp_path: Path) -> None:
         store = Store(url)
         try:
             app = new_app(store)
-            info, token = store.create_club("Le Nain du Jeudi")
-            game = store.create_game(info.id, played.events[0], played.actions).game.id
-            with store.engine.begin() as connection:
+            info, token = store.clubs.create_club("Le Nain du Jeudi")
+            game = store.games.create_game(info.id, played.events[0], played.actions).game.id
+            with store.db.engine.begin() as connection:
                 connection.execute(text("DROP TRIGGER IF EXISTS events_no_update"))
                 seq, data = connection.execute(
                     select(EventRecord.seq, EventRecord.data).where(EventRecord.game_id == game,
@@ -494,7 +494,7 @@ def test_a_tampered_log_is_reported_in_french(tmp_path: Path) -> None:
                     .order_by(EventRecord.seq)).first()
                 connection.execute(update(EventRecord).where(EventRecord.game_id == game, EventRecord.seq == seq)
                                    .values(data={**data, "amount": data["amount"] + 10}))
-            store.cache.clear()
+            store.games.cache.clear()
             french, english = findings_in_both(app.test_client(), Club(info.id, token.secret), game)
         finally:
             store.close()

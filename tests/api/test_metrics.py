@@ -209,12 +209,12 @@ def test_database_errors_and_retries_are_counted(app, client) -> None:
             raise lost
         return "written"
 
-    assert moved(client, "nj_ledger_database_retries_total", lambda: store.retrying(attempt),
+    assert moved(client, "nj_ledger_database_retries_total", lambda: store.db.retrying(attempt),
                  reason="lost-race") == 1
 
     def bad_statement() -> None:
         try:
-            with store.reading() as session:
+            with store.db.reading() as session:
                 session.execute(text("SELECT * FROM no_such_table"))
         except Exception:  # noqa: BLE001 - the error is what is counted
             return

@@ -110,7 +110,7 @@ def test_every_example_goes_out_and_back_in_as_njn(client, calls, store, databas
     text = exported.get_data(as_text=True)
     assert exported.headers["ETag"] == f'"{created.json["version"]}"'
     # The core's writer, the command line and the example's own twin give the very same text.
-    assert text == write_njn(export_document(store, home.id, original), {"club": CLUB_NAME})
+    assert text == write_njn(export_document(store.games, home.id, original), {"club": CLUB_NAME})
     cli = CliRunner().invoke(main, ["export", original, "--format", "njn"],
                              env={"NJ_LEDGER_DATABASE_URL": database_url}, catch_exceptions=False)
     assert cli.exit_code == 0, cli.output

@@ -105,6 +105,6 @@ def test_a_setting_that_names_no_proxy_stops_the_server_with_a_sentence(store: S
         new_app(store, PROXIES="club.example.org")
     started = subprocess.run([sys.executable, "-m", "cli", "serve", "--port", "1"], capture_output=True, text=True,
                              env={"NJ_LEDGER_PROXIES": "localhost", "PATH": "/usr/bin:/bin",
-                                  "NJ_LEDGER_DATABASE_URL": store.url}, timeout=60)
+                                  "NJ_LEDGER_DATABASE_URL": store.db.url}, timeout=60)
     assert started.returncode != 0 and "'localhost' is not an address or a network" in started.stderr
     assert "Traceback" not in started.stderr

@@ -124,12 +124,12 @@ def test_a_follower_that_leaves_is_forgotten(stream_calls: Calls, streaming_app:
     club = stream_calls.club()
     game = stream_calls.game(club)["id"]
     store: Store = streaming_app.config["STORE"]
-    before = store.followers.count()
+    before = store.db.followers.count()
     reader = open_stream(stream_calls, club, game)
     reader.event()
-    assert store.followers.count() == before + 1
+    assert store.db.followers.count() == before + 1
     reader.close()
-    assert store.followers.count() == before
+    assert store.db.followers.count() == before
 
 
 def test_a_follower_is_woken_by_an_append_made_elsewhere(stream_calls: Calls, streaming_app: Flask) -> None:
@@ -139,7 +139,7 @@ def test_a_follower_is_woken_by_an_append_made_elsewhere(stream_calls: Calls, st
     game = stream_calls.game(club)["id"]
     version = stream_calls.state(club, game)["version"]
     store: Store = streaming_app.config["STORE"]
-    other = Store(store.url)
+    other = Store(store.db.url)
     app = new_app(store, STREAM_HEARTBEAT=30)
     reader = open_stream(Calls(app.test_client()), club, game, **{"Last-Event-ID": str(version)})
     try:

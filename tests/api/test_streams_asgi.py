@@ -84,16 +84,16 @@ def test_a_stream_runs_on_the_event_loop_and_a_client_that_leaves_is_forgotten(s
 
     async def follow() -> Connection:
         connection = Connection()
-        before = store.followers.count()
+        before = store.db.followers.count()
         running = asyncio.ensure_future(application(
             scope(f"/api/v1/games/{game}/stream", club, (b"last-event-id", b"1")), connection.receive,
             connection.send))
         await connection.until(b"id: %d\n" % log[-1]["seq"])
         await connection.until(b": heartbeat")
-        assert store.followers.count() == before + 1
+        assert store.db.followers.count() == before + 1
         connection.leaving.set()
         await asyncio.wait_for(running, 5)
-        assert store.followers.count() == before
+        assert store.db.followers.count() == before
         return connection
 
     connection = asyncio.run(follow())
@@ -130,7 +130,7 @@ def test_a_head_of_a_stream_gets_its_head_only(streaming_app: Flask) -> None:
     game = calls.game(club)["id"]
     application = asgi_app(streaming_app, threads=2)
     store: Store = streaming_app.config["STORE"]
-    before = store.followers.count()
+    before = store.db.followers.count()
 
     async def head() -> Connection:
         connection = Connection()
@@ -140,7 +140,7 @@ def test_a_head_of_a_stream_gets_its_head_only(streaming_app: Flask) -> None:
 
     connection = asyncio.run(head())
     assert connection.sent[0]["status"] == 200 and connection.body == b""
-    assert store.followers.count() == before
+    assert store.db.followers.count() == before
 
 
 class SlowConnection(Connection):
@@ -339,7 +339,7 @@ def test_a_revocation_no_one_announced_ends_the_stream_before_its_next_event(qui
         running = asyncio.ensure_future(application(scope(f"/api/v1/games/{game}/stream", share),
                                                     connection.receive, connection.send))
         await connection.until(b"id: %d\n" % calls.state(club, game)["version"])
-        with store.engine.begin() as database:
+        with store.db.engine.begin() as database:
             database.execute(update(Share).where(Share.id == share_id).values(revoked_at=datetime.now(UTC)))
         await asyncio.sleep(channels.CHECK_EVERY + 0.1)
         assert (await loop.run_in_executor(None, lambda: calls.act(club, game, bet))).status_code == 201

@@ -15,7 +15,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "dimanche-chez-jean
 
 @pytest.fixture
 def club(store: Store) -> ClubInfo:
-    return store.create_club("Le Nain du Jeudi")[0]
+    return store.clubs.create_club("Le Nain du Jeudi")[0]
 
 
 @pytest.fixture

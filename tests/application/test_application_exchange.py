@@ -26,7 +26,7 @@ def test_a_game_goes_out_and_comes_back_the_same(store: Store, club: ClubInfo, d
     assert f'[Club "{club.name}"]' in text
     from_njn = exchange.imported_njn(store, club.id, text)
     assert exchange.exported(store, club.id, from_njn.game.id)["actions"] == out["actions"]
-    other = store.create_club("Another")[0]
+    other = store.clubs.create_club("Another")[0]
     with pytest.raises(NotFound):
         exchange.exported(store, other.id, game.id)
 
@@ -34,4 +34,4 @@ def test_a_game_goes_out_and_comes_back_the_same(store: Store, club: ClubInfo, d
 def test_a_document_the_core_refuses_stores_nothing(store: Store, club: ClubInfo, document: dict[str, Any]) -> None:
     with pytest.raises(LedgerError):
         exchange.imported(store, club.id, {**document, "actions": [{"type": "play", "seat": 0, "cards": ["5H"]}]})
-    assert store.list_games(club.id) == []
+    assert store.games.list_games(club.id) == []

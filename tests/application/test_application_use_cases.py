@@ -32,7 +32,7 @@ PLAYERS = ["Ana", "Ben", "Chloé"]
 
 
 def imported(store: Store, club: ClubInfo, document: dict[str, Any], actions: int) -> str:
-    return import_document(store, club.id, {**document, "actions": document["actions"][:actions]}).game.id
+    return import_document(store.games, club.id, {**document, "actions": document["actions"][:actions]}).game.id
 
 
 def test_a_game_started_keeps_its_title_trimmed_and_its_day(store: Store, club: ClubInfo) -> None:
@@ -95,7 +95,7 @@ def test_reads_of_a_game_its_state_receipt_log_and_list(store: Store, club: Club
     end = records_page(store, club.id, game, current.game.version - 2, 5)
     assert (end.last, end.more) == (current.game.version, False)
     assert records_page(store, club.id, game, current.game.version, 5).records == []
-    other = store.create_club("Another")[0]
+    other = store.clubs.create_club("Another")[0]
     with pytest.raises(NotFound):
         current_game(store, other.id, game)
     start_game(store, club.id, PLAYERS, "classic", 60, title="Jeudi", played_on=date(2026, 11, 26))
@@ -130,7 +130,7 @@ def test_the_deal_to_analyse_is_settled_and_found_with_its_kept_analysis(store: 
     assert deal.key == (game, 1, deal.head["seq"], deal.head["hash"])
     found = deal_analysis(store, club.id, game, 1)
     assert found.kept is None and found.deal.records == deal.records and found.deal.key == deal.key
-    store.keep_deal_analysis(*deal.key, {"status": "done", "from_seq": deal.records[0]["seq"]})
+    store.analyses.keep_deal_analysis(*deal.key, {"status": "done", "from_seq": deal.records[0]["seq"]})
     assert deal_analysis(store, club.id, game, 1).kept == {"status": "done", "from_seq": deal.records[0]["seq"]}
     with pytest.raises(DealNotSettled) as unsettled:
         settled_deal(store, club.id, game, 2)

@@ -44,9 +44,9 @@ def start_server(folder: Path) -> LiveServer:
     app = new_app(url=f"sqlite:///{folder / 'ledger.sqlite'}", MIGRATE=True, TESTING=True,
                   NJ_LEDGER_ANALYSIS_LIMIT=20_000)  # a deal's analysis within a second
     store: Store = app.extensions[EXTENSION]
-    club, token = store.create_club("Les Honneurs du Jeudi")
+    club, token = store.clubs.create_club("Les Honneurs du Jeudi")
     document = json.loads((EXAMPLES / "dimanche-chez-jeanne.json").read_text(encoding="utf-8"))
-    example = import_document(store, club.id, document)
+    example = import_document(store.games, club.id, document)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
     thread.start()

@@ -70,7 +70,7 @@ def site(live_server: LiveServer) -> Site:
     """An evening of six players in its first round (one table's game played), its results shared, and the
     club's example game: every page has something to show."""
     club, game = live_server.club, live_server.example_game
-    playing = live_server.store.create_game(  # the scorer at a deal's start: the card grid and its bar
+    playing = live_server.store.games.create_game(  # the scorer at a deal's start: the card grid and its bar
         club, new_game(SIX[:4], "classic", 60), [{"type": "deal"}]).game.id
     made = open_evening(live_server, name="Soirée accessible", players=SIX, rounds=1, seating=[[SIX[:3], SIX[3:]]])
     evening, link = made["id"], made["links"][0]
@@ -168,7 +168,7 @@ def test_the_scorers_question_has_no_serious_or_critical_violation(phone: Page, 
     errors = PageErrors(page)
     page.context.add_cookies([{"name": "lang", "value": "fr", "url": server.url}])
     sign_in(page, server)
-    game = server.store.create_game(server.club, new_game(SIX[:3], "classic", 60), [{"type": "deal"}]).game.id
+    game = server.store.games.create_game(server.club, new_game(SIX[:3], "classic", 60), [{"type": "deal"}]).game.id
     page.goto(f"{server.url}/games/{game}/record")
     for card in ("AC", "2C", "3C"):
         page.locator(f'#controls .key[data-card="{card}"]').tap()

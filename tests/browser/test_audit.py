@@ -14,7 +14,7 @@ from .viewports import PHONE, opened
 
 def test_audit_shows_transfers_findings_and_the_chart(page: Page, live_server: LiveServer) -> None:
     game = live_server.example_game
-    report = live_server.store.records(live_server.club, game)
+    report = live_server.store.games.records(live_server.club, game)
     transfers = [r for r in report if r["type"] == "transfer"]
     page.goto(f"{live_server.url}/games/{game}/audit")
 
@@ -50,7 +50,7 @@ def corrected_game(server: LiveServer, *more: dict[str, object]) -> str:
     rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
     hands = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
     going_out = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []}
-    return server.store.create_game(server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+    return server.store.games.create_game(server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
         {"type": "deal", "dealer": 2, "hands": hands},
         {"type": "play", "seat": 0, "cards": ["AC", "2C"], "announced": []},
         {"type": "pass", "seat": 1}, {"type": "undo"},
@@ -108,7 +108,7 @@ def test_the_audit_says_first_in_plain_words_and_links_each_finding_to_its_step(
     the corrections and whether each says why); the technical checks wait in a collapsed <details>; each finding
     links to its step in the replay, which opens at that step."""
     game = corrected_game(live_server, {"type": "deal"})
-    records = live_server.store.records(live_server.club, game)
+    records = live_server.store.games.records(live_server.club, game)
     undo_seq = [r["seq"] for r in records if r["type"] == "undo"][1]
     said = PLAIN[language]
     with opened(browser, live_server, language, PHONE) as page:

@@ -23,7 +23,7 @@ NAMES = ["Marie-Hélène Lefèvre", *(f"Joueuse {n:02d}" if n % 2 else f"Joueur 
 @pytest.fixture(scope="module")
 def screen_club(live_server: LiveServer) -> LiveServer:
     """The live server seen by a club of its own."""
-    club, token = live_server.store.create_club("Le Cercle du Grand Écran")
+    club, token = live_server.store.clubs.create_club("Le Cercle du Grand Écran")
     return dataclasses.replace(live_server, club=club.id, club_name=club.name, token=token.secret)
 
 

@@ -18,7 +18,7 @@ from .viewports import opened
 @pytest.fixture(scope="module")
 def ranks_club(live_server: LiveServer) -> LiveServer:
     """The live server seen by a club of its own."""
-    club, token = live_server.store.create_club("Le Cercle des Rangs")
+    club, token = live_server.store.clubs.create_club("Le Cercle des Rangs")
     return dataclasses.replace(live_server, club=club.id, club_name=club.name, token=token.secret)
 
 

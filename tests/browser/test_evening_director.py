@@ -19,7 +19,7 @@ from .viewports import opened
 
 @pytest.fixture(scope="module")
 def director_club(live_server: LiveServer) -> LiveServer:
-    club, token = live_server.store.create_club("Le Cercle du Directeur")
+    club, token = live_server.store.clubs.create_club("Le Cercle du Directeur")
     return dataclasses.replace(live_server, club=club.id, club_name=club.name, token=token.secret)
 
 

@@ -36,7 +36,7 @@ from .test_scorer import (
 @pytest.fixture(scope="module")
 def evening_club(live_server: LiveServer) -> LiveServer:
     """The live server seen by a club of its own: the evenings' games stay out of the other tests' club."""
-    club, token = live_server.store.create_club("Le Cercle des Soirées")
+    club, token = live_server.store.clubs.create_club("Le Cercle des Soirées")
     return dataclasses.replace(live_server, club=club.id, club_name=club.name, token=token.secret)
 
 
@@ -486,7 +486,7 @@ def test_an_evening_of_twenty_players_run_from_the_pages_alone(browser: Browser,
     players; the big screen frozen after round 1 and revealed; an extra round with the tables the page proposes;
     the close, which warns of a game not counted, voided with its reason; the results published, printed and
     downloaded. No API call, and no token typed but the director's sign-in."""
-    evening_club.store.add_player(evening_club.club, "Zoé Vingt")  # the club knows her; she comes late
+    evening_club.store.clubs.add_player(evening_club.club, "Zoé Vingt")  # the club knows her; she comes late
     names = [f"Vingt {n:02d}" for n in range(1, 21)]
     director = new_context(browser)
     page = director.new_page()

@@ -34,7 +34,7 @@ SAID = {
 
 
 def games(server: LiveServer) -> int:
-    return len(server.store.list_games(server.club, limit=500))
+    return len(server.store.games.list_games(server.club, limit=500))
 
 
 def download(page: Page, format_: str) -> tuple[str, str]:
@@ -82,7 +82,7 @@ def test_a_file_is_imported_from_the_home_page(browser: Browser, live_server: Li
         expect(result).to_contain_text(f"chalet.njn {said['done']}")
         replay = result.locator("a[data-imported]")
         imported = replay.get_attribute("data-imported")
-        assert imported and live_server.store.game(live_server.club, imported).status == "ended"
+        assert imported and live_server.store.games.game(live_server.club, imported).status == "ended"
         screenshot(page, f"import-done-{language}")
         replay.click()
         expect(page.locator("#position")).to_contain_text("1")
@@ -140,7 +140,7 @@ def test_an_imported_game_joins_the_list_at_once(browser: Browser, live_server: 
     title = f"Un seul coup ({language})"
     rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}  # four cards each: a short deal
     hands = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
-    game = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+    game = live_server.store.games.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
         {"type": "deal", "dealer": 2, "hands": hands},
         {"type": "play", "seat": 0, "cards": ["AC", "2C"], "announced": []},
         {"type": "play", "seat": 1, "cards": ["3D"], "announced": []},

@@ -34,7 +34,7 @@ TEXT = {
 def club(live_server: LiveServer) -> dict[str, Any]:
     """A club of its own with 25 games on 25 days: every fifth ended, every third titled "Soirée …"."""
     store = live_server.store
-    info, token = store.create_club("Le Cercle des Listes")
+    info, token = store.clubs.create_club("Le Cercle des Listes")
     first_day = date(2026, 1, 1)
     games = []
     for n in range(25):
@@ -42,7 +42,7 @@ def club(live_server: LiveServer) -> dict[str, Any]:
         title = f"Soirée n°{n}" if n % 3 == 0 else f"Partie {n}"
         actions = [{"type": "end"}] if n % 5 == 0 else []
         day = (first_day + timedelta(days=n)).isoformat()
-        made = store.create_game(info.id, new_game(players, "classic", 200), actions, meta={"title": title,
+        made = store.games.create_game(info.id, new_game(players, "classic", 200), actions, meta={"title": title,
                                                                                             "date": day})
         games.append({"id": made.game.id, "title": title, "date": day, "players": players,
                       "ended": n % 5 == 0})
@@ -184,7 +184,7 @@ def test_the_new_game_form_on_a_phone(phone: tuple[Page, str], live_server: Live
     for view in ("replay", "audit"):
         page.goto(f"{live_server.url}/games/{game}/{view}")
         expect(page.locator("#title")).to_contain_text(f" — {title}")
-    info, state = live_server.store.game_state(club["id"], game)
+    info, state = live_server.store.games.game_state(club["id"], game)
     assert (info.meta["title"], info.played_on.isoformat()) == (title, "2026-03-05")
     assert (state.rules.profile, state.rules.shortfall, state.rules.payment, state.starting_chips) == (
         "hearts", "negative", "cards", 150)

@@ -29,7 +29,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
 def dealt_game(server: LiveServer) -> str:
     """A new classic game, its first deal dealt: Ana (0) deals, Ben (1) opens a run."""
-    started = server.store.create_game(server.club, new_game(NAMES, "classic", 200, dealer=0), [{"type": "deal"}])
+    started = server.store.games.create_game(server.club, new_game(NAMES, "classic", 200, dealer=0), [{"type": "deal"}])
     return started.game.id
 
 
@@ -86,19 +86,19 @@ def test_the_replay_follows_the_open_deal_live(browser: Browser, live_server: Li
     viewer.wait_for_timeout(300)
     steps = viewer.locator("#slider")
     before = int(steps.get_attribute("max") or "0")
-    live_server.store.append(live_server.club, game, [{"type": "play", "seat": 1, "cards": ["8D"]}])
+    live_server.store.games.append(live_server.club, game, [{"type": "play", "seat": 1, "cards": ["8D"]}])
     appended = time.monotonic()
     expect(steps).to_have_attribute("max", str(before + 1), timeout=1000)
     assert time.monotonic() - appended < 1.0
     expect(viewer.locator("#slider")).to_have_value(str(before + 1))
     expect(viewer.locator("#step-text")).to_contain_text(lays)
     expect(viewer.locator("#step-text")).to_contain_text("8♦")
-    live_server.store.append(live_server.club, game, [{"type": "play", "seat": 2, "cards": ["9D"]}])
+    live_server.store.games.append(live_server.club, game, [{"type": "play", "seat": 2, "cards": ["9D"]}])
     expect(steps).to_have_value(str(before + 2), timeout=1000)
     expect(viewer.locator("#step-text")).to_contain_text("Chloé")
     screenshot(viewer, f"replay-live-{locale[:2]}")
     viewer.get_by_label(live).uncheck()
-    live_server.store.append(live_server.club, game, [{"type": "pass", "seat": 0}])
+    live_server.store.games.append(live_server.club, game, [{"type": "pass", "seat": 0}])
     viewer.wait_for_timeout(800)
     expect(steps).to_have_value(str(before + 2))  # live off: the page stays where it is
     viewer.context.close()
@@ -136,8 +136,8 @@ WINNING_PLAY = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": [
 def test_a_game_an_undo_reopens_comes_back_among_the_live_games(browser: Browser, live_server: LiveServer,
                                                                  locale: str) -> None:
     store, club = live_server.store, live_server.club
-    game = store.create_game(club, new_game(NAMES, SMALL, 20), ABOUT_TO_END).game.id
-    store.append(club, game, [WINNING_PLAY])  # the deal ends, and the game by shortfall
+    game = store.games.create_game(club, new_game(NAMES, SMALL, 20), ABOUT_TO_END).game.id
+    store.games.append(club, game, [WINNING_PLAY])  # the deal ends, and the game by shortfall
     screen = new_context(browser, locale=locale, phone=True).new_page()
     errors = PageErrors(screen)
     sign_in(screen, live_server)
@@ -147,12 +147,12 @@ def test_a_game_an_undo_reopens_comes_back_among_the_live_games(browser: Browser
     screen.wait_for_timeout(600)  # the club's stream open, its past read
     navigations: list[str] = []
     screen.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == screen.main_frame else None)
-    store.append(club, game, [{"type": "undo", "reason": "seat 1 had not played"}])  # on another phone
+    store.games.append(club, game, [{"type": "undo", "reason": "seat 1 had not played"}])  # on another phone
     expect(screen.locator(f'#live li[data-game="{game}"]')).to_be_visible(timeout=1500)
     expect(screen.locator(f'#games li.game.playing[data-game="{game}"]')).to_be_visible(timeout=1500)
     screen.locator("#live").scroll_into_view_if_needed()
     screenshot(screen, f"home-reopened-{locale[:2]}")
-    store.append(club, game, [WINNING_PLAY])  # ended again: it leaves the live games
+    store.games.append(club, game, [WINNING_PLAY])  # ended again: it leaves the live games
     expect(screen.locator(f'#live li[data-game="{game}"]')).to_have_count(0, timeout=1500)
     expect(screen.locator(f'#games li.game.ended[data-game="{game}"]')).to_be_visible(timeout=1500)
     assert navigations == []
@@ -174,10 +174,10 @@ def test_the_scorer_follows_across_streams_that_end(browser: Browser, live_serve
         moves = [(1, ["8D"], "Ben plays 8♦"), (2, ["9D"], "Chloé plays 9♦"), (0, ["10D"], "Ana plays 10♦")]
         for seat, cards, told in moves:
             second.wait_for_timeout(700)  # the stream open then has ended at least once
-            live_server.store.append(live_server.club, game, [{"type": "play", "seat": seat, "cards": cards}])
+            live_server.store.games.append(live_server.club, game, [{"type": "play", "seat": seat, "cards": cards}])
             expect(second.locator("p.last")).to_contain_text(told, timeout=1000)
         assert len(streams) >= 3  # opened again after each end, resuming after the last id seen
-        version = len(live_server.store.records(live_server.club, game))
+        version = len(live_server.store.games.records(live_server.club, game))
         assert str(version - 1) in streams
         second.context.close()
         assert errors.errors == []
@@ -188,14 +188,14 @@ def test_the_scorer_follows_across_streams_that_end(browser: Browser, live_serve
 def test_a_share_link_follows_the_replay_live_signed_out(browser: Browser, live_server: LiveServer) -> None:
     """Someone watching from another room with a share link (no club session): the stream takes the share."""
     game = dealt_game(live_server)
-    made = live_server.store.create_share(live_server.club, game_id=game)
+    made = live_server.store.shares.create_share(live_server.club, game_id=game)
     viewer = new_context(browser, locale="fr-FR", phone=True).new_page()
     errors = PageErrors(viewer)
     viewer.goto(f"{live_server.url}/games/{game}/replay#share={made.secret}")
     expect(viewer.locator("#position")).to_contain_text("Étape 1")
     viewer.get_by_label("En direct").check()
     viewer.wait_for_timeout(300)
-    live_server.store.append(live_server.club, game, [{"type": "play", "seat": 1, "cards": ["8D"]}])
+    live_server.store.games.append(live_server.club, game, [{"type": "play", "seat": 1, "cards": ["8D"]}])
     expect(viewer.locator("#step-text")).to_contain_text("Ben joue 8♦", timeout=1000)
     viewer.context.close()
     assert errors.errors == []

@@ -25,9 +25,9 @@ def test_cards_and_the_undo_in_the_tables_language(browser: Browser, live_server
     from nj_ledger import new_game
 
     text = TEXT[language]
-    started = live_server.store.create_game(live_server.club, new_game(NAMES, "classic", 200), [{"type": "deal"}])
+    started = live_server.store.games.create_game(live_server.club, new_game(NAMES, "classic", 200), [{"type": "deal"}])
     game = started.game.id
-    live_server.store.append(live_server.club, game, [
+    live_server.store.games.append(live_server.club, game, [
         {"type": "play", "seat": seat, "cards": cards, "announced": [c for c in cards if c in ("7D", "QS", "10D")]}
         for seat, cards, _ in DEAL[:2]])
     page, errors = open_phone(browser, live_server, language)
@@ -46,7 +46,7 @@ def test_cards_and_the_undo_in_the_tables_language(browser: Browser, live_server
     record(page, "#undo-confirm")
     expect(page.locator("p.last")).to_contain_text(text["undone"])
     expect(page.locator("#redo")).to_have_text(text["redo"])
-    assert "undo" in [r["type"] for r in live_server.store.records(live_server.club, game)]
+    assert "undo" in [r["type"] for r in live_server.store.games.records(live_server.club, game)]
     page.context.close()
     assert errors.errors == []
 

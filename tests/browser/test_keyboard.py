@@ -48,7 +48,7 @@ def test_the_scorer_and_the_replay_with_the_keyboard_alone(browser: Browser, liv
     page = context.new_page()
     errors = PageErrors(page)
     sign_in(page, live_server)
-    game = live_server.store.create_game(
+    game = live_server.store.games.create_game(
         live_server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}]).game.id
     page.goto(f"{live_server.url}/games/{game}/record")
     expect(page.locator("#status")).to_contain_text("Ana")

@@ -28,12 +28,12 @@ def test_french_pages_and_a_french_refusal(browser: Browser, live_server: LiveSe
     expect(page.locator("#position")).to_contain_text("Étape 23 sur")
 
     # The scorer shows the API's refusal, in French: another scorer recorded a play meanwhile.
-    started = live_server.store.create_game(
+    started = live_server.store.games.create_game(
         live_server.club, new_game(["Léa", "Hugo", "Inès"], "classic", 60), [{"type": "deal"}])
     page.route("**/api/v1/games/*/stream*", lambda route: route.abort())  # its stream cut: this page stays behind
     page.goto(f"{live_server.url}/games/{started.game.id}/record")
     expect(page.locator("#status")).to_contain_text("Donne 1 : Léa commence une nouvelle suite")
-    live_server.store.append(live_server.club, started.game.id, [{"type": "play", "seat": 0, "cards": ["5H"]}])
+    live_server.store.games.append(live_server.club, started.game.id, [{"type": "play", "seat": 0, "cards": ["5H"]}])
     page.locator('#controls .key[data-card="5H"]').click()
     page.locator('#controls .key[data-card="6H"]').click()
     with page.expect_response(lambda r: r.url.endswith("/actions")) as refused:

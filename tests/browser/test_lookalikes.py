@@ -15,7 +15,7 @@ from .server import LiveServer
 
 def member(server: LiveServer, name: str) -> None:
     try:
-        server.store.add_player(server.club, name)
+        server.store.clubs.add_player(server.club, name)
     except PlayerExists:
         pass
 

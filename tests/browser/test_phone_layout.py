@@ -53,7 +53,7 @@ def phone(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
 
 
 def deal_started(server: LiveServer, players: int) -> str:
-    started = server.store.create_game(server.club, new_game(NAMES[:players], "classic", 60), [{"type": "deal"}])
+    started = server.store.games.create_game(server.club, new_game(NAMES[:players], "classic", 60), [{"type": "deal"}])
     return started.game.id
 
 

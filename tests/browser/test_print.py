@@ -134,7 +134,7 @@ def test_the_scoreboard_prints_on_one_page(browser: Browser, live_server: LiveSe
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_game_in_progress_prints_its_standings_so_far(browser: Browser, live_server: LiveServer,
                                                         language: str) -> None:
-    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 60),
+    created = live_server.store.games.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 60),
                                             [{"type": "deal", "dealer": 2}])
     said = {"en": ("The game is not over: standings after 0 deals.", "Deal 1: Chloé deals; in progress."),
             "fr": ("La partie n'est pas finie : classement après 0 donne.",  # French: 0 is singular
@@ -167,7 +167,7 @@ def test_a_hand_told_by_count_is_on_the_sheet_as_the_table_said_it(browser: Brow
 
 def test_a_game_share_opens_the_sheet_and_prints_it_signed_out(browser: Browser, live_server: LiveServer) -> None:
     """From a shared replay, the result sheet opens with the share and prints; its links keep the share."""
-    made = live_server.store.create_share(live_server.club, live_server.example_game)
+    made = live_server.store.shares.create_share(live_server.club, live_server.example_game)
     with opened(browser, live_server, "fr", PHONE, signed_in=False) as page:
         page.goto(f"{live_server.url}/games/{live_server.example_game}/replay#share={made.secret}")
         sheet = page.locator("#sheet-link")
@@ -187,7 +187,7 @@ def test_a_settlement_undone_leaves_the_sheet_and_comes_back_when_the_deal_is_wo
     rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
     hands = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
     going_out = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": []}
-    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+    created = live_server.store.games.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
         {"type": "deal", "dealer": 2, "hands": hands},
         {"type": "play", "seat": 0, "cards": ["AC", "2C"], "announced": []},
         {"type": "play", "seat": 1, "cards": ["3D"], "announced": []},
@@ -199,7 +199,7 @@ def test_a_settlement_undone_leaves_the_sheet_and_comes_back_when_the_deal_is_wo
         page.goto(f"{live_server.url}/games/{created.game.id}/sheet")
         expect(page.locator(f"{deal} h3")).to_have_text("Deal 1: Chloé deals; in progress.")
         expect(page.locator(f"{deal} table")).to_have_count(0)
-        live_server.store.append(live_server.club, created.game.id, [going_out])  # the redo
+        live_server.store.games.append(live_server.club, created.game.id, [going_out])  # the redo
         page.reload()
         expect(page.locator(f"{deal} h3")).to_have_text("Deal 1: Chloé deals, Ana wins.")
         expect(page.locator(f'{deal} tr[data-seat="0"]')).to_contain_text("+46")

@@ -26,9 +26,9 @@ from .server import EXAMPLES, LiveServer
 
 def a_copy_of_the_example(server: LiveServer, page: Page) -> Table:
     """The example game in a club of its own (the other tests count the live server's club), signed in to."""
-    club, token = server.store.create_club("Le Cercle des Reçus")
+    club, token = server.store.clubs.create_club("Le Cercle des Reçus")
     document = json.loads((EXAMPLES / "dimanche-chez-jeanne.json").read_text(encoding="utf-8"))
-    game = import_document(server.store, club.id, document).game.id
+    game = import_document(server.store.games, club.id, document).game.id
     page.goto(f"{server.url}/signin")
     page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
                   [SESSION_KEY, {"club": club.id, "token": token.secret, "name": club.name}])
@@ -70,7 +70,7 @@ def test_a_heads_file_checks_a_game_on_a_phone(live_server: LiveServer, browser)
     page = context.new_page()
     try:
         table = a_copy_of_the_example(live_server, page)
-        heads, _ = sign_heads(live_server.store, table.club.id)  # kept away from the server, as a club would
+        heads, _ = sign_heads(live_server.store.keys, table.club.id)  # kept away from the server, as a club would
         page.goto(f"{live_server.url}/games/{table.game}/audit")
         expect(page.locator("#checks li")).to_have_count(5)  # no receipt held yet in this browser
         page.locator("#receipts-file").set_input_files(files=[{
@@ -95,12 +95,12 @@ def test_an_older_receipt_is_forgotten_only_while_the_log_still_holds_it(page: P
     key) over a log rewritten since: the receipt it would forget is checked against the log first, and stays."""
     table = a_copy_of_the_example(live_server, page)
     store = live_server.store
-    created = store.create_game(table.club.id, new_game(["Ana", "Ben"], "classic", 40))
+    created = store.games.create_game(table.club.id, new_game(["Ana", "Ben"], "classic", 40))
     table = Table(store, table.club, created.game.id, calls=None)  # type: ignore[arg-type]
     receipts = [created.receipt]
     for step in range(16):
         source, target = ("seat:0", "seat:1") if step % 2 == 0 else ("seat:1", "seat:0")
-        appended = store.append(table.club.id, table.game,
+        appended = store.games.append(table.club.id, table.game,
                                 [{"type": "adjust", "from": source, "to": target, "amount": 1, "reason": "x"}])
         receipts.append(appended.receipt)  # type: ignore[union-attr]
     page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
@@ -118,11 +118,11 @@ def test_an_older_receipt_is_forgotten_only_while_the_log_still_holds_it(page: P
 def test_an_older_receipt_the_log_still_holds_is_forgotten(page: Page, live_server: LiveServer) -> None:
     table = a_copy_of_the_example(live_server, page)
     store = live_server.store
-    created = store.create_game(table.club.id, new_game(["Ana", "Ben"], "classic", 40))
+    created = store.games.create_game(table.club.id, new_game(["Ana", "Ben"], "classic", 40))
     receipts = [created.receipt]
     for step in range(16):
         source, target = ("seat:0", "seat:1") if step % 2 == 0 else ("seat:1", "seat:0")
-        appended = store.append(table.club.id, created.game.id,
+        appended = store.games.append(table.club.id, created.game.id,
                                 [{"type": "adjust", "from": source, "to": target, "amount": 1}])
         receipts.append(appended.receipt)  # type: ignore[union-attr]
     page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",

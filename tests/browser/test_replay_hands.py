@@ -101,7 +101,7 @@ def test_a_sweep_undone_and_made_again_is_told_once(browser: Browser, live_serve
     rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}
     hands = [["5C", "6C", "7C", "8C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
     whole_hand = {"type": "play", "seat": 0, "cards": ["5C", "6C", "7C", "8C"], "announced": []}
-    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+    created = live_server.store.games.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
         {"type": "deal", "dealer": 2, "hands": hands}, whole_hand, {"type": "undo"}, whole_hand])
     with opened(browser, live_server, "en", PHONE) as page:
         page.goto(f"{live_server.url}/games/{created.game.id}/replay#deal=1&seq=52")
@@ -117,7 +117,7 @@ def test_one_chip_one_point_one_card_are_said_in_the_singular(browser: Browser, 
                                                               language: str, said: str) -> None:
     rules = {"profile": "classic", "players": [3], "deal_table": {"3": [3, 43]}}
     hands = [["2C", "3C", "6C"], ["4C", "5C", "AD"], ["8S", "9S", "10S"]]  # Ben is left with the A♦ alone
-    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+    created = live_server.store.games.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
         {"type": "deal", "dealer": 2, "hands": hands},
         {"type": "play", "seat": 0, "cards": ["2C", "3C"], "announced": []},
         {"type": "play", "seat": 1, "cards": ["4C", "5C"], "announced": []},

@@ -147,7 +147,7 @@ def test_a_whole_deal_recorded_by_taps_then_replayed(browser: Browser, live_serv
     assert [chips(page, seat) for seat in range(3)] == ["350", "142", "78"]
     screenshot(page, "scorer-settlement-phone")
 
-    log = live_server.store.records(live_server.club, game)
+    log = live_server.store.games.records(live_server.club, game)
     plays = [r["data"]["cards"] for r in log if r["type"] == "play"]
     assert plays == [ANA_OPENS, BEN_CONTINUES, ANA_TAKES, CHLOE_FORGETS, ANA_GOES_OUT]
 
@@ -172,7 +172,7 @@ def test_undo_and_a_play_out_of_turn(browser: Browser, live_server: LiveServer) 
     page = context.new_page()
     errors = PageErrors(page)
     sign_in(page, live_server)
-    started = live_server.store.create_game(
+    started = live_server.store.games.create_game(
         live_server.club, new_game(["Zoé", "Yann", "Xavier"], "classic", 60), [{"type": "deal"}])
     game = started.game.id
     page.goto(f"{live_server.url}/games/{game}/record")
@@ -194,7 +194,7 @@ def test_undo_and_a_play_out_of_turn(browser: Browser, live_server: LiveServer) 
     tap(page, ["6S"])
     record(page, "#play")
     expect(page.locator("#status")).to_contain_text("Zoé to play")
-    passes = [r["data"] for r in live_server.store.records(live_server.club, game) if r["type"] == "pass"]
+    passes = [r["data"] for r in live_server.store.games.records(live_server.club, game) if r["type"] == "pass"]
     assert passes == [{"seat": 1, "inferred": True}]
     # Sans 7, Zoé to play. Yann may only continue with a 7; Xavier, who stopped, completes the
     # round if he plays now (everybody else passes), so he may start a new run with any card.
@@ -212,7 +212,7 @@ def test_undo_and_a_play_out_of_turn(browser: Browser, live_server: LiveServer) 
     undo(page)
     expect(page.locator("#status")).to_contain_text("Zoé starts a new run")
     expect(page.locator("#undo")).to_have_count(0)
-    log = live_server.store.records(live_server.club, game)
+    log = live_server.store.games.records(live_server.club, game)
     assert [r["data"]["reason"] for r in log if r["type"] == "undo"] == ["wrong cards tapped", "", ""]
     tap(page, ["KS"])
     expect(page.locator("#controls .pending .card")).to_have_text(["K♠"])

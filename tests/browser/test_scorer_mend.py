@@ -30,13 +30,14 @@ TEXT = {
 
 def settled_game(live_server: LiveServer, chips: int) -> str:
     """The scripted deal, recorded to its settlement by count."""
-    started = live_server.store.create_game(live_server.club, new_game(NAMES, "classic", chips), [{"type": "deal"}])
+    started = live_server.store.games.create_game(live_server.club, new_game(NAMES, "classic", chips),
+                                                  [{"type": "deal"}])
     game = started.game.id
     actions: list[dict[str, Any]] = [{"type": "play", "seat": seat, "cards": cards,
                                       "announced": [c for c in cards if c in ("7D", "QS", "KH", "10D", "JC")]}
                                      for seat, cards, _ in DEAL]
     actions += [{"type": "reveal", "seat": seat, **told} for seat, told in LOSERS.items()]
-    live_server.store.append(live_server.club, game, actions)
+    live_server.store.games.append(live_server.club, game, actions)
     return game
 
 
@@ -84,7 +85,7 @@ def test_undo_past_a_settlement_with_a_reason_then_redo(browser: Browser, live_s
     expect(page.locator("#settlement")).to_be_hidden()
     expect(page.locator("#count-who")).to_contain_text("Chloé")
     expect(page.locator("p.last")).to_have_text(text["undone"])  # what the undo withdrew, by name
-    log = live_server.store.records(live_server.club, game)
+    log = live_server.store.games.records(live_server.club, game)
     assert [r["data"]["reason"] for r in log if r["type"] == "undo"] == ["Chloé recounted"]
 
     # Redo sends back the hand just withdrawn, as it was: the same settlement again.
@@ -94,7 +95,7 @@ def test_undo_past_a_settlement_with_a_reason_then_redo(browser: Browser, live_s
     expect(page.locator("#status")).to_have_text(text["ready"])
     assert [page.locator(f'.seat[data-seat="{s}"] .balance').get_attribute("data-chips")
             for s in range(3)] == chips_before
-    reveals = [r["data"] for r in live_server.store.records(live_server.club, game) if r["type"] == "reveal"]
+    reveals = [r["data"] for r in live_server.store.games.records(live_server.club, game) if r["type"] == "reveal"]
     assert reveals[-1] == {"seat": 2, **LOSERS[2]}
     page.context.close()
     assert errors.errors == []
@@ -115,7 +116,7 @@ def test_undo_after_a_settlement_that_ended_the_game(browser: Browser, live_serv
     screenshot(page, f"scorer-undo-ended-phone-{language}", full_page=False)
     record(page, "#undo-confirm")  # no reason given: none is required
     expect(page.locator("#count-who")).to_contain_text("Chloé")
-    log = live_server.store.records(live_server.club, game)
+    log = live_server.store.games.records(live_server.club, game)
     assert [r["data"]["reason"] for r in log if r["type"] == "undo"] == [""]
     page.context.close()
     assert errors.errors == []
@@ -123,9 +124,9 @@ def test_undo_after_a_settlement_that_ended_the_game(browser: Browser, live_serv
 
 def test_a_count_no_hand_could_make_is_refused_and_stays_to_correct(browser: Browser,
                                                                     live_server: LiveServer) -> None:
-    started = live_server.store.create_game(live_server.club, new_game(NAMES, "classic", 200), [{"type": "deal"}])
+    started = live_server.store.games.create_game(live_server.club, new_game(NAMES, "classic", 200), [{"type": "deal"}])
     game = started.game.id
-    live_server.store.append(live_server.club, game, [
+    live_server.store.games.append(live_server.club, game, [
         {"type": "play", "seat": seat, "cards": cards, "announced": [c for c in cards if c in ("7D", "QS", "KH")]}
         for seat, cards, _ in DEAL])
     page, errors = open_phone(browser, live_server, "en")
@@ -149,7 +150,7 @@ def test_a_count_no_hand_could_make_is_refused_and_stays_to_correct(browser: Bro
 def test_between_deals_the_dealer_badge_is_on_who_deals_next(browser: Browser, live_server: LiveServer) -> None:
     rules = {"profile": "classic", "players": [3], "deal_table": {"3": [3, 43]}}
     hands = [["2C", "3C", "6C"], ["4C", "5C", "AD"], ["8S", "9S", "10S"]]
-    created = live_server.store.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+    created = live_server.store.games.create_game(live_server.club, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
         {"type": "deal", "dealer": 2, "hands": hands},
         {"type": "play", "seat": 0, "cards": ["2C", "3C"], "announced": []},
         {"type": "play", "seat": 1, "cards": ["4C", "5C"], "announced": []},

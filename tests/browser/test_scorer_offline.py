@@ -38,13 +38,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
 def dealt_game(server: LiveServer) -> str:
     """A new classic game, its first deal dealt (hands not entered): Ana (0) deals, Ben (1) opens a run."""
-    started = server.store.create_game(server.club, new_game(NAMES, "classic", 200, dealer=0), [{"type": "deal"}])
+    started = server.store.games.create_game(server.club, new_game(NAMES, "classic", 200, dealer=0), [{"type": "deal"}])
     return started.game.id
 
 
 def plays(server: LiveServer, game: str) -> list[tuple[str, int, list[str]]]:
     return [(r["type"], r["data"]["seat"], r["data"].get("cards", []))
-            for r in server.store.records(server.club, game) if r["type"] in ("play", "pass", "undo")]
+            for r in server.store.games.records(server.club, game) if r["type"] in ("play", "pass", "undo")]
 
 
 def action_requests(page: Page) -> list[Request]:
@@ -154,7 +154,7 @@ def test_the_outbox_is_sent_in_order_when_the_page_opens(browser: Browser, live_
     errors = PageErrors(page)
     sign_in(page, live_server)
     open_scorer(page, live_server, game)
-    version = live_server.store.game(live_server.club, game).version
+    version = live_server.store.games.game(live_server.club, game).version
     entries = [
         {"game": game, "actions": [{"type": "play", "seat": 1, "cards": ["9C"]}], "key": "order-1", "base": version},
         {"game": game, "actions": [{"type": "pass", "seat": 2}], "key": "order-2", "base": None},
@@ -246,7 +246,7 @@ def test_a_stale_tap_already_recorded_by_the_other_phone(browser: Browser, live_
 
 def test_a_stale_tap_that_still_fits_is_recorded(browser: Browser, live_server: LiveServer) -> None:
     game = dealt_game(live_server)
-    live_server.store.append(live_server.club, game, [{"type": "play", "seat": 1, "cards": ["5S"]}])
+    live_server.store.games.append(live_server.club, game, [{"type": "play", "seat": 1, "cards": ["5S"]}])
     first, second, errors_first, errors_second = two_phones(browser, live_server, game)  # both: Chloé, sans 6
     with second.expect_response(lambda r: r.url.endswith("/actions")):
         second.locator("#pass").tap()  # Chloé passes

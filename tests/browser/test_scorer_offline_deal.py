@@ -122,7 +122,7 @@ def test_a_whole_deal_recorded_offline_is_what_the_server_records(browser: Brows
     batches = [[{**action, "dealer": started.data["dealer"]} if action["type"] == "deal" else action]
                for (action, *more) in simulated.batches if action["type"] != "end" and not more]
     assert len(batches) == len(simulated.batches) - 1
-    game = live_server.store.create_game(live_server.club, started).game.id
+    game = live_server.store.games.create_game(live_server.club, started).game.id
     names = started.data["players"]
 
     context = new_context(browser, phone=True, service_workers="allow")
@@ -183,7 +183,7 @@ def test_a_whole_deal_recorded_offline_is_what_the_server_records(browser: Brows
     context.set_offline(False)
     expect(page.locator("#outbox")).to_have_count(0, timeout=60_000)
     assert [request.post_data_json["actions"] for request in sent] == batches
-    records = live_server.store.records(live_server.club, game)
+    records = live_server.store.games.records(live_server.club, game)
     assert [(r["type"], r["data"]) for r in records] == [(e.type, e.data) for e in log]  # a direct replay's events
     server_state = replay(event_from_dict(record) for record in records)
     assert state_view(server_state) == state_view(state)

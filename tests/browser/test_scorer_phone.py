@@ -45,7 +45,7 @@ def test_one_header_row_and_every_card_row_reachable(browser: Browser, live_serv
     page = context.new_page()
     errors = PageErrors(page)
     sign_in(page, live_server)
-    started = live_server.store.create_game(
+    started = live_server.store.games.create_game(
         live_server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
     page.goto(f"{live_server.url}/games/{started.game.id}/record")
     expect(page.locator("#status")).to_contain_text("Ana")

@@ -69,7 +69,7 @@ def test_a_simulated_deal_recorded_by_taps(browser: Browser, live_server: LiveSe
     page = context.new_page()
     errors = PageErrors(page)
     sign_in(page, live_server)
-    started = live_server.store.create_game(live_server.club, new_game(game.players, game.rules.view(),
+    started = live_server.store.games.create_game(live_server.club, new_game(game.players, game.rules.view(),
                                                                        game.starting_chips))
     page.goto(f"{live_server.url}/games/{started.game.id}/record")
     board = set(game.rules.view()["board"])
@@ -84,7 +84,7 @@ def test_a_simulated_deal_recorded_by_taps(browser: Browser, live_server: LiveSe
         elif action["type"] == "reveal":
             taps += reveal(page, action, board)
             losers += 1
-    log = live_server.store.records(live_server.club, started.game.id)
+    log = live_server.store.games.records(live_server.club, started.game.id)
     assert [(r["data"]["seat"], r["data"]["cards"]) for r in log if r["type"] == "play"] == [
         (a["seat"], a["cards"]) for a in game.actions if a["type"] == "play"]
     assert [r for r in log if r["type"] == "deal_ended"]  # settled

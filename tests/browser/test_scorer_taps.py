@@ -33,7 +33,7 @@ def test_a_scripted_deal_within_the_tap_budget(browser: Browser, live_server: Li
     sign_in(page, live_server)
     language = locale[:2]
     page.context.add_cookies([{"name": "lang", "value": language, "url": live_server.url}])
-    started = live_server.store.create_game(live_server.club, new_game(NAMES, "classic", 200))
+    started = live_server.store.games.create_game(live_server.club, new_game(NAMES, "classic", 200))
     game = started.game.id
     page.goto(f"{live_server.url}/games/{game}/record")
     assert page.viewport_size == {"width": 390, "height": 844}
@@ -94,7 +94,7 @@ def test_a_scripted_deal_within_the_tap_budget(browser: Browser, live_server: Li
         expect(status).to_contain_text("Donne 2")
     screenshot(page, f"scorer-after-settlement-phone-{language}")
 
-    log = live_server.store.records(live_server.club, game)
+    log = live_server.store.games.records(live_server.club, game)
     plays = [(r["data"]["seat"], r["data"]["cards"]) for r in log if r["type"] == "play"]
     assert plays == [(seat, cards) for seat, cards, _ in DEAL]
     passes = [r["data"] for r in log if r["type"] == "pass"]

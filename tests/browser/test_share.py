@@ -56,7 +56,7 @@ def make_link(browser: Browser, server: LiveServer) -> str:
     expect(page.locator("#share-url")).to_have_value(
         re.compile("^" + re.escape(f"{server.url}/games/{server.example_game}/replay#share=") + r"[\w-]{40,}$"))
     link = page.locator("#share-url").input_value()
-    in_use = server.store.shares(server.club, game_id=server.example_game, in_use=True)
+    in_use = server.store.shares.shares(server.club, game_id=server.example_game, in_use=True)
     expect(page.locator("#share-links summary")).to_have_text(f"Shared links in use: {len(in_use)}")
     expect(page.locator("#share-list li", has_text="Famille Martin")).not_to_have_count(0)
     page.locator("#share-links summary").click()
@@ -142,13 +142,13 @@ def test_a_revoked_link_opens_nothing_and_a_members_session_stays(browser: Brows
     expect(page.locator("#notice")).to_have_text("The link is revoked: it opens nothing any more.")
     expect(rows).to_have_count(count - 1)
 
-    revoked = [share for share in live_server.store.shares(live_server.club, game_id=live_server.example_game)
+    revoked = [share for share in live_server.store.shares.shares(live_server.club, game_id=live_server.example_game)
                if share.revoked_at is not None]
     assert revoked and revoked[-1].label == "Famille Martin"
-    still = [s for s in live_server.store.shares(live_server.club, game_id=live_server.example_game, in_use=True)
+    still = [s for s in live_server.store.shares.shares(live_server.club, game_id=live_server.example_game, in_use=True)
              if s.label == "Famille Martin"]
     for share in still:  # the link made above is one of these, or the one just revoked
-        live_server.store.revoke_share(live_server.club, share.id)
+        live_server.store.shares.revoke_share(live_server.club, share.id)
     page.goto("about:blank")
     page.goto(link)
     expect(page.locator("#notice")).to_contain_text("This share link opens nothing")
@@ -158,7 +158,7 @@ def test_a_revoked_link_opens_nothing_and_a_members_session_stays(browser: Brows
 
 
 def test_a_scoreboard_share_opens_the_scoreboard_signed_out(browser: Browser, live_server: LiveServer) -> None:
-    made = live_server.store.create_share(live_server.club)
+    made = live_server.store.shares.create_share(live_server.club)
     context = phone(browser, "fr-FR")
     page = context.new_page()
     errors = PageErrors(page)

@@ -107,8 +107,8 @@ def test_each_figure_is_the_replays_at_the_end_of_its_deal(browser: Browser, liv
     started, actions = simulated.events[0], simulated.actions
     dealt = [i for i, action in enumerate(actions) if action["type"] == "deal"]
     assert len(dealt) == 5
-    whole = live_server.store.create_game(live_server.club, started, actions).game.id
-    cut = live_server.store.create_game(live_server.club, started, actions[:dealt[4] + 3]).game.id
+    whole = live_server.store.games.create_game(live_server.club, started, actions).game.id
+    cut = live_server.store.games.create_game(live_server.club, started, actions[:dealt[4] + 3]).game.id
 
     with opened(browser, live_server, "en", PHONE) as page:
         # the game in progress: four deals settled, the fifth dealt (its antes paid) and begun
@@ -147,7 +147,7 @@ def test_the_standings_of_a_game_in_progress_say_so_in_french(browser: Browser, 
     simulated = simulate(seed=205, profile="classic", players=4, deals=6)
     actions = simulated.actions
     second = [i for i, action in enumerate(actions) if action["type"] == "deal"][1]
-    game = live_server.store.create_game(live_server.club, simulated.events[0], actions[:second + 1]).game.id
+    game = live_server.store.games.create_game(live_server.club, simulated.events[0], actions[:second + 1]).game.id
     with opened(browser, live_server, language, PHONE) as page:
         page.goto(f"{live_server.url}/games/{game}/sheet")
         steps = replays(page, live_server, game, 1)

@@ -36,7 +36,7 @@ def kept(page: Page) -> dict[str, str] | None:
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_code_signs_a_new_phone_in_once(browser: Browser, live_server: LiveServer, language: str) -> None:
-    code = live_server.store.create_sign_in_code(live_server.club, "viewer", "phone (QR code)")
+    code = live_server.store.phones.create_sign_in_code(live_server.club, "viewer", "phone (QR code)")
     opening = link(live_server, live_server.club, live_server.club_name, code.secret)
     with opened(browser, live_server, language, PHONE, signed_in=False) as page:
         page.goto(opening)
@@ -46,7 +46,7 @@ def test_a_code_signs_a_new_phone_in_once(browser: Browser, live_server: LiveSer
         assert session["name"] == live_server.club_name and session["token"] != code.secret
         found = live_server.store.authenticate(session["token"])
         assert found is not None and found.role == "viewer"
-        assert live_server.store.sign_in_code(live_server.club, code.id).status() == "used"
+        assert live_server.store.phones.sign_in_code(live_server.club, code.id).status() == "used"
         page.goto(f"{live_server.url}/api/v1/openapi.json")  # same origin, no script that could navigate away
         page.evaluate("localStorage.clear()")
         page.goto(opening)  # the same code again: a photograph of the screen signs nobody in
@@ -59,8 +59,8 @@ def test_a_code_signs_a_new_phone_in_once(browser: Browser, live_server: LiveSer
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_phone_of_another_club_is_asked_before_its_session_is_replaced(
         browser: Browser, live_server: LiveServer, language: str) -> None:
-    other, _ = live_server.store.create_club("Cercle du Nain Jaune")
-    code = live_server.store.create_sign_in_code(other.id)
+    other, _ = live_server.store.clubs.create_club("Cercle du Nain Jaune")
+    code = live_server.store.phones.create_sign_in_code(other.id)
     opening = link(live_server, other.id, other.name, code.secret)
     said = {key: text.format(current=live_server.club_name, next=other.name) for key, text in SAID[language].items()}
     with opened(browser, live_server, language, PHONE) as page:  # signed in to the first club
@@ -76,7 +76,7 @@ def test_a_phone_of_another_club_is_asked_before_its_session_is_replaced(
         expect(page).to_have_url(f"{live_server.url}/")
         expect(page.locator("#club-title")).to_have_text(live_server.club_name)
         assert kept(page)["club"] == live_server.club  # type: ignore[index]
-        assert live_server.store.sign_in_code(other.id, code.id).status() == "waiting"  # the code unused
+        assert live_server.store.phones.sign_in_code(other.id, code.id).status() == "waiting"  # the code unused
 
         page.goto(opening)
         page.locator("#switch-yes").tap()
@@ -84,4 +84,4 @@ def test_a_phone_of_another_club_is_asked_before_its_session_is_replaced(
         expect(page.locator("#club-title")).to_have_text(other.name)
         session = kept(page)
         assert session is not None and (session["club"], session["name"]) == (other.id, other.name)
-        assert live_server.store.sign_in_code(other.id, code.id).status() == "used"
+        assert live_server.store.phones.sign_in_code(other.id, code.id).status() == "used"

@@ -90,11 +90,11 @@ class ClubA:
     """The first club: its scorer token, a dealt game with a title, an evening whose table link the tablet opened."""
 
     def __init__(self, server: LiveServer, name: str) -> None:
-        club, token = server.store.create_club(name)
+        club, token = server.store.clubs.create_club(name)
         self.id, self.name, self.token = club.id, club.name, token.secret
         self.token_id = token.id
-        started = server.store.create_game(club.id, new_game(PLAYERS, "classic", 200, dealer=0), [{"type": "deal"}],
-                                           meta={"title": TITLE})
+        started = server.store.games.create_game(club.id, new_game(PLAYERS, "classic", 200, dealer=0),
+                                                 [{"type": "deal"}], meta={"title": TITLE})
         self.game = started.game.id
         evening = server.calls().read("POST", f"/api/v1/clubs/{club.id}/evenings", {
             "name": EVENING, "date": "2026-11-26", "players": PLAYERS, "rounds": 1, "starting_chips": 60,
@@ -206,7 +206,7 @@ def nothing_of(held: dict[str, Any], club: ClubA) -> None:
 
 def test_sign_out_forgets_everything_the_club_left(browser: Browser, live_server: LiveServer) -> None:
     first = ClubA(live_server, "Les Atouts de Zénobie")
-    other, other_token = live_server.store.create_club("Le Cercle du Jeudi")
+    other, other_token = live_server.store.clubs.create_club("Le Cercle du Jeudi")
     context, page, errors = a_club_at_the_table(browser, live_server, first)
 
     # What the tablet holds of the club: receipts, the table's token, the game kept, its pages.
@@ -291,20 +291,20 @@ def test_sign_out_asks_before_forgetting_actions_not_sent(browser: Browser, live
 
 def plays(server: LiveServer, club: ClubA) -> list[tuple[str, int, list[str]]]:
     return [(r["type"], r["data"]["seat"], r["data"].get("cards", []))
-            for r in server.store.records(club.id, club.game) if r["type"] == "play"]
+            for r in server.store.games.records(club.id, club.game) if r["type"] == "play"]
 
 
 def test_another_clubs_sign_in_forgets_what_the_first_left(browser: Browser, live_server: LiveServer) -> None:
     """The first club never signed out: its token was revoked (its session goes at the next request). The next
     club's sign-in forgets what it left, asking first about the action still waiting."""
     first = ClubA(live_server, "La Table de Barnabé")
-    scorer = live_server.store.create_token(first.id, "scorer", "tablet")
+    scorer = live_server.store.tokens.create_token(first.id, "scorer", "tablet")
     first.token, first.token_id = scorer.secret, scorer.id
-    other, other_token = live_server.store.create_club("Les Honneurs de Lucie")
+    other, other_token = live_server.store.clubs.create_club("Les Honneurs de Lucie")
     context, page, errors = a_club_at_the_table(browser, live_server, first)
     tap_offline(page, context, ["7H"], "1 waiting to be sent")
 
-    live_server.store.revoke_token(first.id, first.token_id)
+    live_server.store.tokens.revoke_token(first.id, first.token_id)
     context.set_offline(False)
     page.wait_for_url("**/signin?next=*")  # the action's request is refused: the session is gone
     page.fill("#club", other.id)

@@ -101,11 +101,11 @@ def fill(url: str, games: int, deals: int = 8, seed: int = 0, name: str = "Cercl
     """A club with ``games`` simulated games, each stored in one write (as an import stores it)."""
     store = Store(url)
     try:
-        club, token = store.create_club(name)
+        club, token = store.clubs.create_club(name)
         filled = Filled(club.id, token.secret)
         for number in range(seed, seed + games):
             game = simulate(number, "classic", None, info="full", deals=deals)
-            created = store.create_game(club.id, game.events[0], game.actions)
+            created = store.games.create_game(club.id, game.events[0], game.actions)
             assert created.receipt is not None
             filled.receipts[created.game.id] = [created.receipt]
         return filled

@@ -57,13 +57,13 @@ class Writer(threading.Thread):
                 game = simulate(self.seed, "classic", None, info="full", deals=3)
                 self.seed += 1
                 sent = time.monotonic()
-                created = store.create_game(self.club, game.events[0])
+                created = store.games.create_game(self.club, game.events[0])
                 self.keep(sent, created.receipt)
                 for batch in game.batches:
                     if self.stop.is_set():
                         break
                     sent = time.monotonic()
-                    self.keep(sent, store.append(self.club, created.game.id, batch).receipt)
+                    self.keep(sent, store.games.append(self.club, created.game.id, batch).receipt)
         except BaseException as error:  # noqa: BLE001 - said by the test
             self.error = error
         finally:
@@ -80,11 +80,11 @@ def late_game(url: str, club: str, kept: list[Acknowledged]) -> None:
     store = Store(url)
     try:
         sent = time.monotonic()
-        created = store.create_game(club, game.events[0])
+        created = store.games.create_game(club, game.events[0])
         assert created.receipt is not None
         kept.append(Acknowledged(sent, time.monotonic(), created.receipt))
         sent = time.monotonic()
-        receipt = store.append(club, created.game.id, game.batches[0]).receipt
+        receipt = store.games.append(club, created.game.id, game.batches[0]).receipt
         assert receipt is not None
         kept.append(Acknowledged(sent, time.monotonic(), receipt))
     finally:
@@ -137,7 +137,7 @@ def test_a_backup_taken_while_writers_write_restores_and_the_receipts_name_what_
     store = Store(url)
     try:
         for game in restored["games"]:
-            report = audit_game(store, club.club, game)
+            report = audit_game(store.keys, club.club, game)
             assert report["ok"], (game, [f.code for f in report["findings"]])
     finally:
         store.close()

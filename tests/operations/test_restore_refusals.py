@@ -166,7 +166,7 @@ def test_a_refused_restore_into_a_destroyed_database_makes_none(fresh_url: str, 
 
 def holding(url: str) -> Callable[[], None]:
     """A process that has the database open (as a server does between requests); the function lets it go."""
-    script = ("import sys; from nj_ledger.store import Store; store = Store(sys.argv[1]); store.list_clubs(); "
+    script = ("import sys; from nj_ledger.store import Store; store = Store(sys.argv[1]); store.clubs.list_clubs(); "
               "print('ready', flush=True); sys.stdin.read(); store.close()")
     process = subprocess.Popen([sys.executable, "-c", script, url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                text=True)

@@ -101,7 +101,7 @@ def test_with_the_key_lost_another_is_taken_into_use_after_it_and_old_receipts_v
     store = Store(fresh_url)
     try:
         with pytest.raises(SigningKeyError):  # the server would not start: its key did not sign these games
-            store.signer()
+            store.keys.signer()
     finally:
         store.close()
     assert f"Key {new.id} signs from now on" in nj_ledger("keys", "rotate", "--adopt", "--after", old).stdout

@@ -65,7 +65,7 @@ def test_an_upgrade_backs_up_a_database_holding_data_first_and_the_backup_restor
     store = Store(previous_url)
     try:
         for game, receipts in club.receipts.items():
-            report = audit_game(store, club.club, game, receipts)
+            report = audit_game(store.keys, club.club, game, receipts)
             assert report["ok"] and report["receipts"]["checked"] == 1
     finally:
         store.close()

@@ -33,6 +33,6 @@ def app() -> Iterator[Flask]:
 def table(app: Flask) -> Table:
     """A club, its scorer token and a game whose first deal has just been dealt."""
     store = app.extensions[EXTENSION]
-    club, token = store.create_club("Le Nain du Jeudi")
-    game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
+    club, token = store.clubs.create_club("Le Nain du Jeudi")
+    game = store.games.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
     return Table(app.test_client(), club.id, {"Authorization": f"Bearer {token.secret}"}, game.game.id)

@@ -34,8 +34,8 @@ def record(store: Store, club_id: str, table: Table) -> str:
     batches = game.batches if table.batches is None else game.batches[: table.batches]
     if table.day is not None:
         actions = [action for batch in batches for action in batch]
-        return store.create_game(club_id, started, actions, meta={"date": table.day.isoformat()}).game.id
-    game_id = store.create_game(club_id, started).game.id
+        return store.games.create_game(club_id, started, actions, meta={"date": table.day.isoformat()}).game.id
+    game_id = store.games.create_game(club_id, started).game.id
     for batch in batches:
-        store.append(club_id, game_id, batch)
+        store.games.append(club_id, game_id, batch)
     return game_id

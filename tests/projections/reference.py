@@ -46,8 +46,8 @@ class GameOutcome:
 def outcomes(store: Store, club_id: str) -> list[GameOutcome]:
     """Every ended game of the club, in the order their ``game_ended`` was recorded (then by id)."""
     found = []
-    for game in store.list_games(club_id, limit=500):
-        records = store.records(club_id, game.id)
+    for game in store.games.list_games(club_id, limit=500):
+        records = store.games.records(club_id, game.id)
         events = [event_from_dict(r) for r in records]
         state = replay(events)
         if state.status != "ended":

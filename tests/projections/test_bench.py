@@ -31,7 +31,7 @@ def test_a_recast_game_is_what_the_engine_records_for_those_players(seed: int) -
 
 def rows(store: Store, game_id: str) -> dict[str, Any]:
     """What the store holds of a game, without its id."""
-    with store.reading() as session:
+    with store.db.reading() as session:
         def fetch(query: str) -> list[tuple[Any, ...]]:
             return [tuple(row) for row in session.execute(text(query), {"game": game_id})]
 
@@ -54,20 +54,20 @@ def rows(store: Store, game_id: str) -> dict[str, Any]:
 
 
 def test_the_bulk_path_writes_the_rows_of_an_import(store: Store, monkeypatch) -> None:
-    imported, _ = store.create_club("Importé")
-    loaded, _ = store.create_club("Chargé en bloc")
+    imported, _ = store.clubs.create_club("Importé")
+    loaded, _ = store.clubs.create_club("Chargé en bloc")
     games = [simulate(seed, "classic", players=3, deals=2) for seed in (21, 22, 23)]
     names = [["Ana", "Ben", "Chloé"], ["Ben", "Chloé", "Denis"], ["Ana", "Chloé", "Denis"]]
     moments = [MOMENT + timedelta(minutes=number) for number in range(3)]
     meta = {"date": "2026-04-01", "title": "Soirée"}
-    bulk_load(store, loaded.id, [BulkGame(recast(game, who), moment, meta)
+    bulk_load(store.games, loaded.id, [BulkGame(recast(game, who), moment, meta)
                                  for game, who, moment in zip(games, names, moments, strict=True)], batch=2)
     for game, who, moment in zip(games, names, moments, strict=True):
         monkeypatch.setattr("nj_ledger.store.games.utcnow", lambda moment=moment: moment)
-        store.create_game(imported.id, new_game(who, game.rules, game.starting_chips), game.actions, meta=meta)
+        store.games.create_game(imported.id, new_game(who, game.rules, game.starting_chips), game.actions, meta=meta)
     monkeypatch.undo()
-    first = [g.id for g in sorted(store.list_games(imported.id), key=lambda g: g.created_at)]
-    second = [g.id for g in sorted(store.list_games(loaded.id), key=lambda g: g.created_at)]
+    first = [g.id for g in sorted(store.games.list_games(imported.id), key=lambda g: g.created_at)]
+    second = [g.id for g in sorted(store.games.list_games(loaded.id), key=lambda g: g.created_at)]
     for one, other in zip(first, second, strict=True):
         assert rows(store, one) == rows(store, other)
         assert rows(store, one)["events"]
@@ -83,7 +83,7 @@ def test_the_scoreboard_workload_on_a_small_club(database_url: str, store: Store
     assert result["rebuild"]["games"] == 60 and result["rebuild"]["events"] == result["fill"]["events"]
     assert_matches_the_log(store, result["club"])
     before = projection_rows(store, result["club"])
-    rebuild(store, result["club"])
+    rebuild(store.db, result["club"])
     assert projection_rows(store, result["club"]) == before
 
 

@@ -22,7 +22,7 @@ def rebuild_command(database_url: str, *arguments: str) -> str:
 
 
 def test_rebuild_counts_every_ended_game_again_and_changes_nothing(database_url: str, store: Store) -> None:
-    club, _ = store.create_club("Reconstruit")
+    club, _ = store.clubs.create_club("Reconstruit")
     for seed in range(3):
         record(store, club.id, Table(seed=seed, names=["Ana", "Ben", "Chloé"], day=date(2026, 2, 1 + seed)))
     record(store, club.id, Table(seed=8, names=["Ana", "Ben"], day=date(2026, 2, 9), batches=2))
@@ -33,9 +33,9 @@ def test_rebuild_counts_every_ended_game_again_and_changes_nothing(database_url:
     everything = rebuild_command(database_url)
     assert "games" in everything
     assert projection_rows(store, club.id) == before
-    assert [line.games for line in scoreboard(store, club.id)] == [3, 3, 3]
+    assert [line.games for line in scoreboard(store.db, club.id)] == [3, 3, 3]
 
 
 def test_rebuild_of_a_club_without_games(database_url: str, store: Store) -> None:
-    club, _ = store.create_club("Vide")
+    club, _ = store.clubs.create_club("Vide")
     assert "0 games (0 events)" in rebuild_command(database_url, "--club", club.id)

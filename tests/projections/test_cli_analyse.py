@@ -22,8 +22,8 @@ def analyse(database_url: str, *arguments: str) -> str:
 
 
 def test_the_example_deal_shows_thomass_blunder(database_url: str, store: Store) -> None:
-    club, _ = store.create_club("Analyse")
-    game = import_document(store, club.id, json.loads(EXAMPLE.read_text(encoding="utf-8"))).game.id
+    club, _ = store.clubs.create_club("Analyse")
+    game = import_document(store.games, club.id, json.loads(EXAMPLE.read_text(encoding="utf-8"))).game.id
     table = analyse(database_url, game, "--deal", "1", "--limit", "20000")
     assert "Deal 1: from event" in table
     lines = [line for line in table.splitlines() if "Thomas" in line and "blunder" in line]
@@ -40,7 +40,7 @@ def _json_part(output: str) -> str:
 
 def test_a_deal_settled_by_count_says_its_figures_are_means_over_sampled_deals(database_url: str, store: Store
                                                                                ) -> None:
-    club, _ = store.create_club("Compte")
+    club, _ = store.clubs.create_club("Compte")
     document = {"format": "nj-ledger/game", "version": 1, "players": ["A", "B", "C"], "starting_chips": 100,
                 "rules": {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}},
                 "actions": [{"type": "deal"}, {"type": "play", "seat": 0, "cards": ["AC", "2C"]},
@@ -48,7 +48,7 @@ def test_a_deal_settled_by_count_says_its_figures_are_means_over_sampled_deals(d
                             {"type": "play", "seat": 0, "cards": ["5C", "6C"]},
                             {"type": "reveal", "seat": 1, "count": 3, "points": 27, "honours": ["QS"]},
                             {"type": "reveal", "seat": 2, "count": 3, "points": 19, "honours": ["KH", "7D"]}]}
-    game = import_document(store, club.id, document).game.id
+    game = import_document(store.games, club.id, document).game.id
     table = analyse(database_url, game, "--deal", "1")
     assert "Deal 1: searched to the end. Some cards were never seen: means over 8 deals drawn among the 156" in table
     answer = json.loads(_json_part(analyse(database_url, game, "--deal", "1", "--json")))

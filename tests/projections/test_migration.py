@@ -61,7 +61,7 @@ def test_the_upgrade_counts_the_games_that_had_ended(empty_url: str) -> None:
     store = Store(empty_url)
     try:
         expected = expected_scoreboard(store, "club-1")
-        lines = {line.name.casefold(): line for line in scoreboard(store, "club-1")}
+        lines = {line.name.casefold(): line for line in scoreboard(store.db, "club-1")}
         assert {key: (line.games, line.net) for key, line in lines.items()} == {
             key: (want.games, want.net) for key, want in expected.items()}
         assert all(line.games == 3 for line in lines.values())

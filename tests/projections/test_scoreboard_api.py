@@ -76,7 +76,7 @@ def test_the_scoreboard_shows_every_figure_best_net_first(client, store, filled)
 
 def test_ties_share_a_rank_and_are_listed_by_name(client, store) -> None:
     club = new_club(client, "Ex aequo")
-    store.create_game(club.id, new_game(["Chloé", "ana", "Ben"], "classic", 60), [{"type": "end"}])
+    store.games.create_game(club.id, new_game(["Chloé", "ana", "Ben"], "classic", 60), [{"type": "end"}])
     record(store, club.id, Table(7, ["Denis", "Élise"], day=DAY))
     rows = board(client, club)["rows"]
     tied = [row for row in rows if row["net"] == 0]

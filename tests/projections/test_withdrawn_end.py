@@ -25,7 +25,7 @@ WINNING_PLAY = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": [
 
 def about_to_end(store: Store, club_id: str, names: list[str]) -> str:
     """A 20-chip game whose first deal ends it by shortfall as soon as seat 0 lays its last two cards."""
-    game = store.create_game(club_id, new_game(names, SMALL, 20), [
+    game = store.games.create_game(club_id, new_game(names, SMALL, 20), [
         {"type": "deal", "hands": HANDS},
         {"type": "play", "seat": 0, "cards": ["AC", "2C"]},
         {"type": "play", "seat": 1, "cards": ["3D"]},
@@ -36,56 +36,56 @@ def about_to_end(store: Store, club_id: str, names: list[str]) -> str:
 
 def rebuilt_the_same(store: Store, club_id: str) -> dict[str, Any]:
     rows = projection_rows(store, club_id)
-    rebuild(store, club_id)
+    rebuild(store.db, club_id)
     assert projection_rows(store, club_id) == rows
     return rows
 
 
 def test_an_undone_end_uncounts_the_game_and_its_end_again_counts_it(store: Store) -> None:
-    club, _ = store.create_club("Repentirs")
+    club, _ = store.clubs.create_club("Repentirs")
     earlier = record(store, club.id, Table(seed=3, names=["Ana", "Ben", "Chloé"], day=DAY - timedelta(days=1)))
     game = about_to_end(store, club.id, ["Ana", "Ben", "Denis"])
-    store.append(club.id, game, [WINNING_PLAY])
+    store.games.append(club.id, game, [WINNING_PLAY])
     later = record(store, club.id, Table(seed=4, names=["Ana", "Ben", "Denis"], batches=None))  # rated after
-    assert store.game(club.id, game).status == "ended"
+    assert store.games.game(club.id, game).status == "ended"
     counted = rebuilt_the_same(store, club.id)
     assert {row[0] for row in counted["game_results"]} == {earlier, game, later}
     assert_matches_the_log(store, club.id)
-    denis = {line.name: line for line in scoreboard(store, club.id)}["Denis"]
+    denis = {line.name: line for line in scoreboard(store.db, club.id)}["Denis"]
 
-    appended = store.append(club.id, game, [{"type": "undo", "reason": "seat 1 had not played"}])
+    appended = store.games.append(club.id, game, [{"type": "undo", "reason": "seat 1 had not played"}])
     assert appended.state.status == "playing" and appended.state.deals_played == 0
-    assert store.game(club.id, game).status == "playing"
+    assert store.games.game(club.id, game).status == "playing"
     uncounted = rebuilt_the_same(store, club.id)  # as if the game had never ended
     assert {row[0] for row in uncounted["game_results"]} == {earlier, later}
     assert_matches_the_log(store, club.id)  # the later game is rated without it
-    lines = {line.name: line for line in scoreboard(store, club.id)}
+    lines = {line.name: line for line in scoreboard(store.db, club.id)}
     assert lines["Denis"].games == denis.games - 1 and lines["Denis"].rating != denis.rating
 
-    store.append(club.id, game, [appended.state.redo_action()])  # the redo the state offers
-    assert store.game(club.id, game).status == "ended"
+    store.games.append(club.id, game, [appended.state.redo_action()])  # the redo the state offers
+    assert store.games.game(club.id, game).status == "ended"
     recounted = rebuilt_the_same(store, club.id)
     assert {row[0] for row in recounted["game_results"]} == {earlier, game, later}
     assert_matches_the_log(store, club.id)
 
 
 def test_an_undo_and_its_redo_in_one_batch_count_the_game_once(store: Store) -> None:
-    club, _ = store.create_club("D'un coup")
+    club, _ = store.clubs.create_club("D'un coup")
     game = about_to_end(store, club.id, ["Ana", "Ben", "Chloé"])
-    store.append(club.id, game, [WINNING_PLAY])
-    store.append(club.id, game, [{"type": "undo"}, WINNING_PLAY])
+    store.games.append(club.id, game, [WINNING_PLAY])
+    store.games.append(club.id, game, [{"type": "undo"}, WINNING_PLAY])
     rows = rebuilt_the_same(store, club.id)
     assert [row[0] for row in rows["game_results"]] == [game]
-    assert [line.games for line in scoreboard(store, club.id)] == [1, 1, 1]
+    assert [line.games for line in scoreboard(store.db, club.id)] == [1, 1, 1]
     assert_matches_the_log(store, club.id)
 
 
 def test_a_game_left_unended_by_an_undo_is_not_counted_and_its_only_rows_go(store: Store) -> None:
-    club, _ = store.create_club("Seule")
+    club, _ = store.clubs.create_club("Seule")
     game = about_to_end(store, club.id, ["Ana", "Ben", "Chloé"])
-    store.append(club.id, game, [WINNING_PLAY])
-    assert len(scoreboard(store, club.id)) == 3
-    store.append(club.id, game, [{"type": "undo"}, {"type": "undo"}])
-    assert scoreboard(store, club.id) == []
+    store.games.append(club.id, game, [WINNING_PLAY])
+    assert len(scoreboard(store.db, club.id)) == 3
+    store.games.append(club.id, game, [{"type": "undo"}, {"type": "undo"}])
+    assert scoreboard(store.db, club.id) == []
     assert projection_rows(store, club.id) == {"game_results": [], "seat_results": [], "score_rollups": []}
-    assert rebuild(store, club.id).games == 0
+    assert rebuild(store.db, club.id).games == 0

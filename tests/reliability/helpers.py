@@ -76,8 +76,8 @@ def check_store(url: str, known: Mapping[str, int] | None = None) -> StoreCheck:
     store = Store(url)
     check = StoreCheck()
     try:
-        with store.reading() as session:
-            if store.dialect == "sqlite":
+        with store.db.reading() as session:
+            if store.db.dialect == "sqlite":
                 assert session.connection().exec_driver_sql("PRAGMA integrity_check").scalars().all() == ["ok"]
                 assert session.connection().exec_driver_sql("PRAGMA foreign_key_check").all() == []
             games = session.execute(select(Game.id, Game.club_id, Game.version, Game.head_hash, Game.status,
@@ -95,12 +95,12 @@ def check_store(url: str, known: Mapping[str, int] | None = None) -> StoreCheck:
             assert last_checkpoint.get(game_id, 0) <= version
             if known is not None and known.get(game_id) == version:
                 continue
-            records = store.records(club_id, game_id)
+            records = store.games.records(club_id, game_id)
             assert [r["seq"] for r in records] == list(range(1, version + 1))
             assert records[-1]["hash"] == head_hash
             state = replay(event_of(record) for record in records)
             assert (state.version, state.status, state.deals_played) == (version, status, deals_played)
-            report = audit_game(store, club_id, game_id)
+            report = audit_game(store.keys, club_id, game_id)
             assert report["ok"], (game_id, report["findings"][:5])
             assert report["checkpoints"]["count"] >= 1
             check.audited += 1

@@ -41,22 +41,22 @@ class Table:
 
     @property
     def engine(self) -> Engine:
-        return self.store.engine
+        return self.store.db.engine
 
     def records(self) -> list[dict]:
-        with self.store.reading() as session:  # every row there is, past the game's version too
-            return list(self.store.recorder.select_records(session.connection(), self.game, 0, LAST_SEQ))
+        with self.store.db.reading() as session:  # every row there is, past the game's version too
+            return list(self.store.db.recorder.select_records(session.connection(), self.game, 0, LAST_SEQ))
 
     def audit(self) -> dict:
-        self.store.cache.clear()
+        self.store.games.cache.clear()
         return self.calls.audit(self.club, self.game)
 
     def drop_guards(self, *tables: str) -> None:
         """What an intruder with the database's password does first (the tests share a database: once)."""
         with self.engine.begin() as connection:
             for table in tables:
-                for trigger in TRIGGERS[self.store.dialect][table]:
-                    on = f" ON {table}" if self.store.dialect == "postgresql" else ""
+                for trigger in TRIGGERS[self.store.db.dialect][table]:
+                    on = f" ON {table}" if self.store.db.dialect == "postgresql" else ""
                     connection.execute(text(f"DROP TRIGGER IF EXISTS {trigger}{on}"))
 
     def rechain(self, start: int) -> None:
@@ -72,7 +72,7 @@ class Table:
                 head_hash=previous, version=len(records)))
 
     def signed(self) -> list[int]:
-        return [checkpoint["seq"] for checkpoint in checkpoints(self.store, self.club.id, self.game)]
+        return [checkpoint["seq"] for checkpoint in checkpoints(self.store.db, self.club.id, self.game)]
 
     def cut(self, version: int) -> None:
         """Cut the log back to ``version``: the later events and checkpoints deleted, the game's summary lowered
@@ -86,7 +86,7 @@ class Table:
             connection.execute(update(Game).where(Game.id == self.game).values(
                 version=version, head_hash=records[version - 1]["hash"], status=state.status,
                 deals_played=state.deals_played))
-        self.store.cache.clear()
+        self.store.games.cache.clear()
 
     def rewrite_tail(self, after: int, change: Any) -> int:
         """Rewrite the events after ``after`` with the engine: their table actions, each passed through
@@ -103,11 +103,11 @@ class Table:
         with self.engine.begin() as connection:
             connection.execute(delete(EventRecord).where(EventRecord.game_id == self.game, EventRecord.seq > after))
             connection.execute(delete(Checkpoint).where(Checkpoint.game_id == self.game, Checkpoint.seq > after))
-            self.store.recorder.insert_events(connection, self.game, new)
+            self.store.db.recorder.insert_events(connection, self.game, new)
             last = replay(event_of(record) for record in [*records[:after], *new])
             connection.execute(update(Game).where(Game.id == self.game).values(
                 version=last.version, head_hash=new[-1]["hash"], status=last.status, deals_played=last.deals_played))
-        self.store.cache.clear()
+        self.store.games.cache.clear()
         return last.version
 
     def sign_head(self, signer: Signer) -> None:
@@ -132,7 +132,7 @@ def assert_caught(report: dict, part: str, seq: int) -> None:
 
 def stored_game(store: Store, calls: Calls) -> Table:
     """A three-deal game stored in one transaction, as an import, in a club of its own."""
-    info, token = store.create_club("Le Nain du Jeudi")
+    info, token = store.clubs.create_club("Le Nain du Jeudi")
     game = simulate(seed=21, players=3, deals=3, starting_chips=200)
-    created = store.create_game(info.id, game.events[0], game.actions)
+    created = store.games.create_game(info.id, game.events[0], game.actions)
     return Table(store, Club(info.id, token.secret), created.game.id, calls)

@@ -56,7 +56,7 @@ def boundaries(game: SimulatedGame) -> list[int]:
 
 
 def stored_log(store: Store, club: str, game: str) -> list[tuple[str, int, Any]]:
-    return [(r["type"], r["deal"], r["data"]) for r in store.records(club, game)]
+    return [(r["type"], r["deal"], r["data"]) for r in store.games.records(club, game)]
 
 
 def simulated_log(game: SimulatedGame) -> list[tuple[str, int, Any]]:
@@ -65,7 +65,7 @@ def simulated_log(game: SimulatedGame) -> list[tuple[str, int, Any]]:
 
 def games_of(store: Store, club: str) -> list[tuple[str, int]]:
     """A club's games in the order they were created, with their versions."""
-    with store.reading() as session:
+    with store.db.reading() as session:
         return [(row.id, row.version) for row in session.execute(
             select(Game.id, Game.version).where(Game.club_id == club).order_by(Game.created_at, Game.id))]
 
@@ -82,7 +82,7 @@ class Rounds:
     kills: int = 0
 
     def club(self, name: str) -> tuple[str, str]:
-        club, token = self.store.create_club(name)
+        club, token = self.store.clubs.create_club(name)
         return club.id, token.secret
 
     def killed(self, process: subprocess.Popen[bytes] | subprocess.CompletedProcess[bytes]) -> None:
@@ -125,7 +125,7 @@ def big_document(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Simula
 def kill_imports(rounds: Rounds, document: Path, game: SimulatedGame, kills: int) -> None:
     club, _ = rounds.club("Les Importés")
     command = ["reliability.crashing", "{kill_at}", "--", "import", str(document), "--club", club]
-    rounds.store.signer()  # the signing key taken into use first: the calibration's count is every run's
+    rounds.store.keys.signer()  # the signing key taken into use first: the calibration's count is every run's
     # Calibrated twice: the first import also makes the players club members, which every later run finds made
     # (fewer calls); the second count is every killed run's.
     for _ in range(2):
@@ -235,7 +235,7 @@ def kill_server(rounds: Rounds, kills: int) -> None:
             client.join(timeout=60)
         rounds.killed(server)
         for game in games:
-            stored = rounds.store.game(club, game.id).version
+            stored = rounds.store.games.game(club, game.id).version
             assert stored in game.ends, f"game {game.id} ends inside a batch, at {stored}"
             # the batch in flight when the server died was stored whole, or not at all
             in_flight = game.ends.index(game.acked) + 1

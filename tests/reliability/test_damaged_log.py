@@ -32,8 +32,8 @@ def read_routes(table: Table) -> list[tuple[str, str, Any]]:
 
 
 def answers(table: Table) -> dict[str, Any]:
-    table.store.cache.clear()
-    table.store.deal_starts = type(table.store.deal_starts)()
+    table.store.games.cache.clear()
+    table.store.games.deal_starts = type(table.store.games.deal_starts)()
     found = {}
     for method, path, body in read_routes(table):
         answer = table.calls.send(method, path, body, club=table.club)
@@ -61,8 +61,8 @@ def test_a_deleted_last_event_is_a_409_not_a_500(table: Table) -> None:
 
 def test_a_row_put_past_the_version_is_a_409_not_a_503(intruded: tuple[Store, Calls]) -> None:
     store, calls = intruded
-    info, token = store.create_club("Le Nain du Jeudi")
-    created = store.create_game(info.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
+    info, token = store.clubs.create_club("Le Nain du Jeudi")
+    created = store.games.create_game(info.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
     table = Table(store, Club(info.id, token.secret), created.game.id, calls)
     version = created.game.version
     last = table.records()[-1]
@@ -104,7 +104,7 @@ def test_an_event_changed_into_what_the_ledger_never_writes_is_reported_never_a_
             connection.execute(text(f"UPDATE events SET {column} = :value WHERE game_id = :game AND seq = :seq"),
                                {"value": value, "game": table.game, "seq": seq})
     except DBAPIError:
-        pytest.skip(f"{table.store.dialect} refuses {change} itself")
+        pytest.skip(f"{table.store.db.dialect} refuses {change} itself")
     found = answers(table)
     report = found[f"GET /api/v1/games/{table.game}/audit"].json
     assert not report["ok"] and report["chain"]["first_bad_seq"] == seq, report["chain"]

@@ -37,9 +37,9 @@ def url(club: Club, evening: str, part: str) -> str:
 
 def an_evening(store: Store, calls: Calls) -> tuple[Club, str, list[dict]]:
     """An evening of its own club, with three adjustments recorded through the API; the receipts they answered."""
-    info, token = store.create_club("Le Nain du Jeudi")
+    info, token = store.clubs.create_club("Le Nain du Jeudi")
     club = Club(info.id, token.secret)
-    read, _ = store.create_evening(info.id, created(), {"role": "operator"})
+    read, _ = store.evenings.create_evening(info.id, created(), {"role": "operator"})
     assert read.receipt is not None and read.receipt["version"] == 1
     receipts = []
     for player, amount in (("Ana", 5), ("Ben", 3), ("Chloé", -2)):
@@ -51,17 +51,17 @@ def an_evening(store: Store, calls: Calls) -> tuple[Club, str, list[dict]]:
 
 
 def drop_guards(store: Store, *tables: str) -> None:
-    with store.engine.begin() as connection:
+    with store.db.engine.begin() as connection:
         for table in tables:
-            for trigger in GUARDS[store.dialect][table]:
-                on = f" ON {table}" if store.dialect == "postgresql" else ""
+            for trigger in GUARDS[store.db.dialect][table]:
+                on = f" ON {table}" if store.db.dialect == "postgresql" else ""
                 connection.execute(text(f"DROP TRIGGER IF EXISTS {trigger}{on}"))
 
 
 def rewrite(store: Store, evening: str, seq: int, change: dict) -> None:
     """Change the data of entry ``seq``, recompute every hash from it on and the evening's head: the chain holds."""
     drop_guards(store, "evening_log")
-    with store.engine.begin() as connection:
+    with store.db.engine.begin() as connection:
         rows = connection.execute(select(EveningEntry.__table__).where(EveningEntry.evening_id == evening)
                                   .order_by(EveningEntry.seq)).mappings().all()
         previous = GENESIS
@@ -112,8 +112,8 @@ def test_a_rewritten_and_rechained_decision_is_caught_by_the_checkpoints_and_a_r
     club, evening, receipts = an_evening(store, calls)
     ranked = calls.client.get(url(club, evening, "ranking"), headers=club.auth).json
     rewrite(store, evening, 2, {"amount": 500})  # Ana's +5 made +500
-    assert store.evening(club.id, evening).state.adjustments[0]["amount"] == 500
-    assert core.first_bad_entry(store.evening(club.id, evening).entries) is None  # the chain alone says "ok"
+    assert store.evenings.evening(club.id, evening).state.adjustments[0]["amount"] == 500
+    assert core.first_bad_entry(store.evenings.evening(club.id, evening).entries) is None  # the chain alone says "ok"
     assert calls.client.get(url(club, evening, "ranking"), headers=club.auth).json != ranked
     report = audit(calls, club, evening)
     assert report["chain"] == {"ok": True, "first_bad_seq": None}
@@ -138,7 +138,7 @@ def test_deleting_the_checkpoints_too_does_not_make_an_evening_older_than_signin
     club, evening, receipts = an_evening(store, calls)
     rewrite(store, evening, 3, {"amount": 300})
     drop_guards(store, "evening_checkpoints")
-    with store.engine.begin() as connection:
+    with store.db.engine.begin() as connection:
         connection.execute(delete(EveningCheckpoint).where(EveningCheckpoint.evening_id == evening))
     report = audit(calls, club, evening)
     assert report["ok"] is False and report["checkpoints"]["first_bad_seq"] == 1
@@ -152,7 +152,7 @@ def test_deleting_the_checkpoints_too_does_not_make_an_evening_older_than_signin
 def test_an_evening_older_than_signing_reads_as_not_signed_then_signed_from_its_next_decision(
         intruded: tuple[Store, Calls]) -> None:
     store, calls = intruded
-    info, token = store.create_club("Le Vieux Club")
+    info, token = store.clubs.create_club("Le Vieux Club")
     club = Club(info.id, token.secret)
     evening = "old" + info.id[:9]
     kind, data = created()
@@ -163,7 +163,7 @@ def test_an_evening_older_than_signing_reads_as_not_signed_then_signed_from_its_
     for item in items:
         item["hash"] = previous = core.entry_hash(previous, item)
     moment = datetime(2026, 1, 8, 20, tzinfo=UTC)
-    with store.engine.begin() as connection:  # as the ledger wrote it before evenings were signed
+    with store.db.engine.begin() as connection:  # as the ledger wrote it before evenings were signed
         connection.execute(insert(Evening), {"id": evening, "club_id": info.id, "name": "Jeudi",
                                              "played_on": moment.date(), "created_at": moment, "updated_at": moment,
                                              "version": 2, "head_hash": previous, "status": "open"})
@@ -190,14 +190,14 @@ def test_an_evening_older_than_signing_reads_as_not_signed_then_signed_from_its_
 def test_the_database_refuses_to_change_an_evening_checkpoint(fresh_url: str) -> None:
     store = Store(fresh_url)
     try:
-        info, _ = store.create_club("Le Nain du Jeudi")
-        read, _ = store.create_evening(info.id, created(), {"role": "operator"})
+        info, _ = store.clubs.create_club("Le Nain du Jeudi")
+        read, _ = store.evenings.create_evening(info.id, created(), {"role": "operator"})
         statements = ["UPDATE evening_checkpoints SET seq = seq + 10 WHERE evening_id = :evening",
                       "DELETE FROM evening_checkpoints WHERE evening_id = :evening"]
         for statement in statements:
-            with pytest.raises(DBAPIError, match="append-only"), store.engine.begin() as connection:
+            with pytest.raises(DBAPIError, match="append-only"), store.db.engine.begin() as connection:
                 connection.execute(text(statement), {"evening": read.info.id})
-        assert store.evening_receipt(info.id, read.info.id)[1] == read.receipt
+        assert store.evenings.evening_receipt(info.id, read.info.id)[1] == read.receipt
     finally:
         store.close()
 

@@ -155,7 +155,7 @@ def test_a_server_that_may_not_sign_tells_its_client_that_much_only(fresh_url: s
     game = calls.game(club)["id"]
     monkeypatch.setenv("NJ_LEDGER_SIGNING_KEY", b64url(Signer.generate().seed))
     with app.app_context():
-        app_store()._signer = None  # as a minute later, when the key is checked again
+        app_store().keys._signer = None  # as a minute later, when the key is checked again
     answer = calls.act(club, game, {"type": "deal"})  # 503: the server, not the request, is at fault
     body = answer.get_json()
     assert (answer.status_code, answer.mimetype, body["code"]) == (503, "application/problem+json", "signing-key")
@@ -178,21 +178,21 @@ def test_a_key_an_intruder_adds_is_never_trusted_not_even_through_a_rotation(
     server anyway), but adopting a new key after the real one leaves the intruder's key unbelieved."""
     monkeypatch.setenv("NJ_LEDGER_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.delenv("NJ_LEDGER_SIGNING_KEY", raising=False)
-    real = Store(fresh_url).signer()
+    real = Store(fresh_url).keys.signer()
     intruder = Signer.generate()
-    with Store(fresh_url).writing() as session:
+    with Store(fresh_url).db.writing() as session:
         connection = session.connection()
         register_key(connection, intruder, registered_keys(connection)[0])  # it signs that it follows the real one
     with pytest.raises(SigningKeyError, match="retired"):
-        Store(fresh_url).signer()
+        Store(fresh_url).keys.signer()
     adopted = Signer.generate()
     monkeypatch.setenv("NJ_LEDGER_SIGNING_KEY", b64url(adopted.seed))
     with pytest.raises(SigningKeyError, match="--after KEY"):
-        Store(fresh_url).rotate_signing_key(adopt=True)  # which key it follows is never guessed from the rows
+        Store(fresh_url).keys.rotate_signing_key(adopt=True)  # which key it follows is never guessed from the rows
     store = Store(fresh_url)
-    store.rotate_signing_key(adopt=True, after=real.id)
-    assert [key.id for key in Store(fresh_url).signing_keys()] == [real.id, adopted.id]
-    assert intruder.id not in Store(fresh_url).verifying_keys()
+    store.keys.rotate_signing_key(adopt=True, after=real.id)
+    assert [key.id for key in Store(fresh_url).keys.signing_keys()] == [real.id, adopted.id]
+    assert intruder.id not in Store(fresh_url).keys.verifying_keys()
 
 
 def test_odd_input_to_the_commands_is_a_sentence_never_a_traceback(fresh_url: str, tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ from .tampering import Table
 
 def recorded(store: Store, calls: Calls, *, deals: int, ended: bool) -> tuple[Table, list[dict[str, Any]]]:
     """A game recorded batch by batch through the API, and the receipt of every batch, as a scorer keeps them."""
-    info, token = store.create_club("Le Nain du Jeudi")
+    info, token = store.clubs.create_club("Le Nain du Jeudi")
     club = Club(info.id, token.secret)
     played = simulate(seed=33, players=3, deals=deals, starting_chips=200)
     created = calls.client.post(f"/api/v1/clubs/{club.id}/games", headers=club.auth, json={
@@ -55,7 +55,7 @@ def recorded(store: Store, calls: Calls, *, deals: int, ended: bool) -> tuple[Ta
 
 
 def held_audit(table: Table, receipts: list[dict[str, Any]]) -> dict[str, Any]:
-    table.store.cache.clear()
+    table.store.games.cache.clear()
     answer = table.calls.client.post(f"/api/v1/games/{table.game}/audit", json={"receipts": receipts},
                                      headers=table.club.auth)
     assert answer.status_code == 200, answer.get_json()
@@ -95,7 +95,7 @@ def test_a_log_cut_back_to_a_batch_passes_the_database_but_not_the_receipts(
     table, receipts = recorded(store, calls, deals=3, ended=ended)
     heads = tmp_path / "heads.json"
     exported = CliRunner().invoke(main, ["heads", "export", table.club.id, "-o", str(heads)],
-                                  env={"NJ_LEDGER_DATABASE_URL": store.url})
+                                  env={"NJ_LEDGER_DATABASE_URL": store.db.url})
     assert exported.exit_code == 0, exported.output
     before = receipts[-1]["version"]
     cut = receipts[len(receipts) // 2]["version"]  # the end of a batch, with its checkpoint
@@ -110,7 +110,7 @@ def test_a_log_cut_back_to_a_batch_passes_the_database_but_not_the_receipts(
     assert len(past) == sum(r["version"] > cut for r in receipts) and past[-1]["seq"] == before
     assert f"events {cut + 1} to {before} were removed" in past[-1]["message"]
 
-    checked = CliRunner().invoke(main, ["heads", "check", str(heads)], env={"NJ_LEDGER_DATABASE_URL": store.url})
+    checked = CliRunner().invoke(main, ["heads", "check", str(heads)], env={"NJ_LEDGER_DATABASE_URL": store.db.url})
     assert checked.exit_code == 1 and f"{table.game}: FAILED" in checked.output, checked.output
     assert "receipt-past-end" in checked.output
 
@@ -156,7 +156,7 @@ def test_receipts_of_a_heads_file_check_clean_on_an_untouched_club(intruded: tup
     store, calls = intruded
     table, _ = recorded(store, calls, deals=1, ended=True)
     heads = tmp_path / "heads.json"
-    env = {"NJ_LEDGER_DATABASE_URL": store.url}
+    env = {"NJ_LEDGER_DATABASE_URL": store.db.url}
     assert CliRunner().invoke(main, ["heads", "export", table.club.id, "-o", str(heads)], env=env).exit_code == 0
     document = json.loads(heads.read_text())
     assert document["format"] == "nj-ledger/heads" and document["club"] == table.club.id
@@ -196,7 +196,7 @@ def test_a_key_added_to_the_database_is_not_believed(intruded: tuple[Store, Call
                                                 "public_key": b64url(intruder.public_key),
                                                 "created_at": datetime.now(UTC)})
     table.sign_head(intruder)
-    store.forget_keys()  # as a process that reads the keys afresh
+    store.keys.forget_keys()  # as a process that reads the keys afresh
     report = table.audit()
     assert not report["ok"] and not report["checkpoints"]["ok"]
     assert intruder.id not in {key["id"] for key in calls.client.get("/api/v1/keys").json["keys"]}
@@ -214,6 +214,6 @@ def test_nothing_is_signed_on_top_of_a_head_the_ledger_did_not_sign(intruded: tu
     assert len(table.records()) == version
     heads = tmp_path / "heads.json"
     exported = CliRunner().invoke(main, ["heads", "export", table.club.id, "-o", str(heads)],
-                                  env={"NJ_LEDGER_DATABASE_URL": store.url})
+                                  env={"NJ_LEDGER_DATABASE_URL": store.db.url})
     assert exported.exit_code == 1 and f"{table.game} (version {version}) left out" in exported.stderr
     assert table.game not in {r["game"] for r in json.loads(heads.read_text())["receipts"]}

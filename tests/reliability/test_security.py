@@ -27,8 +27,8 @@ from sqlalchemy import select
 
 import api.auth
 import nj_ledger.store.checkpoints
-import nj_ledger.store.clubs
 import nj_ledger.store.games
+import nj_ledger.store.tokens
 from nj_ledger.store import Store
 from nj_ledger.store.models import Base
 from support.http import ADMIN_TOKEN, PLAYERS, Calls, Club, assert_problem
@@ -172,7 +172,7 @@ def test_another_clubs_token_finds_nothing_on_any_route(app, client, calls, plac
 
 def test_tokens_are_stored_as_digests_only(calls, store: Store, place) -> None:
     secrets = [place.club.token, place.viewer.token, place.neighbour.token]
-    with store.reading() as session:
+    with store.db.reading() as session:
         stored = [str(row) for table in Base.metadata.sorted_tables
                   for row in session.execute(select(table)).all()]
         digests = set(session.execute(select(Base.metadata.tables["tokens"].c.digest)).scalars())
@@ -193,7 +193,7 @@ def test_tokens_never_reach_the_logs(app, client, calls, store, place, caplog, m
         def broken(*args: Any, **kwargs: Any) -> None:
             raise RuntimeError("the database went away")
 
-        monkeypatch.setattr(store, "game_state", broken)
+        monkeypatch.setattr(store.games, "game_state", broken)
         assert client.get(f"/api/v1/games/{place.game}", headers=place.club.auth).status_code == 500
     finally:
         logging.getLogger("sqlalchemy.engine").setLevel(logging.WARNING)
@@ -242,8 +242,8 @@ def send_chunked(port: int, path: str, headers: dict[str, str], size: int) -> tu
 def test_secrets_are_compared_in_constant_time() -> None:
     comparisons = {
         api.auth.require_admin: "the admin token", api.auth.own_club: "a club id",
-        nj_ledger.store.clubs.ClubsMixin.authenticate: "a token's digest",
-        nj_ledger.store.games.GamesMixin.append: "an idempotency fingerprint",
+        nj_ledger.store.tokens.Tokens.authenticate: "a token's digest",
+        nj_ledger.store.games.Games.append: "an idempotency fingerprint",
         nj_ledger.store.checkpoints.holds: "a checkpoint's hash",
     }
     for function, what in comparisons.items():

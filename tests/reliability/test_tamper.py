@@ -50,7 +50,7 @@ def test_the_database_refuses_to_change_events_or_checkpoints(guarded: Table) ->
     table = guarded
     statements = [f"UPDATE {{table}} SET seq = seq + 1000 WHERE game_id = '{table.game}'",
                   f"DELETE FROM {{table}} WHERE game_id = '{table.game}'"]
-    if table.store.dialect == "postgresql":
+    if table.store.db.dialect == "postgresql":
         statements.append("TRUNCATE {table} CASCADE")
     for name in ("events", "checkpoints"):
         for statement in statements:
@@ -198,7 +198,7 @@ def test_no_hmac_checkpoint_is_believed_even_with_its_key(guarded: Table) -> Non
         connection.execute(delete(Checkpoint).where(Checkpoint.game_id == table.game))
         connection.execute(insert(Checkpoint), checkpoint_rows(CHECKPOINT_KEY.encode(), table.game, records,
                                                                datetime.now(UTC)))
-    assert {c["key_id"] for c in checkpoints(table.store, table.club.id, table.game)} == {None}
+    assert {c["key_id"] for c in checkpoints(table.store.db, table.club.id, table.game)} == {None}
     report = table.audit()
     assert_caught(report, "checkpoints", 1)
 
@@ -208,7 +208,7 @@ def test_the_migration_signs_the_games_stored_before_it(guarded: Table) -> None:
     from alembic import command
 
     signed = table.signed()
-    config = alembic_config(table.store.url)
+    config = alembic_config(table.store.db.url)
     table.store.close()
     command.downgrade(config, "0002")
     command.upgrade(config, "0003")  # HMAC checkpoints, as before receipts
@@ -218,5 +218,5 @@ def test_the_migration_signs_the_games_stored_before_it(guarded: Table) -> None:
     assert len(before) == len(signed) and all(len(signature) == 64 for signature in before)  # hex HMACs
     command.upgrade(config, "head")  # each one checked with its key, and signed again
     assert table.signed() == signed
-    assert None not in {c["key_id"] for c in checkpoints(table.store, table.club.id, table.game)}
+    assert None not in {c["key_id"] for c in checkpoints(table.store.db, table.club.id, table.game)}
     assert table.audit()["checkpoints"] == {"ok": True, "count": len(signed), "first_bad_seq": None}

@@ -68,7 +68,7 @@ def test_a_club_lists_revokes_and_rotates_its_tokens(calls: Calls, club: Club) -
 
 def test_the_command_line_lists_revokes_and_rotates_tokens(store: Store, calls: Calls, club: Club) -> None:
     viewer = calls.token(club, "viewer")
-    env = {"NJ_LEDGER_DATABASE_URL": store.url}
+    env = {"NJ_LEDGER_DATABASE_URL": store.db.url}
     runner = CliRunner()
     shown = runner.invoke(main, ["tokens", "list", club.id, "--json"], env=env)
     assert shown.exit_code == 0, shown.output

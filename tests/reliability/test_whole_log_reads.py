@@ -48,13 +48,13 @@ def long_game(store: Store, events: int = LARGEST, club: Club | None = None) -> 
     """A game of ``events`` events (odd: adjustments before any deal, then its end), written through the store
     5,000 adjustments at a time; in a club of its own unless ``club`` is given."""
     if club is None:
-        info, token = store.create_club("Le Nain du Jeudi")
+        info, token = store.clubs.create_club("Le Nain du Jeudi")
         club = Club(info.id, token.secret)
-    game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60)).game.id
+    game = store.games.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60)).game.id
     count = (events - 3) // 2
     for start in range(0, count, 5_000):
-        store.append(club.id, game, adjustments(min(5_000, count - start)))
-    assert store.append(club.id, game, [{"type": "end", "reason": "time to go home"}]).game.version == events
+        store.games.append(club.id, game, adjustments(min(5_000, count - start)))
+    assert store.games.append(club.id, game, [{"type": "end", "reason": "time to go home"}]).game.version == events
     return club, game
 
 
@@ -93,8 +93,9 @@ def schema_dump(app: Flask, club: str, game: str, receipts: list[dict[str, Any]]
 
 def receipts_of(table: Table) -> list[dict[str, Any]]:
     """Receipts a member kept (the checkpoints' own), one of another game and one that lies."""
+    stored = checkpoints(table.store.db, table.club.id, table.game)
     kept = [{"game": table.game, "version": c["seq"], "head": c["head_hash"], "at": c["at"], "key": c["key_id"],
-             "signature": c["signature"]} for c in checkpoints(table.store, table.club.id, table.game) if c["key_id"]]
+             "signature": c["signature"]} for c in stored if c["key_id"]]
     return [*kept[:4], {**kept[-1], "version": kept[-1]["version"] + 40},
             {**kept[0], "game": "another-game"}]
 
@@ -206,5 +207,5 @@ def test_a_page_of_a_clubs_audit_reads_at_most_the_events_of_the_longest_game(fr
         line = rest["games"][0]
         assert line["ok"] and line["counts"] == {"error": 0, "warning": (LARGEST - 3) // 2, "info": 0}
         assert [finding["code"] for finding in line["findings"]] == ["adjustment"] * 3
-        games = store.list_games(club.id, limit=20)
+        games = store.games.list_games(club.id, limit=20)
         assert audited_page(games) == games[:1] and audited_page(games[1:]) == games[1:]

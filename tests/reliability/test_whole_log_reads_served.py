@@ -81,7 +81,7 @@ def test_six_audits_of_a_long_game_at_once_leave_health_answering(fresh_url: str
     store = Store(fresh_url)
     try:
         club, game = long_game(store, events)
-        viewer = store.create_token(club.id, "viewer", "a share of the audit").secret
+        viewer = store.tokens.create_token(club.id, "viewer", "a share of the audit").secret
     finally:
         store.close()
     with (tmp_path / "server.log").open("wb") as log:

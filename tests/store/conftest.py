@@ -10,4 +10,4 @@ from support.backends import backend, database_url, store  # noqa: F401 - fixtur
 
 @pytest.fixture
 def club(store: Store) -> ClubInfo:
-    return store.create_club("Le Nain du Jeudi")[0]
+    return store.clubs.create_club("Le Nain du Jeudi")[0]

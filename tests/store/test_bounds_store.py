@@ -15,7 +15,7 @@ from nj_ledger.store.documents import export_document
 
 def test_a_game_at_its_bounds_reads_back_as_the_integers_stored(store: Store, club: ClubInfo) -> None:
     started = new_game(["Ana", "Ben"], DOUBLING_RULES, STARTING_CHIPS[1])
-    game = store.create_game(club.id, started).game
+    game = store.games.create_game(club.id, started).game
     state = replay([started])
     for _ in range(100):  # the boxes double every deal, until the bound refuses a deal
         try:
@@ -23,17 +23,17 @@ def test_a_game_at_its_bounds_reads_back_as_the_integers_stored(store: Store, cl
         except RuleViolation as refusal:
             assert refusal.code == "chips-out-of-range"
             break
-        state = store.append(club.id, game.id, doubling_deal(state.next_dealer())).state
+        state = store.games.append(club.id, game.id, doubling_deal(state.next_dealer())).state
     richer = max(range(2), key=lambda seat: state.balances[seat])
-    store.append(club.id, game.id, [
+    store.games.append(club.id, game.id, [
         {"type": "adjust", "from": f"seat:{richer}", "to": f"seat:{1 - richer}", "amount": ADJUSTMENT[1]},
         {"type": "end", "reason": "the bound"}])
 
-    fresh = Store(store.url)  # read from the database, not from a cache of states
+    fresh = Store(store.db.url)  # read from the database, not from a cache of states
     try:
-        records = fresh.records(club.id, game.id)
-        document = export_document(fresh, club.id, game.id)
-        stored = fresh.game(club.id, game.id)
+        records = fresh.games.records(club.id, game.id)
+        document = export_document(fresh.games, club.id, game.id)
+        stored = fresh.games.game(club.id, game.id)
     finally:
         fresh.close()
     found = [number for record in records for number in numbers(record["data"])]

@@ -51,20 +51,20 @@ def test_demo_loads_every_example_once(run, store: Store) -> None:
     examples = sorted(examples_folder().glob("*.json"))
     assert f"{len(examples)} games loaded, 0 already there" in first
     assert f"0 games loaded, {len(examples)} already there" in run("demo").output
-    demo = store.find_club("Demo")
+    demo = store.clubs.find_club("Demo")
     assert demo is not None
-    games = store.list_games(demo.id, limit=100)
+    games = store.games.list_games(demo.id, limit=100)
     assert len(games) == len(examples)
-    assert all(audit(store.records(demo.id, game.id))["ok"] for game in games)
+    assert all(audit(store.games.records(demo.id, game.id))["ok"] for game in games)
 
 
 def test_import_then_export_gives_back_the_actions(run, store: Store, tmp_path: Path) -> None:
-    club = store.create_club("Import")[0]
+    club = store.clubs.create_club("Import")[0]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(DOCUMENT), encoding="utf-8")
     output = run("import", str(path), "--club", club.id).output
     game_id = output.split()[1]
-    assert "imported into 'Import'" in output and store.game(club.id, game_id).version == 18
+    assert "imported into 'Import'" in output and store.games.game(club.id, game_id).version == 18
     exported = json.loads(run("export", game_id).output)
     assert exported["title"] == "Essai"
     assert exported["actions"] == [{"type": "deal", "dealer": 2}, {**DOCUMENT["actions"][1], "announced": []}]
@@ -77,44 +77,44 @@ def test_import_then_export_gives_back_the_actions(run, store: Store, tmp_path: 
 def test_import_and_export_refusals_are_clear(run, store: Store, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**DOCUMENT, "actions": [{"type": "deal"}, {"type": "deal"}]}), encoding="utf-8")
-    club = store.create_club("Refus")[0]
+    club = store.clubs.create_club("Refus")[0]
     result = run("import", str(bad), "--club", club.id, expect=1)
     assert "deal-in-progress (action 1)" in result.output
-    assert store.list_games(club.id) == []
+    assert store.games.list_games(club.id) == []
     assert "There is no club" in run("import", str(bad), "--club", "nope", expect=1).output
     assert "There is no game" in run("export", "nope", expect=1).output
     broken = tmp_path / "broken.njn"
     broken.write_text('[Players "Ana; Ben"]\n[StartingChips "40"]\nDeal 1 dealer 1\n0: 5H 5H\n', encoding="utf-8")
     result = run("import", str(broken), "--club", club.id, expect=1)
-    assert "Line 4, column 7" in result.output and store.list_games(club.id) == []
+    assert "Line 4, column 7" in result.output and store.games.list_games(club.id) == []
 
 
 def test_a_demo_game_exported_as_njn_is_readable_and_imports_as_the_same_game(
         run, store: Store, tmp_path: Path) -> None:
     run("demo")
-    demo = store.find_club("Demo")
+    demo = store.clubs.find_club("Demo")
     assert demo is not None
-    for game in store.list_games(demo.id, limit=100):
+    for game in store.games.list_games(demo.id, limit=100):
         text = run("export", game.id, "--format", "njn").output
         assert text.startswith('[Club "Demo"]') and "[Players " in text and "Deal 1 dealer" in text
         assert "J'arrête" in text  # the calls are written as comments a person can follow
         record = tmp_path / f"{game.id}.njn"
         record.write_text(text, encoding="utf-8")
-        club = store.create_club(f"Relecture {game.id}")[0]
+        club = store.clubs.create_club(f"Relecture {game.id}")[0]
         run("import", str(record), "--club", club.id)
-        (again,) = store.list_games(club.id)
-        original = [(r["type"], r["deal"], r["data"]) for r in store.records(demo.id, game.id)]
-        assert [(r["type"], r["deal"], r["data"]) for r in store.records(club.id, again.id)] == original
+        (again,) = store.games.list_games(club.id)
+        original = [(r["type"], r["deal"], r["data"]) for r in store.games.records(demo.id, game.id)]
+        assert [(r["type"], r["deal"], r["data"]) for r in store.games.records(club.id, again.id)] == original
 
 
 def test_simulate_stores_legal_games_through_the_append_path(run, store: Store) -> None:
-    club = store.create_club("Simulations du jeudi")[0]
+    club = store.clubs.create_club("Simulations du jeudi")[0]
     output = run("simulate", "--games", "3", "--players", "4", "--seed", "7", "--deals", "2",
                  "--club", club.id).output
     assert "3 games" in output and club.id in output
-    games = store.list_games(club.id)
+    games = store.games.list_games(club.id)
     assert len(games) == 3 and {tuple(g.players) for g in games} == {("Ana", "Ben", "Chloé", "Denis")}
-    assert all(audit(store.records(club.id, g.id))["ok"] for g in games)
+    assert all(audit(store.games.records(club.id, g.id))["ok"] for g in games)
     assert "--profile" in run("simulate", "--profile", "bridge", expect=2).output
 
 

@@ -27,7 +27,7 @@ def run(database_url: str):
 
 
 def test_an_evening_from_the_command_line(run, store: Store) -> None:
-    club, _ = store.create_club("Club de Vannes")
+    club, _ = store.clubs.create_club("Club de Vannes")
     made = json.loads(run("evening", "create", club.id, "Jeudi", "--players", PLAYERS, "--rounds", "3",
                           "--date", "2026-11-26", "--base-url", "https://nj.example", "--json").output)
     evening = made["id"]
@@ -48,8 +48,8 @@ def test_an_evening_from_the_command_line(run, store: Store) -> None:
     closed = run("evening", "close", club.id, evening, "--reason", "storm").output
     assert "closed" in closed
     assert "evening-closed" in run("evening", "round", club.id, evening, "--force", expect=1).output
-    read = store.evening(club.id, evening)
+    read = store.evenings.evening(club.id, evening)
     assert [item["by"]["role"] for item in read.entries] == ["operator"] * 3
     assert "invalid-evening-players" in run("evening", "create", club.id, "x", "--players", "Ana,Ben",
                                             "--rounds", "1", expect=1).output
-    assert len(store.list_evenings(club.id)) == 1
+    assert len(store.evenings.list_evenings(club.id)) == 1

@@ -85,7 +85,7 @@ def test_club_create_games_list_and_a_store_refusal(run: Run, store: Store) -> N
     assert refused == "Erreur\u00a0: not-found\u00a0: Le club 'nope' n'existe pas.\n", refused
     assert run("club", "tokens", "nope", language=ENGLISH, expect=1).output == (
         "Error: not-found: There is no club 'nope'.\n")
-    quimper = store.find_club("Club de Quimper")
+    quimper = store.clubs.find_club("Club de Quimper")
     assert quimper is not None
     example = str(examples_folder() / "club-de-quimper.json")
     imported = run("import", example, "--club", quimper.id, language=FRENCH).output
@@ -96,7 +96,7 @@ def test_club_create_games_list_and_a_store_refusal(run: Run, store: Store) -> N
 
 
 def test_a_core_refusal_and_an_unknown_game(run: Run, store: Store, tmp_path: Path) -> None:
-    club = store.create_club("Refus")[0]
+    club = store.clubs.create_club("Refus")[0]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben", "Chloé"],
                                "rules": "classic", "starting_chips": 60,
@@ -111,9 +111,9 @@ def test_a_core_refusal_and_an_unknown_game(run: Run, store: Store, tmp_path: Pa
 
 
 def test_the_analysis_of_an_example_game(run: Run, store: Store) -> None:
-    club = store.create_club("Analyse")[0]
+    club = store.clubs.create_club("Analyse")[0]
     run("import", str(examples_folder() / "club-de-quimper.json"), "--club", club.id, language=ENGLISH)
-    game = store.list_games(club.id)[0]
+    game = store.games.list_games(club.id)[0]
     said = run("analyse", game.id, "--deal", "1", "--limit", "20000", language=FRENCH).output
     assert said.startswith("Donne 1\u00a0: ") and "Jetons attendus\u00a0: " in said
     assert not french(said.replace(game.meta["title"], "")), said

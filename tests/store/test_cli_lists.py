@@ -36,11 +36,11 @@ def _document(title: str, day: str, players: list[str], actions: list[dict[str, 
 
 
 def test_games_list_shows_a_clubs_games_newest_first_and_filters_them(run, store: Store) -> None:
-    club, _ = store.create_club("Club des listes")
-    old = import_document(store, club.id, _document("Vieille soirée", "2025-06-01", ["Ana", "Ben"])).game.id
-    new = import_document(store, club.id, _document("Soirée de MARS", "2026-03-05", ["Ana", "Chloé", "Denis"],
+    club, _ = store.clubs.create_club("Club des listes")
+    old = import_document(store.games, club.id, _document("Vieille soirée", "2025-06-01", ["Ana", "Ben"])).game.id
+    new = import_document(store.games, club.id, _document("Soirée de MARS", "2026-03-05", ["Ana", "Chloé", "Denis"],
                                                      [{"type": "deal"}])).game.id
-    ended = import_document(store, club.id, _document("Fin", "2026-01-02", ["Ben", "Chloé"],
+    ended = import_document(store.games, club.id, _document("Fin", "2026-01-02", ["Ben", "Chloé"],
                                                       [{"type": "end"}])).game.id
 
     def ids(*options: str) -> list[str]:
@@ -61,8 +61,8 @@ def test_games_list_shows_a_clubs_games_newest_first_and_filters_them(run, store
     assert "2026-03-05" in plain[0] and "Ana, Chloé, Denis" in plain[0] and "Soirée de MARS" in plain[0]
     assert run("games", "list", "--club", club.id, "--title", "nothing").output.strip() == "No game matches."
     # without --club: every club's
-    other, _ = store.create_club("Autre club")
-    elsewhere = store.create_game(other.id, new_game(["Élise", "Fanny"], "classic", 60)).game.id
+    other, _ = store.clubs.create_club("Autre club")
+    elsewhere = store.games.create_game(other.id, new_game(["Élise", "Fanny"], "classic", 60)).game.id
     everywhere = json.loads(run("games", "list", "--json", "--limit", "10000").output)["games"]
     assert {new, ended, old, elsewhere} <= {game["id"] for game in everywhere}
     days = [game["date"] for game in everywhere]
@@ -71,10 +71,10 @@ def test_games_list_shows_a_clubs_games_newest_first_and_filters_them(run, store
 
 def test_lists_say_one_deal_and_one_game_in_the_singular(run, store: Store) -> None:
     """A game of one deal reads "1 deal", a club of one game "1 game": the columns stay aligned."""
-    club, _ = store.create_club("Club d'un soir")
+    club, _ = store.clubs.create_club("Club d'un soir")
     rules = {"profile": "classic", "players": [3], "deal_table": {"3": [4, 40]}}  # four cards each: a short deal
     hands = [["AC", "2C", "5C", "6C"], ["3D", "9H", "QS", "8S"], ["4D", "KH", "7D", "2S"]]
-    played = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
+    played = store.games.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], rules, 100), [
         {"type": "deal", "dealer": 2, "hands": hands},
         {"type": "play", "seat": 0, "cards": ["AC", "2C"], "announced": []},
         {"type": "play", "seat": 1, "cards": ["3D"], "announced": []},
@@ -96,10 +96,10 @@ def test_games_list_refuses_what_names_nothing(run) -> None:
 
 
 def test_clubs_list_names_every_club_with_its_games(run, store: Store) -> None:
-    club, _ = store.create_club("Cercle de Vannes")
-    store.create_game(club.id, new_game(["Ana", "Ben"], "classic", 60))
-    store.create_game(club.id, new_game(["Ana", "Ben"], "classic", 60))
-    empty, _ = store.create_club("Cercle vide")
+    club, _ = store.clubs.create_club("Cercle de Vannes")
+    store.games.create_game(club.id, new_game(["Ana", "Ben"], "classic", 60))
+    store.games.create_game(club.id, new_game(["Ana", "Ben"], "classic", 60))
+    empty, _ = store.clubs.create_club("Cercle vide")
     listed = json.loads(run("clubs", "list", "--json").output)["clubs"]
     by_id = {row["id"]: row for row in listed}
     assert (by_id[club.id]["name"], by_id[club.id]["games"]) == ("Cercle de Vannes", 2)
@@ -111,9 +111,9 @@ def test_clubs_list_names_every_club_with_its_games(run, store: Store) -> None:
 
 
 def test_club_tokens_lists_every_token_and_never_a_secret(run, store: Store) -> None:
-    club, first = store.create_club("Club des jetons")
-    viewer = store.create_token(club.id, "viewer", "wall screen")
-    store.revoke_token(club.id, viewer.id)
+    club, first = store.clubs.create_club("Club des jetons")
+    viewer = store.tokens.create_token(club.id, "viewer", "wall screen")
+    store.tokens.revoke_token(club.id, viewer.id)
     listed = json.loads(run("club", "tokens", club.id, "--json").output)["tokens"]
     assert [(t["id"], t["role"], t["label"]) for t in listed] == [
         (first.id, "scorer", "first scorer"), (viewer.id, "viewer", "wall screen")]
@@ -131,30 +131,30 @@ def test_demo_keeps_its_token_and_shows_it_again(run, store: Store, tmp_path: Pa
     kept.unlink(missing_ok=True)
     demo_run = ("demo", "--examples", str(tmp_path))  # no example loaded: the demo's own test counts them
     first = run(*demo_run).output
-    demo = store.find_club("Demo")
+    demo = store.clubs.find_club("Demo")
     assert demo is not None
     secret = kept.read_text(encoding="ascii").strip()
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert f"token: {secret}" in first and str(kept) in first and "shown once" not in first
     token = store.authenticate(secret)
     assert token is not None and (token.club_id, token.role) == (demo.id, "scorer")
-    count = len(store.tokens(demo.id, limit=10_000))
+    count = len(store.tokens.tokens(demo.id, limit=10_000))
     for _ in range(2):
         again = run(*demo_run).output
         assert f"token: {secret}" in again and "new" not in again and "shown once" not in again
-        assert len(store.tokens(demo.id, limit=10_000)) == count
+        assert len(store.tokens.tokens(demo.id, limit=10_000)) == count
         assert kept.read_text(encoding="ascii").strip() == secret
     # a revoked (or foreign) token is replaced, once
-    store.create_token(demo.id, "scorer", "spare")  # the club's last scorer token cannot be revoked
+    store.tokens.create_token(demo.id, "scorer", "spare")  # the club's last scorer token cannot be revoked
     count += 1
-    store.revoke_token(demo.id, token.id)
+    store.tokens.revoke_token(demo.id, token.id)
     replaced = run(*demo_run).output
     secret = kept.read_text(encoding="ascii").strip()
     assert f"token: {secret}" in replaced and "new" in replaced
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
-    assert len(store.tokens(demo.id, limit=10_000)) == count + 1
+    assert len(store.tokens.tokens(demo.id, limit=10_000)) == count + 1
     assert "new" not in run(*demo_run).output
-    assert len(store.tokens(demo.id, limit=10_000)) == count + 1
+    assert len(store.tokens.tokens(demo.id, limit=10_000)) == count + 1
 
 
 def test_a_text_the_terminal_did_not_send_as_utf8_is_said_in_a_sentence(run, store: Store) -> None:

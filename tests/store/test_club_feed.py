@@ -30,34 +30,34 @@ def test_concurrent_writers_take_gap_free_positions_each_told_event_once(store: 
     def write(_: int) -> list[str]:
         made = []
         for _ in range(GAMES_EACH):
-            game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60)).game.id
-            store.append(club.id, game, [{"type": "end"}])
+            game = store.games.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60)).game.id
+            store.games.append(club.id, game, [{"type": "end"}])
             made.append(game)
         return made
 
     with ThreadPoolExecutor(WRITERS) as pool:
         games = [game for made in pool.map(write, range(WRITERS)) for game in made]
-    feed = store.club_feed(club.id, 0, 10_000)
+    feed = store.games.club_feed(club.id, 0, 10_000)
     assert [item["position"] for item in feed] == list(range(1, len(feed) + 1))
     told = sorted((item["game"], item["seq"], item["type"]) for item in feed)
     expected = sorted((game, record["seq"], record["type"]) for game in games
-                      for record in store.records(club.id, game) if record["type"] in FEED_TYPES)
+                      for record in store.games.records(club.id, game) if record["type"] in FEED_TYPES)
     assert told == expected and len(told) == 2 * len(games)
     for game in games:  # within a game, the feed keeps the log's order
         seqs = [item["seq"] for item in feed if item["game"] == game]
         assert seqs == sorted(seqs)
-    assert store.club_feed(club.id, 3, 2) == feed[3:5]
+    assert store.games.club_feed(club.id, 3, 2) == feed[3:5]
 
 
 def test_a_follower_of_the_feed_is_woken_by_a_game_created(store: Store, club: ClubInfo) -> None:
     woken = threading.Event()
-    unfollow = store.followers.follow(club_key(club.id), woken.set)
+    unfollow = store.db.followers.follow(club_key(club.id), woken.set)
     try:
         woken.wait(2)  # a first wake-up when the watcher starts or first sees the feed
         woken.clear()
-        other = Store(store.url)  # another process's store
+        other = Store(store.db.url)  # another process's store
         try:
-            other.create_game(club.id, new_game(["Ana", "Ben"], "classic", 60))
+            other.games.create_game(club.id, new_game(["Ana", "Ben"], "classic", 60))
         finally:
             other.close()
         assert woken.wait(10)
@@ -74,49 +74,49 @@ WINNING_PLAY = {"type": "play", "seat": 0, "cards": ["5C", "6C"], "announced": [
 
 def told(store: Store, club: ClubInfo, game: str, after: int = 0) -> list[tuple[int, int, str]]:
     """What the club's feed tells of ``game`` after position ``after``: (seq, deal, type)."""
-    return [(item["seq"], item["deal"], item["type"]) for item in store.club_feed(club.id, after)
+    return [(item["seq"], item["deal"], item["type"]) for item in store.games.club_feed(club.id, after)
             if item["game"] == game]
 
 
 def seq_of_last(store: Store, club: ClubInfo, game: str, kind: str) -> int:
-    return max(record["seq"] for record in store.records(club.id, game) if record["type"] == kind)
+    return max(record["seq"] for record in store.games.records(club.id, game) if record["type"] == kind)
 
 
 def test_an_undo_past_a_deals_settlement_is_told_as_the_deal_undone(store: Store, club: ClubInfo) -> None:
-    game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 100), OPENING).game.id
-    store.append(club.id, game, [{"type": "undo", "reason": "not past the settlement"}])  # withdraws a play only
+    game = store.games.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 100), OPENING).game.id
+    store.games.append(club.id, game, [{"type": "undo", "reason": "not past the settlement"}])  # withdraws a play only
     assert told(store, club, game) == [(1, 0, "game_started")]
-    store.append(club.id, game, [OPENING[-1], WINNING_PLAY])
+    store.games.append(club.id, game, [OPENING[-1], WINNING_PLAY])
     ended_at = seq_of_last(store, club, game, "deal_ended")
     assert told(store, club, game)[1:] == [(ended_at, 1, "deal_ended")]  # the game goes on: 100 chips
-    position = store.club_feed(club.id)[-1]["position"]
+    position = store.games.club_feed(club.id)[-1]["position"]
 
-    undone = store.append(club.id, game, [{"type": "undo", "reason": "seat 1 had not played"}])
+    undone = store.games.append(club.id, game, [{"type": "undo", "reason": "seat 1 had not played"}])
     assert undone.state.status == "playing" and undone.state.deals_played == 0
     undo_at = seq_of_last(store, club, game, "undo")
     assert told(store, club, game, position) == [(undo_at, 1, "deal_undone")]
-    store.append(club.id, game, [undone.state.redo_action()])  # the deal ends again: told again
+    store.games.append(club.id, game, [undone.state.redo_action()])  # the deal ends again: told again
     assert told(store, club, game, position)[1:] == [(seq_of_last(store, club, game, "deal_ended"), 1, "deal_ended")]
-    feed = store.club_feed(club.id)
+    feed = store.games.club_feed(club.id)
     assert [item["position"] for item in feed] == list(range(1, len(feed) + 1))
 
 
 def test_an_undo_that_withdraws_the_games_end_is_told_as_the_game_reopened(store: Store, club: ClubInfo) -> None:
-    game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 20), OPENING).game.id
-    store.append(club.id, game, [WINNING_PLAY])  # ends the deal, and the game by shortfall
+    game = store.games.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 20), OPENING).game.id
+    store.games.append(club.id, game, [WINNING_PLAY])  # ends the deal, and the game by shortfall
     assert [kind for _, _, kind in told(store, club, game)] == ["game_started", "deal_ended", "game_ended"]
-    position = store.club_feed(club.id)[-1]["position"]
-    store.append(club.id, game, [{"type": "undo"}])
+    position = store.games.club_feed(club.id)[-1]["position"]
+    store.games.append(club.id, game, [{"type": "undo"}])
     undo_at = seq_of_last(store, club, game, "undo")
     assert told(store, club, game, position) == [(undo_at, 1, "deal_undone"), (undo_at, 1, "game_reopened")]
-    assert store.game(club.id, game).status == "playing"
+    assert store.games.game(club.id, game).status == "playing"
 
 
 def test_an_undo_and_its_redo_in_one_batch_are_told_in_the_logs_order(store: Store, club: ClubInfo) -> None:
-    game = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 20), OPENING).game.id
-    store.append(club.id, game, [WINNING_PLAY])
-    position = store.club_feed(club.id)[-1]["position"]
-    store.append(club.id, game, [{"type": "undo"}, WINNING_PLAY])
+    game = store.games.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 20), OPENING).game.id
+    store.games.append(club.id, game, [WINNING_PLAY])
+    position = store.games.club_feed(club.id)[-1]["position"]
+    store.games.append(club.id, game, [{"type": "undo"}, WINNING_PLAY])
     assert [kind for _, _, kind in told(store, club, game, position)] == [
         "deal_undone", "game_reopened", "deal_ended", "game_ended"]
 
@@ -125,11 +125,11 @@ def test_a_created_or_imported_log_with_an_undone_end_tells_it_too(store: Store,
     actions = [*OPENING, WINNING_PLAY, {"type": "undo"}, WINNING_PLAY]
     expected = ["game_started", "deal_ended", "game_ended", "deal_undone", "game_reopened", "deal_ended",
                 "game_ended"]
-    created = store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 20), actions).game.id
+    created = store.games.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], SMALL, 20), actions).game.id
     assert [kind for _, _, kind in told(store, club, created)] == expected
     document = {"format": "nj-ledger/game", "version": 1, "players": ["Ana", "Ben", "Chloé"], "rules": SMALL,
                 "starting_chips": 20, "actions": actions}
-    imported = import_file(store, club.id, io.BytesIO(json.dumps(document).encode())).game.id
+    imported = import_file(store.games, club.id, io.BytesIO(json.dumps(document).encode())).game.id
     assert told(store, club, imported) == told(store, club, created)
 
 

@@ -76,11 +76,11 @@ def test_members_stored_decomposed_are_found_by_the_name_typed_now(old_url: str)
     store = Store(old_url)
     try:
         with pytest.raises(PlayerExists):
-            store.add_player("club-1", "Chloé")
+            store.clubs.add_player("club-1", "Chloé")
         with pytest.raises(PlayerExists):
-            store.add_player("club-2", "élise")
-        assert [p.name for p in store.players("club-1")] == ["Ana", decomposed("Chloé")]  # names as they were
-        found = find_season(store, "club-1", "été")
+            store.clubs.add_player("club-2", "élise")
+        assert [p.name for p in store.clubs.players("club-1")] == ["Ana", decomposed("Chloé")]  # names as they were
+        found = find_season(store.db, "club-1", "été")
         assert found is not None and found.name == decomposed("Été")
     finally:
         store.close()

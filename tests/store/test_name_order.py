@@ -21,8 +21,9 @@ def test_the_sort_key_puts_accented_names_among_their_letters() -> None:
 
 def test_the_clubs_members_are_listed_alphabetically_page_after_page(store: Store, club) -> None:
     for name in NAMES:
-        store.add_player(club.id, name)
-    listed = [p.name for p in store.players(club.id, limit=4)] + [p.name for p in store.players(club.id, offset=4)]
+        store.clubs.add_player(club.id, name)
+    listed = ([p.name for p in store.clubs.players(club.id, limit=4)]
+              + [p.name for p in store.clubs.players(club.id, offset=4)])
     assert listed == ORDER
 
 

@@ -16,13 +16,13 @@ from nj_ledger.chain import Chained, canonical_json
 from nj_ledger.store import ClubInfo, NotFound, Store, recorder_for, utcnow
 from nj_ledger.store import recorder as recorder_module
 from nj_ledger.store.base import new_id
-from nj_ledger.store.clubs import token_digest
 from nj_ledger.store.log import GENESIS, chain_records
 from nj_ledger.store.migrate import upgrade
 from nj_ledger.store.models import GamePlayer, Player
 from nj_ledger.store.postgresql import COPY_FROM
 from nj_ledger.store.recorder import LAST_SEQ
 from nj_ledger.store.rows import event_rows
+from nj_ledger.store.tokens import token_digest
 from nj_ledger.store.values import GameInfo, Record
 from nj_ledger.store.writes import NewGame, insert_games, register_players
 
@@ -42,23 +42,23 @@ def simulated_records(events: int = 100) -> list[Record]:
 def stored_log(store: Store, club: ClubInfo, records: list[Record]) -> str:
     """A game row and its records, written through the recorder alone (no checkpoints, no projections)."""
     info = replace(new_info(club.id), version=len(records))
-    with store.writing_connection() as connection:
+    with store.db.writing_connection() as connection:
         insert_games(connection, [NewGame(info, records[-1]["hash"])], utcnow())
-        store.recorder.insert_events(connection, info.id, records)
+        store.db.recorder.insert_events(connection, info.id, records)
     return info.id
 
 
 def read(store: Store, game_id: str, after: int = 0, upto: int = LAST_SEQ) -> list[Record]:
-    with store.reading() as session:
-        return list(store.recorder.select_records(session.connection(), game_id, after, upto))
+    with store.db.reading() as session:
+        return list(store.db.recorder.select_records(session.connection(), game_id, after, upto))
 
 
 def test_the_store_asks_the_recorder_of_its_database(store: Store, backend: str) -> None:
-    assert store.recorder.name == store.dialect == backend
-    assert recorder_for(store.engine) is recorder_for(store.url) is store.recorder
-    with store.reading() as session:
-        assert recorder_for(session) is recorder_for(session.connection()) is store.recorder
-    assert store.recorder.embedded == (backend == "sqlite") == store.recorder.queues_writers
+    assert store.db.recorder.name == store.db.dialect == backend
+    assert recorder_for(store.db.engine) is recorder_for(store.db.url) is store.db.recorder
+    with store.db.reading() as session:
+        assert recorder_for(session) is recorder_for(session.connection()) is store.db.recorder
+    assert store.db.recorder.embedded == (backend == "sqlite") == store.db.recorder.queues_writers
 
 
 def test_records_read_back_equal_to_the_records_inserted(store: Store, club: ClubInfo) -> None:
@@ -92,11 +92,11 @@ def test_two_reads_of_a_log_can_be_open_at_once_on_one_connection(store: Store, 
     records = simulated_records()
     game_id = stored_log(store, club, records)
     monkeypatch.setattr(recorder_module, "FETCH_ROWS", 5)
-    with store.reading() as session:
+    with store.db.reading() as session:
         connection = session.connection()
-        outer = store.recorder.select_records(connection, game_id, 0, LAST_SEQ)
+        outer = store.db.recorder.select_records(connection, game_id, 0, LAST_SEQ)
         first = [next(outer) for _ in range(6)]
-        inner = list(store.recorder.select_records(connection, game_id, 10, 20))
+        inner = list(store.db.recorder.select_records(connection, game_id, 10, 20))
         rest = list(outer)
     assert first + rest == records
     assert inner == records[10:20]
@@ -108,20 +108,20 @@ def test_batches_of_any_size_are_inserted_whole_copy_sized_ones_too(store: Store
     records = simulated_records(4 * COPY_FROM)
     assert len(records) > 1 + 3 * COPY_FROM
     game_id = stored_log(store, club, records[:1])
-    with store.writing_connection() as connection:
-        store.recorder.insert_events(connection, game_id, records[1:1 + size])
-        store.recorder.insert_events(connection, game_id, [])
+    with store.db.writing_connection() as connection:
+        store.db.recorder.insert_events(connection, game_id, records[1:1 + size])
+        store.db.recorder.insert_events(connection, game_id, [])
     assert read(store, game_id) == records[:1 + size]
 
 
 def test_a_deal_is_read_by_itself_up_to_a_seq(store: Store, club: ClubInfo) -> None:
     records = simulated_records(300)
     game_id = stored_log(store, club, records)
-    with store.reading() as session:
+    with store.db.reading() as session:
         connection = session.connection()
-        deal = store.recorder.select_deal(connection, game_id, 2, LAST_SEQ)
-        cut = store.recorder.select_deal(connection, game_id, 2, deal[3]["seq"])
-        assert store.recorder.select_deal(connection, game_id, 9, LAST_SEQ) == []
+        deal = store.db.recorder.select_deal(connection, game_id, 2, LAST_SEQ)
+        cut = store.db.recorder.select_deal(connection, game_id, 2, deal[3]["seq"])
+        assert store.db.recorder.select_deal(connection, game_id, 9, LAST_SEQ) == []
     assert deal == [record for record in records if record["deal"] == 2]
     assert cut == deal[:4]
 
@@ -131,17 +131,17 @@ def test_every_deal_is_read_as_its_stretch_of_the_log(store: Store, club: ClubIn
     game_id = stored_log(store, club, records)
     deals = sorted({record["deal"] for record in records} - {0})
     assert len(deals) > 10
-    with store.reading() as session:
+    with store.db.reading() as session:
         connection = session.connection()
         for deal in deals:
             expected = [record for record in records if record["deal"] == deal]
-            assert store.recorder.select_deal(connection, game_id, deal, LAST_SEQ) == expected
+            assert store.db.recorder.select_deal(connection, game_id, deal, LAST_SEQ) == expected
             middle = expected[len(expected) // 2]["seq"]
-            assert store.recorder.select_deal(connection, game_id, deal, middle) == [
+            assert store.db.recorder.select_deal(connection, game_id, deal, middle) == [
                 record for record in expected if record["seq"] <= middle]
             before = expected[0]["seq"] - 1  # cut before the deal started: nothing of it yet
-            assert store.recorder.select_deal(connection, game_id, deal, before) == []
-        assert store.recorder.select_deal(connection, game_id, deals[-1] + 1, LAST_SEQ) == []
+            assert store.db.recorder.select_deal(connection, game_id, deal, before) == []
+        assert store.db.recorder.select_deal(connection, game_id, deals[-1] + 1, LAST_SEQ) == []
 
 
 def test_reading_a_deal_reads_that_deal_and_not_the_rest_of_the_log(tmp_path: Path) -> None:
@@ -151,12 +151,12 @@ def test_reading_a_deal_reads_that_deal_and_not_the_rest_of_the_log(tmp_path: Pa
     upgrade(url)
     store = Store(url)
     try:
-        club = store.create_club("Club")[0]
+        club = store.clubs.create_club("Club")[0]
         records = simulated_records(3000)
         game_id = stored_log(store, club, records)
         last = max(record["deal"] for record in records)
         steps: dict[int, int] = {}
-        with store.reading() as session:
+        with store.db.reading() as session:
             connection = session.connection()
             driver = connection.connection.driver_connection
             for deal in (1, last):
@@ -168,7 +168,7 @@ def test_reading_a_deal_reads_that_deal_and_not_the_rest_of_the_log(tmp_path: Pa
 
                 driver.set_progress_handler(step, 10)
                 try:
-                    assert store.recorder.select_deal(connection, game_id, deal, LAST_SEQ)
+                    assert store.db.recorder.select_deal(connection, game_id, deal, LAST_SEQ)
                 finally:
                     driver.set_progress_handler(None, 10)
                 steps[deal] = count[0]
@@ -187,42 +187,43 @@ def test_the_rows_of_chained_records_hold_the_text_their_hashes_were_taken_over(
 def test_a_games_owner_and_version_are_read_in_one_statement(store: Store, club: ClubInfo) -> None:
     records = simulated_records()
     game_id = stored_log(store, club, records)
-    with store.reading() as session:
+    with store.db.reading() as session:
         connection = session.connection()
-        assert store.recorder.owner_and_version(connection, game_id) == (club.id, len(records))
-        assert store.recorder.owner_and_version(connection, "no-such-game") is None
+        assert store.db.recorder.owner_and_version(connection, game_id) == (club.id, len(records))
+        assert store.db.recorder.owner_and_version(connection, "no-such-game") is None
 
 
 def test_a_lookup_runs_one_statement_on_a_pooled_connection(store: Store, club: ClubInfo) -> None:
-    token = store.create_token(club.id, "viewer", "lookup")
+    token = store.tokens.create_token(club.id, "viewer", "lookup")
     sql = "SELECT club_id, role FROM tokens WHERE digest = {mark}"
-    assert store.recorder.lookup(store.engine, sql, (token_digest(token.secret),)) == [(club.id, "viewer")]
-    assert store.recorder.lookup(store.engine, sql, ("nothing",)) == []
+    assert store.db.recorder.lookup(store.db.engine, sql, (token_digest(token.secret),)) == [(club.id, "viewer")]
+    assert store.db.recorder.lookup(store.db.engine, sql, ("nothing",)) == []
 
 
 def test_games_are_written_with_their_seats_and_their_players_as_members(store: Store, club: ClubInfo) -> None:
     first, second = new_info(club.id), new_info(club.id, ["chloé", "Denis", "ANA"])
-    with store.writing_connection() as connection:
+    with store.db.writing_connection() as connection:
         seats = insert_games(connection, [NewGame(first, "a" * 64), NewGame(second, "b" * 64, "digest")], utcnow())
-    members = {player.name: player.id for player in store.players(club.id)}
+    members = {player.name: player.id for player in store.clubs.players(club.id)}
     assert seats == [[members["Ana"], members["Ben"], members["Chloé"]],
                      [members["Chloé"], members["Denis"], members["Ana"]]]  # one member whatever the case
     for info in (first, second):  # (SQLite keeps no time zone: its times are read back naive)
-        assert replace(store.game(club.id, info.id), created_at=info.created_at, updated_at=info.updated_at) == info
-    assert store.find_game(club.id, "digest") == second.id
-    with store.reading() as session:
+        stored = store.games.game(club.id, info.id)
+        assert replace(stored, created_at=info.created_at, updated_at=info.updated_at) == info
+    assert store.games.find_game(club.id, "digest") == second.id
+    with store.db.reading() as session:
         stored = session.execute(select(GamePlayer.seat, GamePlayer.player_id)
                                  .where(GamePlayer.game_id == second.id).order_by(GamePlayer.seat)).all()
     assert [tuple(row) for row in stored] == list(enumerate(seats[1]))
 
 
 def test_no_game_is_written_for_a_club_that_is_not_there(store: Store) -> None:
-    with pytest.raises(NotFound), store.writing_connection() as connection:
+    with pytest.raises(NotFound), store.db.writing_connection() as connection:
         insert_games(connection, [NewGame(new_info("no-such-club"), "a" * 64)], utcnow())
 
 
 def test_a_player_registered_twice_is_one_member(store: Store, club: ClubInfo) -> None:
-    with store.writing_connection() as connection:
+    with store.db.writing_connection() as connection:
         once = register_players(connection, club.id, ["Eve", "Fred"], utcnow())
         again = register_players(connection, club.id, ["fred", "Gus", "EVE"], utcnow())
         count = connection.execute(select(func.count()).select_from(Player).where(Player.club_id == club.id))
@@ -235,13 +236,13 @@ def test_an_upsert_adds_to_the_row_already_there(store: Store, club: ClubInfo) -
 
     table = ScoreRollup.__table__
     assert isinstance(table, Table)
-    member = store.add_player(club.id, "Hugo").id
+    member = store.clubs.add_player(club.id, "Hugo").id
     row = {"club_id": club.id, "grain": "day", "period_start": date(2026, 1, 1), "player_id": member, "games": 1,
            "last_end_key": "1", "rating_mu": 25.0, "rating_sigma": 8.0}
     row |= {column.name: 0 for column in table.c if column.name not in row}
     keys = [table.c.club_id, table.c.grain, table.c.period_start, table.c.player_id]
-    statement = store.recorder.upsert(table, keys, lambda new: {"games": table.c.games + new.games})
-    with store.writing_connection() as connection:
+    statement = store.db.recorder.upsert(table, keys, lambda new: {"games": table.c.games + new.games})
+    with store.db.writing_connection() as connection:
         connection.execute(statement, [row, row | {"games": 2}])
         connection.execute(statement, row | {"period_start": date(2026, 1, 1) + timedelta(days=1)})
         games = connection.execute(select(table.c.games).where(table.c.player_id == member)
@@ -251,21 +252,21 @@ def test_an_upsert_adds_to_the_row_already_there(store: Store, club: ClubInfo) -
 
 def duplicate_key_error(store: Store, connection: Connection, game_id: str, record: Record) -> DBAPIError:
     with pytest.raises(IntegrityError) as raised:
-        store.recorder.insert_events(connection, game_id, [record])
+        store.db.recorder.insert_events(connection, game_id, [record])
     return raised.value
 
 
 def test_a_duplicate_key_is_transient_other_errors_are_not(store: Store, club: ClubInfo) -> None:
     records = simulated_records()
     game_id = stored_log(store, club, records)
-    with store.writing_connection() as connection:
-        assert store.recorder.is_transient(duplicate_key_error(store, connection, game_id, records[0]))
-    with pytest.raises(IntegrityError) as bad_seq, store.writing_connection() as connection:
-        store.recorder.insert_events(connection, game_id, [{**records[0], "seq": 0}])  # CHECK (seq >= 1)
-    assert not store.recorder.is_transient(bad_seq.value)
-    with pytest.raises(DBAPIError) as bad_sql, store.reading() as session:
+    with store.db.writing_connection() as connection:
+        assert store.db.recorder.is_transient(duplicate_key_error(store, connection, game_id, records[0]))
+    with pytest.raises(IntegrityError) as bad_seq, store.db.writing_connection() as connection:
+        store.db.recorder.insert_events(connection, game_id, [{**records[0], "seq": 0}])  # CHECK (seq >= 1)
+    assert not store.db.recorder.is_transient(bad_seq.value)
+    with pytest.raises(DBAPIError) as bad_sql, store.db.reading() as session:
         session.execute(text("SELECT nothing FROM nowhere"))
-    assert not store.recorder.is_transient(bad_sql.value)
+    assert not store.db.recorder.is_transient(bad_sql.value)
 
 
 def test_a_write_that_lost_a_race_is_run_again(store: Store, club: ClubInfo) -> None:
@@ -275,31 +276,31 @@ def test_a_write_that_lost_a_race_is_run_again(store: Store, club: ClubInfo) -> 
 
     def attempt() -> int:
         tries.append(1)
-        with store.writing_connection() as connection:
-            store.recorder.insert_events(connection, game_id, records[2:4] if len(tries) == 1 else records[3:4])
+        with store.db.writing_connection() as connection:
+            store.db.recorder.insert_events(connection, game_id, records[2:4] if len(tries) == 1 else records[3:4])
         return len(tries)
 
-    assert store.retrying(attempt) == 2
+    assert store.db.retrying(attempt) == 2
     assert read(store, game_id) == records[:4]
 
 
 def test_a_snapshot_sees_one_moment_throughout(store: Store, club: ClubInfo) -> None:
     records = simulated_records()
     game_id = stored_log(store, club, records[:5])
-    with store.snapshot() as session:
+    with store.db.snapshot() as session:
         connection = session.connection()
-        before = list(store.recorder.select_records(connection, game_id, 0, LAST_SEQ))
-        with store.writing_connection() as writer:
-            store.recorder.insert_events(writer, game_id, records[5:9])
-        assert list(store.recorder.select_records(connection, game_id, 0, LAST_SEQ)) == before == records[:5]
+        before = list(store.db.recorder.select_records(connection, game_id, 0, LAST_SEQ))
+        with store.db.writing_connection() as writer:
+            store.db.recorder.insert_events(writer, game_id, records[5:9])
+        assert list(store.db.recorder.select_records(connection, game_id, 0, LAST_SEQ)) == before == records[:5]
     assert read(store, game_id) == records[:9]
 
 
 def test_the_signing_keys_and_clubs_can_be_locked_in_a_write(store: Store, club: ClubInfo) -> None:
-    with store.writing_connection() as connection:
-        store.recorder.lock_signing_keys(connection)
-        store.recorder.lock_clubs(connection, [club.id, "no-such-club"])
-        store.recorder.lock_clubs(connection, [])
+    with store.db.writing_connection() as connection:
+        store.db.recorder.lock_signing_keys(connection)
+        store.db.recorder.lock_clubs(connection, [club.id, "no-such-club"])
+        store.db.recorder.lock_clubs(connection, [])
 
 
 def test_the_writers_file_is_beside_a_database_file_only(backend: str, database_url: str) -> None:
@@ -322,11 +323,11 @@ def test_a_text_is_found_in_another_whatever_the_case_of_either(store: Store) ->
     found = {}
     for needle in ("SOIRÉE", "soirée", "ŒUF", "strasse", "100%", "a_b", "é", "x"):
         column = func.cast(text("'Soirée : œuf, 100% STRASSE, a_b'"), Player.name.type)
-        with store.reading() as session:
-            found[needle] = session.scalar(select(store.recorder.contains_folded(column, needle)))
+        with store.db.reading() as session:
+            found[needle] = session.scalar(select(store.db.recorder.contains_folded(column, needle)))
     assert found == {"SOIRÉE": True, "soirée": True, "ŒUF": True, "strasse": True, "100%": True, "a_b": True,
                      "é": True, "x": False}
-    with store.reading() as session:  # % and _ are letters, not patterns
+    with store.db.reading() as session:  # % and _ are letters, not patterns
         column = func.cast(text("'a1b 100 percent'"), Player.name.type)
-        assert session.scalar(select(store.recorder.contains_folded(column, "a_b"))) is False
-        assert session.scalar(select(store.recorder.contains_folded(column, "1%"))) is False
+        assert session.scalar(select(store.db.recorder.contains_folded(column, "a_b"))) is False
+        assert session.scalar(select(store.db.recorder.contains_folded(column, "1%"))) is False

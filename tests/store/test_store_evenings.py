@@ -19,7 +19,7 @@ def opened(store: Store, club: ClubInfo, confirmation: bool = False):
     created = core.decide_creation(name="Jeudi", played_on="2026-11-26", players=PLAYERS, rounds=2,
                                    rules="classic", starting_chips=60, confirmation=confirmation,
                                    seating=[[PLAYERS[:3], PLAYERS[3:]], [PLAYERS[::2], PLAYERS[1::2]]])
-    return store.create_evening(club.id, created, OPERATOR)
+    return store.evenings.create_evening(club.id, created, OPERATOR)
 
 
 def test_concurrent_decisions_are_all_recorded_in_one_chain(store: Store, club: ClubInfo) -> None:
@@ -29,7 +29,7 @@ def test_concurrent_decisions_are_all_recorded_in_one_chain(store: Store, club: 
 
     def adjust(number: int) -> None:
         try:
-            store.decide(club.id, evening, lambda state, _: core.decide_mend(
+            store.evenings.decide(club.id, evening, lambda state, _: core.decide_mend(
                 state, core.ADJUSTED, {"player": PLAYERS[number % 6], "amount": number, "reason": f"r{number}"}),
                 {"role": "scorer", "token": number})
         except BaseException as error:  # noqa: BLE001 - reported below
@@ -41,21 +41,21 @@ def test_concurrent_decisions_are_all_recorded_in_one_chain(store: Store, club: 
     for thread in threads:
         thread.join()
     assert errors == []
-    entries = store.evening(club.id, evening).entries
+    entries = store.evenings.evening(club.id, evening).entries
     assert [item["seq"] for item in entries] == list(range(1, 14))
     assert first_bad_entry(entries) is None
     assert sorted(item["data"]["amount"] for item in entries[1:]) == list(range(1, 13))
-    assert store.evening(club.id, evening).info.version == 13
+    assert store.evenings.evening(club.id, evening).info.version == 13
 
 
 def test_the_chain_finds_a_decision_changed_in_the_database(store: Store, club: ClubInfo) -> None:
     read, _ = opened(store, club)
-    store.decide(club.id, read.info.id, lambda state, _: core.decide_freeze(state, 0), OPERATOR)
-    with store.writing() as session:  # the triggers refuse an UPDATE: a row put in its place is what is left
+    store.evenings.decide(club.id, read.info.id, lambda state, _: core.decide_freeze(state, 0), OPERATOR)
+    with store.db.writing() as session:  # the triggers refuse an UPDATE: a row put in its place is what is left
         session.execute(text("INSERT INTO evening_log (evening_id, seq, type, data, by, recorded_at, hash) "
                              "VALUES (:evening, 3, 'evening_closed', '{\"reason\": \"\"}', '{}', 'x', 'y')"),
                         {"evening": read.info.id})
-    entries = store.evening(club.id, read.info.id).entries
+    entries = store.evenings.evening(club.id, read.info.id).entries
     assert first_bad_entry(entries) == 3
 
 
@@ -66,16 +66,16 @@ def test_a_table_token_speaks_for_its_table_and_its_games_only(store: Store, clu
     found = store.authenticate(links[1].secret)
     assert isinstance(found, TableInfo) and (found.club_id, found.evening_id, found.table) == (club.id, evening, 2)
     assert found.can_write and found.role == "table"
-    assert store.table_scope(club.id, evening, 2).games == frozenset()
-    started = store.start_round(club.id, evening, OPERATOR)
+    assert store.tables.table_scope(club.id, evening, 2).games == frozenset()
+    started = store.evenings.start_round(club.id, evening, OPERATOR)
     second = started.state.started[0][1].game
-    assert store.table_scope(club.id, evening, 2).games == {second}
-    assert store.table_by_code(club.id, links[1].code.lower()) == (evening, 2)
-    other, _ = store.create_club("Les Voisins")
+    assert store.tables.table_scope(club.id, evening, 2).games == {second}
+    assert store.tables.table_by_code(club.id, links[1].code.lower()) == (evening, 2)
+    other, _ = store.clubs.create_club("Les Voisins")
     with pytest.raises(NotFound):
-        store.table_by_code(other.id, links[1].code)
-    again = store.table_link(club.id, evening, 2)
+        store.tables.table_by_code(other.id, links[1].code)
+    again = store.evenings.table_link(club.id, evening, 2)
     assert again.code == links[1].code and again.secret != links[1].secret
-    with store.reading() as session:
+    with store.db.reading() as session:
         stored = session.execute(text("SELECT digest FROM table_tokens")).scalars().all()
     assert links[1].secret not in stored and again.secret not in stored

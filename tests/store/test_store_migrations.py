@@ -52,12 +52,12 @@ def test_the_migrations_and_the_models_describe_the_same_schema(database_url: st
 
 
 def test_the_database_refuses_to_update_or_delete_an_event(store: Store, club) -> None:
-    game = store.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40)).game
+    game = store.games.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40)).game
     for statement in ("UPDATE events SET deal = 9 WHERE game_id = :game",
                       "DELETE FROM events WHERE game_id = :game"):
-        with pytest.raises(DBAPIError, match="append-only"), store.writing() as session:
+        with pytest.raises(DBAPIError, match="append-only"), store.db.writing() as session:
             session.execute(text(statement), {"game": game.id})
-    assert [r["seq"] for r in store.records(club.id, game.id)] == [1]
+    assert [r["seq"] for r in store.games.records(club.id, game.id)] == [1]
 
 
 def test_the_database_refuses_to_update_or_delete_an_evening_decision(store: Store, club) -> None:
@@ -65,9 +65,9 @@ def test_the_database_refuses_to_update_or_delete_an_evening_decision(store: Sto
 
     created = decide_creation(name="Jeudi", played_on="2026-11-26", players=["Ana", "Ben", "Chloé"], rounds=1,
                               rules="classic", starting_chips=60, seating=[[["Ana", "Ben", "Chloé"]]])
-    read, _ = store.create_evening(club.id, created, {"role": "scorer"})
+    read, _ = store.evenings.create_evening(club.id, created, {"role": "scorer"})
     for statement in ("UPDATE evening_log SET type = 'x' WHERE evening_id = :evening",
                       "DELETE FROM evening_log WHERE evening_id = :evening"):
-        with pytest.raises(DBAPIError, match="append-only"), store.writing() as session:
+        with pytest.raises(DBAPIError, match="append-only"), store.db.writing() as session:
             session.execute(text(statement), {"evening": read.info.id})
-    assert [item["seq"] for item in store.evening(club.id, read.info.id).entries] == [1]
+    assert [item["seq"] for item in store.evenings.evening(club.id, read.info.id).entries] == [1]

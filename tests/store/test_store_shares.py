@@ -10,54 +10,54 @@ from sqlalchemy.exc import IntegrityError
 from benchmarks.scratch import scratch_postgres, scratch_sqlite
 from nj_ledger import new_game
 from nj_ledger.store import ClubInfo, NotFound, ShareInfo, Store, iso, make_engine
-from nj_ledger.store.clubs import token_digest
 from nj_ledger.store.migrate import alembic_config, current_revision, head_revision, upgrade
+from nj_ledger.store.tokens import token_digest
 
 
 def test_a_share_speaks_for_its_game_read_only(store: Store, club: ClubInfo) -> None:
-    game = store.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40)).game
-    made = store.create_share(club.id, game.id, "famille")
+    game = store.games.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40)).game
+    made = store.shares.create_share(club.id, game.id, "famille")
     found = store.authenticate(made.secret)
     assert isinstance(found, ShareInfo)
     assert (found.club_id, found.role, found.resource, found.game_id, found.label, found.can_write) == (
         club.id, "share", "game", game.id, "famille", False)
-    board = store.authenticate(store.create_share(club.id).secret)
+    board = store.authenticate(store.shares.create_share(club.id).secret)
     assert isinstance(board, ShareInfo) and (board.resource, board.game_id) == ("scoreboard", None)
     assert store.authenticate(made.secret + "x") is None
 
 
 def test_a_club_token_is_still_found_first_and_is_no_share(store: Store) -> None:
-    _, token = store.create_club("Les Honneurs")
+    _, token = store.clubs.create_club("Les Honneurs")
     found = store.authenticate(token.secret)
     assert found is not None and not isinstance(found, ShareInfo) and found.can_write
 
 
 def test_a_share_of_another_clubs_game_is_refused(store: Store, club: ClubInfo) -> None:
-    other, _ = store.create_club("Les Voisins")
-    game = store.create_game(other.id, new_game(["Ana", "Ben"], "classic", 40)).game
+    other, _ = store.clubs.create_club("Les Voisins")
+    game = store.games.create_game(other.id, new_game(["Ana", "Ben"], "classic", 40)).game
     with pytest.raises(NotFound):
-        store.create_share(club.id, game.id)
+        store.shares.create_share(club.id, game.id)
     with pytest.raises(NotFound):
-        store.create_share("no-such-club")
-    assert store.shares(club.id) == [] and store.shares(other.id) == []
+        store.shares.create_share("no-such-club")
+    assert store.shares.shares(club.id) == [] and store.shares.shares(other.id) == []
 
 
 def test_revoking_a_share_refuses_it_at_once_and_keeps_its_row(store: Store, club: ClubInfo) -> None:
-    made = store.create_share(club.id)
-    revoked = store.revoke_share(club.id, made.id)
+    made = store.shares.create_share(club.id)
+    revoked = store.shares.revoke_share(club.id, made.id)
     assert revoked.revoked_at is not None and store.authenticate(made.secret) is None
-    again = store.revoke_share(club.id, made.id)  # nothing changes
+    again = store.shares.revoke_share(club.id, made.id)  # nothing changes
     assert again.revoked_at is not None and iso(again.revoked_at) == iso(revoked.revoked_at)
-    assert [share.id for share in store.shares(club.id, in_use=False)] == [made.id]
-    assert store.shares(club.id, in_use=True) == []
-    other, _ = store.create_club("Les Voisins")
+    assert [share.id for share in store.shares.shares(club.id, in_use=False)] == [made.id]
+    assert store.shares.shares(club.id, in_use=True) == []
+    other, _ = store.clubs.create_club("Les Voisins")
     with pytest.raises(NotFound):
-        store.revoke_share(other.id, made.id)
+        store.shares.revoke_share(other.id, made.id)
 
 
 def test_the_database_keeps_a_share_to_one_resource(store: Store, club: ClubInfo) -> None:
     for resource, game in (("game", None), ("scoreboard", "x"), ("club", None)):
-        with pytest.raises(IntegrityError), store.writing() as session:
+        with pytest.raises(IntegrityError), store.db.writing() as session:
             session.execute(text(
                 "INSERT INTO shares (club_id, resource, game_id, digest, label, created_at) "
                 "VALUES (:club, :resource, :game, :digest, '', CURRENT_TIMESTAMP)"),
@@ -114,8 +114,8 @@ def test_the_screen_shares_migration_marks_every_share_made_before_as_no_screens
         try:
             found = store.authenticate("before")
             assert isinstance(found, ShareInfo) and found.screen is False
-            evening_less = store.create_share("club-1", label="tableau")
-            assert [share.screen for share in store.shares("club-1")] == [False, False]
+            evening_less = store.shares.create_share("club-1", label="tableau")
+            assert [share.screen for share in store.shares.shares("club-1")] == [False, False]
             assert evening_less.screen is False
         finally:
             store.close()

@@ -18,8 +18,8 @@ def file_store(folder: Path) -> tuple[Store, Path]:
 
 
 def write_a_game(store: Store) -> None:
-    club, _ = store.create_club("Club")
-    store.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
+    club, _ = store.clubs.create_club("Club")
+    store.games.create_game(club.id, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
 
 
 def unchecked_frames(path: Path) -> int:
@@ -34,15 +34,15 @@ def unchecked_frames(path: Path) -> int:
 def test_the_log_is_checkpointed_after_a_write_by_the_stores_thread(tmp_path: Path) -> None:
     store, path = file_store(tmp_path)
     try:
-        assert store.checkpointer is not None
+        assert store.db.checkpointer is not None
         write_a_game(store)
-        assert store.checkpointer.idle(timeout=10)
-        assert store.checkpointer.checkpoints >= 1
-        with store.reading() as session:  # the writers' own checkpoints wait for a log of BACKSTOP_PAGES
+        assert store.db.checkpointer.idle(timeout=10)
+        assert store.db.checkpointer.checkpoints >= 1
+        with store.db.reading() as session:  # the writers' own checkpoints wait for a log of BACKSTOP_PAGES
             assert session.connection().exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == BACKSTOP_PAGES
     finally:
         store.close()
-    assert store.checkpointer._thread is None  # closing the store ends its thread
+    assert store.db.checkpointer._thread is None  # closing the store ends its thread
     assert unchecked_frames(path) == 0
 
 
@@ -75,11 +75,11 @@ def test_the_thread_ends_when_idle_and_starts_again_with_the_next_write(tmp_path
 def test_a_database_in_memory_or_on_a_server_has_no_checkpointer(store: Store) -> None:
     memory = Store("sqlite://")
     try:
-        assert memory.checkpointer is None
+        assert memory.db.checkpointer is None
     finally:
         memory.close()
-    if store.dialect == "postgresql":
-        assert store.checkpointer is None
+    if store.db.dialect == "postgresql":
+        assert store.db.checkpointer is None
 
 
 def test_a_database_removed_meanwhile_is_not_made_again(tmp_path: Path) -> None:

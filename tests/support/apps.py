@@ -29,7 +29,7 @@ def new_app(store: Store | None = None, *, url: str | None = None, **settings: A
     rest, by the names of the app's config (``PROXIES``, ``AUTH_FAILURE_LIMIT``, ``STREAM_HEARTBEAT``…)."""
     config: dict[str, Any] = {"ADMIN_TOKEN": ADMIN_TOKEN}
     if store is not None:
-        config.update(DATABASE_URL=store.url, STORE=store)
+        config.update(DATABASE_URL=store.db.url, STORE=store)
     if url is not None:
         config["DATABASE_URL"] = url
     config.update(settings)

@@ -15,9 +15,9 @@ rated again.
     >>> from nj_ledger.simulator import simulate
     >>> from nj_ledger.store import Store
     >>> store = Store("sqlite://"); store.create_schema()
-    >>> club, _ = store.create_club("Club")
+    >>> club, _ = store.clubs.create_club("Club")
     >>> game = simulate(seed=2, profile="classic", players=3, deals=1)
-    >>> bulk_load(store, club.id, [BulkGame(game.events, datetime(2026, 1, 5, 20, tzinfo=UTC))])
+    >>> bulk_load(store.games, club.id, [BulkGame(game.events, datetime(2026, 1, 5, 20, tzinfo=UTC))])
     1
 """
 
@@ -32,7 +32,7 @@ from ...events import Event
 from ...reducer import replay
 from ...scoring import Rating
 from ..base import new_id, utcnow
-from ..games import GamesMixin
+from ..games import Games
 from ..log import GENESIS, chain_records
 from ..values import GameInfo, Record
 from ..writes import NewGame, insert_games, insert_records
@@ -50,7 +50,7 @@ class BulkGame:
     meta: Mapping[str, Any] = field(default_factory=dict)
 
 
-def bulk_load(store: GamesMixin, club_id: str, games: Iterable[BulkGame], *, batch: int = BATCH) -> int:
+def bulk_load(kept: Games, club_id: str, games: Iterable[BulkGame], *, batch: int = BATCH) -> int:
     """Store the games in batches of ``batch`` per transaction; how many were stored."""
     ratings: dict[int, Rating] = {}
     stored = 0
@@ -58,17 +58,17 @@ def bulk_load(store: GamesMixin, club_id: str, games: Iterable[BulkGame], *, bat
     for game in games:
         chunk.append(game)
         if len(chunk) == batch:
-            stored += _load(store, club_id, chunk, ratings)
+            stored += _load(kept, club_id, chunk, ratings)
             chunk = []
     if chunk:
-        stored += _load(store, club_id, chunk, ratings)
+        stored += _load(kept, club_id, chunk, ratings)
     return stored
 
 
-def _load(store: GamesMixin, club_id: str, chunk: Sequence[BulkGame], ratings: dict[int, Rating]) -> int:
+def _load(kept: Games, club_id: str, chunk: Sequence[BulkGame], ratings: dict[int, Rating]) -> int:
     games: list[NewGame] = []
     logs: list[list[Record]] = []
-    signer = store.signer()
+    signer = kept.keys.signer()
     moment = utcnow()
     for game in chunk:
         started = game.events[0].data
@@ -83,7 +83,7 @@ def _load(store: GamesMixin, club_id: str, chunk: Sequence[BulkGame], ratings: d
             deals_played=_deals_played(game.events), meta=dict(game.meta),
         ), records[-1]["hash"]))
         logs.append(records)
-    with store.writing() as session:
+    with kept.db.writing() as session:
         seats = insert_games(session.connection(), games, moment)
         session.info[COUNTED_BY_CALLER] = True
         for new, log in zip(games, logs, strict=True):

@@ -8,7 +8,7 @@ live append. A rebuild interrupted half-way leaves the tables as they were.
 
     >>> from nj_ledger.store import Store
     >>> store = Store("sqlite://"); store.create_schema()
-    >>> rebuild(store).games
+    >>> rebuild(store.db).games
     0
 """
 
@@ -23,7 +23,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from ...scoring import COUNTED_TYPES, Rating
-from ..base import StoreBase
+from ..base import Database
 from ..models import Club, EventRecord, Game, GamePlayer
 from ..rows import RECORD_COLUMNS, record_of
 from .models import GameResult, ScoreRollup, SeatResult
@@ -43,7 +43,7 @@ class Rebuilt:
         return self.events / self.seconds if self.seconds else 0.0
 
 
-def rebuild_steps(store: StoreBase, club_id: str | None = None) -> Iterator[tuple[int, int, int]]:
+def rebuild_steps(db: Database, club_id: str | None = None) -> Iterator[tuple[int, int, int]]:
     """Rebuild (one club's, or every club's) tables, yielding ``(games counted, games in all, events)``.
 
     ``events`` is the length of the ended games' logs (the records read are the
@@ -52,7 +52,7 @@ def rebuild_steps(store: StoreBase, club_id: str | None = None) -> Iterator[tupl
     The first step, ``(0, total, events)``, comes once the old rows are gone and
     the games to count are known; the work commits when the generator is exhausted.
     """
-    with store.writing() as session:
+    with db.writing() as session:
         yield from rebuild_in(session, club_id)
 
 
@@ -84,11 +84,11 @@ def rebuild_in(session: Session, club_id: str | None = None) -> Iterator[tuple[i
             yield done, total, events
 
 
-def rebuild(store: StoreBase, club_id: str | None = None) -> Rebuilt:
+def rebuild(db: Database, club_id: str | None = None) -> Rebuilt:
     """Rebuild the tables from the log and say how much was read, and how fast."""
     started = time.perf_counter()
     done = events = 0
-    for step in rebuild_steps(store, club_id):
+    for step in rebuild_steps(db, club_id):
         done, _, events = step
     return Rebuilt(done, events, time.perf_counter() - started)
 

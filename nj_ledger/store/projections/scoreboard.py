@@ -7,10 +7,10 @@ rating is the one after the player's last game in the period.
     >>> from nj_ledger.simulator import simulate
     >>> from nj_ledger.store import Store
     >>> store = Store("sqlite://"); store.create_schema()
-    >>> club, _ = store.create_club("Club")
+    >>> club, _ = store.clubs.create_club("Club")
     >>> game = simulate(seed=1, profile="classic", players=3, deals=2)
-    >>> _ = store.create_game(club.id, game.events[0], game.actions)
-    >>> [line.games for line in scoreboard(store, club.id)]
+    >>> _ = store.games.create_game(club.id, game.events[0], game.actions)
+    >>> [line.games for line in scoreboard(store.db, club.id)]
     [1, 1, 1]
 """
 
@@ -25,7 +25,7 @@ from sqlalchemy import BigInteger, ColumnElement, Select, bindparam, cast, func,
 from sqlalchemy.orm import Session
 
 from ...scoring import WIN_UNITS, rating_value
-from ..base import StoreBase
+from ..base import Database
 from ..clubs import name_key
 from ..errors import NotFound
 from ..models import Game, Player
@@ -145,10 +145,10 @@ def score_lines(session: Session, club_id: str, start: date | None = None, end: 
     return [ScoreLine(*row) for row in session.execute(statement, params)]
 
 
-def scoreboard(store: StoreBase, club_id: str, start: date | None = None, end: date | None = None,
+def scoreboard(db: Database, club_id: str, start: date | None = None, end: date | None = None,
                *, min_games: int = 0) -> list[ScoreLine]:
     """A club's players over the days from ``start`` to ``end`` (None: open), in no particular order."""
-    with store.reading() as session:
+    with db.reading() as session:
         return score_lines(session, club_id, start, end, min_games=min_games)
 
 
@@ -171,10 +171,10 @@ class PlayerStats:
     more: bool  # more games beyond this page of the history
 
 
-def player_stats(store: StoreBase, club_id: str, who: str, start: date | None = None, end: date | None = None,
+def player_stats(db: Database, club_id: str, who: str, start: date | None = None, end: date | None = None,
                  *, limit: int = 50, offset: int = 0) -> PlayerStats:
     """One member's figures over a period, and a page of their games in it (newest first)."""
-    with store.reading() as session:
+    with db.reading() as session:
         member = find_member(session, club_id, who)
         lines = score_lines(session, club_id, start, end, player_id=member.id)
         query = (

@@ -3,10 +3,10 @@
     >>> from datetime import date
     >>> from nj_ledger.store import Store
     >>> store = Store("sqlite://"); store.create_schema()
-    >>> club, _ = store.create_club("Club")
-    >>> create_season(store, club.id, "Printemps", date(2026, 3, 1), date(2026, 6, 30)).ends_on
+    >>> club, _ = store.clubs.create_club("Club")
+    >>> create_season(store.db, club.id, "Printemps", date(2026, 3, 1), date(2026, 6, 30)).ends_on
     datetime.date(2026, 6, 30)
-    >>> find_season(store, club.id, "printemps").name
+    >>> find_season(store.db, club.id, "printemps").name
     'Printemps'
 """
 
@@ -18,7 +18,7 @@ from datetime import date, datetime
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from ..base import StoreBase, utcnow
+from ..base import Database, utcnow
 from ..clubs import name_key
 from ..errors import NotFound, StoreError
 from ..models import Club
@@ -48,13 +48,13 @@ class SeasonInfo:
                    row.best_evenings)
 
 
-def create_season(store: StoreBase, club_id: str, name: str, starts_on: date, ends_on: date, *,
+def create_season(db: Database, club_id: str, name: str, starts_on: date, ends_on: date, *,
                   qualifying_evenings: int = 0, best_evenings: int | None = None) -> SeasonInfo:
     """A new season (names are unique in a club regardless of case; ``starts_on <= ends_on``), with its evening
     ladder's settings: the evenings a player needs to be ranked, and how many of their best evenings count."""
     if starts_on > ends_on:
         raise ValueError("a season ends on or after the day it starts")
-    with store.writing() as session:
+    with db.writing() as session:
         if session.get(Club, club_id) is None:
             raise NotFound("There is no club {club!r}.", club=club_id)
         if session.scalars(select(Season.id).where(Season.club_id == club_id,
@@ -71,11 +71,11 @@ def create_season(store: StoreBase, club_id: str, name: str, starts_on: date, en
         return SeasonInfo.of(row)
 
 
-def set_ladder(store: StoreBase, club_id: str, name: str, *, qualifying_evenings: int | None = None,
+def set_ladder(db: Database, club_id: str, name: str, *, qualifying_evenings: int | None = None,
                best_evenings: int | None = None, keep_all: bool = False) -> SeasonInfo:
     """Change a season's evening ladder: the evenings a player needs, how many of their best count (``keep_all``:
     every one). What is not given stays."""
-    with store.writing() as session:
+    with db.writing() as session:
         row = session.scalars(select(Season).where(Season.club_id == club_id,
                                                    Season.name_key == name_key(name))).first()
         if row is None:
@@ -89,16 +89,16 @@ def set_ladder(store: StoreBase, club_id: str, name: str, *, qualifying_evenings
         return SeasonInfo.of(row)
 
 
-def seasons(store: StoreBase, club_id: str) -> list[SeasonInfo]:
+def seasons(db: Database, club_id: str) -> list[SeasonInfo]:
     """A club's seasons, the most recent first."""
-    with store.reading() as session:
+    with db.reading() as session:
         rows = session.scalars(select(Season).where(Season.club_id == club_id)
                                .order_by(Season.starts_on.desc(), Season.name_key))
         return [SeasonInfo.of(row) for row in rows]
 
 
-def find_season(store: StoreBase, club_id: str, name: str) -> SeasonInfo | None:
-    with store.reading() as session:
+def find_season(db: Database, club_id: str, name: str) -> SeasonInfo | None:
+    with db.reading() as session:
         row = session.scalars(select(Season).where(Season.club_id == club_id,
                                                    Season.name_key == name_key(name))).first()
         return None if row is None else SeasonInfo.of(row)
