@@ -76,11 +76,9 @@ class NewDecisionSchema(Schema):
     reason = REASON
     signed_by = name_field(80, metadata={"description": SIGNED_BY})
 
-    # What each type needs, checked by needed() and said in the OpenAPI document (api.schemas.ExactDocument).
-    NEEDED: ClassVar[dict[str, tuple[str, ...]]] = {
-        "arrival": ("players",), "departure": ("players",), "adjustment": ("player", "amount", "reason"),
-        "void": ("game", "reason"), "withdrawal": ("player", "reason"), "award": ("player", "round", "score", "reason"),
-        "freeze": ("through_round",), "reveal": ()}
+    # What each type needs (the core's kinds: nj_ledger.evenings.kinds), checked by needed() and said in the
+    # OpenAPI document (api.schemas.ExactDocument).
+    NEEDED: ClassVar[dict[str, tuple[str, ...]]] = core.NEEDED
     OPENAPI: ClassVar[dict[str, Any]] = {"oneOf": [
         {"properties": {"type": {"enum": [kind]}}, "required": ["type", *needed]} for kind, needed in NEEDED.items()]}
 

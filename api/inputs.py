@@ -4,10 +4,12 @@
   whose view class names the text types it also takes (``text_types``, the NJN
   import's ``text/x-njn`` and ``text/plain``), sent as UTF-8.
 - A JSON body is decoded once, here, strictly: not JSON (``NaN``, a number of
-  thousands of digits, bytes that are not UTF-8 text) is 400 ``invalid-json``, and so
+  thousands of digits, bytes that are not text) is 400 ``invalid-json``, and so
   is a body nested deeper than :data:`MAX_DEPTH` (a game document nests six deep).
   The views' arguments are read from the value decoded here (:class:`BodyParser`,
-  the parser of every :class:`Blueprint` of the API), never from the bytes again.
+  the parser of every :class:`Blueprint` of the API), never from the bytes again;
+  a body in other bytes than plain UTF-8 (a byte-order mark, UTF-16) is read for
+  these checks, but no view's arguments are read from it (400 ``invalid-json``).
 - Text no database can keep: PostgreSQL's text refuses NUL, and neither
   database, nor the UTF-8 the hash chain is computed over, can hold half of a
   surrogate pair, which JSON can carry as ``"\\ud800"``. In the path it answers
@@ -140,14 +142,26 @@ def reject_unreadable_input() -> None:
     if not raw.strip():
         return  # no body: the arguments' parser says it is missing, or not JSON if blank
     try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_not_json)
+        body = json.loads(raw, parse_constant=_not_json)  # bytes: UTF-8, UTF-16 or UTF-32, a byte-order mark or none
     except RecursionError:
         raise Problem(400, "invalid-json", "The body could not be read as JSON: the body may not nest more than "
                                            "{depth} levels deep.", params={"depth": MAX_DEPTH}) from None
     except ValueError:
         raise Problem(400, "invalid-json", "The body could not be read as JSON.") from None
     refuse_unstorable(body)
-    setattr(g, DECODED, body)
+    if not raw.startswith(BOM) and _is_utf8(raw):
+        setattr(g, DECODED, body)  # what the arguments are read from; other bytes are no JSON argument (BodyParser)
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def _is_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class BodyParser(FlaskParser):
@@ -163,7 +177,9 @@ class BodyParser(FlaskParser):
         raw = req.get_data(cache=True)
         if not raw:
             return core.missing
-        raise json.JSONDecodeError("a blank body", raw.decode("utf-8", "replace"), 0)
+        # a blank body, or JSON in bytes other than plain UTF-8 (a byte-order mark, UTF-16): readable by the check
+        # above, but no body the views' arguments are read from
+        raise json.JSONDecodeError("not a UTF-8 JSON text", raw.decode("utf-8", "replace"), 0)
 
 
 class Blueprint(flask_smorest.Blueprint):

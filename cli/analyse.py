@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from .app import _an_id, _store, main
+from .app import _an_id, _refusal, _store, main
 from .language import N_, _, french, say
 
 MARK_WORDS = (N_("best"), N_("inaccuracy"), N_("mistake"), N_("blunder"))  # the marks, as the table shows them
@@ -27,12 +27,16 @@ def analyse(game: str, deal_number: int | None, limit: int | None, as_json: bool
     """Each decision of a settled deal, reviewed by the solver: the best move, the chips lost, the mark."""
     from nj_ledger.application import DealNotSettled, NoSuchDeal, current_game, game_owner, settled_deal
     from nj_ledger.deal_analysis import DEFAULT_LIMIT, analyse_deal
+    from nj_ledger.store import StoreError
 
     store = _store()
     club_id = game_owner(store, game)
     if club_id is None:
         raise click.ClickException(say("There is no game {game!r}.", game=game))
-    now = current_game(store, club_id, game).state
+    try:
+        now = current_game(store, club_id, game).state
+    except StoreError as error:  # a log that cannot be replayed (changed outside the ledger)
+        raise _refusal(error) from None
     last = now.deal.number if now.deal is not None else 0
     numbers = [deal_number] if deal_number is not None else list(range(1, last + 1))
     answers = []
@@ -46,6 +50,8 @@ def analyse(game: str, deal_number: int | None, limit: int | None, as_json: bool
                 raise click.ClickException(say("Deal {number} of game {game!r} is not settled yet.", number=number,
                                                game=game)) from None
             continue
+        except StoreError as error:  # a log that cannot be replayed (changed outside the ledger)
+            raise _refusal(error) from None
         label = say("Deal {number}: decision points", number=number)
         with click.progressbar(length=1, label=label, file=sys.stderr) as bar:
             def step(done: int, total: int, bar: Any = bar) -> None:

@@ -37,6 +37,7 @@ from .entries import (
 from .kinds import (
     DECISION_KINDS,
     KIND_OF,
+    NEEDED,
     Adjustment,
     Arrival,
     Award,
@@ -300,7 +301,7 @@ def parse_decision(payload: Any) -> DirectorDecision:
     fields: dict[str, Any] = {}
     for name in made.__dataclass_fields__:
         if name not in payload:
-            if name == "reason":
+            if name not in NEEDED[kind]:
                 continue
             raise InvalidInput("invalid-request", "Missing data for required field.", field=name)
         fields[name] = _read_field(name, payload[name])

@@ -8,7 +8,7 @@ which :func:`nj_ledger.evenings.decisions.parse_decision` makes from the JSON th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,7 @@ class Adjustment:
 
     player: str
     amount: int
-    reason: str = ""
+    reason: str  # a mend says why
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class Void:
     """A mend: a game of the evening voided."""
 
     game: str
-    reason: str = ""
+    reason: str  # a mend says why
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class Withdrawal:
     """A mend: a player withdrawn from the evening."""
 
     player: str
-    reason: str = ""
+    reason: str  # a mend says why
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,7 @@ class Award:
     player: str
     round: int
     score: int
-    reason: str = ""
+    reason: str  # a mend says why
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,3 +80,7 @@ KIND_OF: dict[str, type[DirectorDecision]] = {
     "award": Award, "freeze": Freeze, "reveal": Reveal,
 }
 DECISION_KINDS = tuple(KIND_OF)  # the kinds of a director's decision, in the order the API lists them
+# The fields each kind needs (a mend's reason included), in their order: what a decision without one is refused for
+NEEDED: dict[str, tuple[str, ...]] = {
+    kind: tuple(field.name for field in fields(made) if field.default is MISSING and field.default_factory is MISSING)
+    for kind, made in KIND_OF.items()}

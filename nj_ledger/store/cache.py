@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Generic, TypeVar
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
 
 from ..evenings import EveningState
 from ..state import GameState
@@ -68,20 +69,21 @@ class StateCache(Remembered[GameState]):
         return known is not None and known.version > value.version
 
 
-class EveningStates(Remembered[tuple[str, EveningState]]):
-    """The state of the most recently read evenings, each with the hash of the head it was folded to: the state
-    of an evening at a version, used only while the evening is at that version and that head (a log restored or
-    rewritten under it is folded again, and the state last folded replaces the one kept).
+class EveningStates(Remembered[tuple[tuple[Any, ...], EveningState]]):
+    """The state of the most recently read evenings, each with the entries it was folded from: used only for a
+    read of the very same entries (a log moved on, restored, or changed under it, its hashes kept or not, is
+    folded again, and the state last folded replaces the one kept). The entries are read at every read anyway:
+    what is saved is the fold.
 
     >>> states = EveningStates(capacity=2)
-    >>> states.put("e1", ("ab", EveningState(version=3)))
-    >>> states.state_at("e1", 3, "ab").version, states.state_at("e1", 3, "cd"), states.state_at("e1", 4, "ab")
-    (3, None, None)
+    >>> states.put("e1", (("a", "b"), EveningState(version=2)))
+    >>> states.state_of("e1", ["a", "b"]).version, states.state_of("e1", ["a", "c"]), states.state_of("e1", ["a"])
+    (2, None, None)
     """
 
-    def state_at(self, evening_id: str, version: int, head: str) -> EveningState | None:
-        """The evening's state at ``version`` whose last entry's hash is ``head``, when it is known."""
+    def state_of(self, evening_id: str, entries: Sequence[Any]) -> EveningState | None:
+        """The evening's state folded from exactly ``entries``, when it is known."""
         known = self.get(evening_id)
-        if known is None or known[1].version != version or known[0] != head:
+        if known is None or known[0] != tuple(entries):
             return None
         return known[1]

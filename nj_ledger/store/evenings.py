@@ -10,7 +10,7 @@ games in the same transaction, through the one way a game is created
 Every read of the log goes through one query and one function from a row to
 the core's value (:func:`entry_of`, which upcasts an entry written at an older
 version); the state folded from it is kept for the next read of the evening
-at the same version and head (:class:`.cache.EveningStates`).
+of the very same entries (:class:`.cache.EveningStates`).
 
 Each table's code and the table tokens are kept by :mod:`.evening_tables`.
 """
@@ -122,16 +122,15 @@ class Evenings:
         return [entry_of(row) for row in connection.execute(query if limit is None else query.limit(limit))]
 
     def _fold(self, evening_id: str, entries: list[LogEntry]) -> EveningState:
-        """The evening folded from its whole log, or as it was folded before at the same version and head (the
-        state is never changed once folded)."""
+        """The evening folded from its whole log, or as it was folded before from the same entries (the state is
+        never changed once folded)."""
         if not entries:
             return fold_evening(entries)
-        head = entries[-1]
-        known = self.states.state_at(evening_id, head.seq, str(head.hash))
+        known = self.states.state_of(evening_id, entries)
         if known is not None:
             return known
         state = fold_evening(entries)
-        self.states.put(evening_id, (str(head.hash), state))
+        self.states.put(evening_id, (tuple(entries), state))
         return state
 
     def _read_evening(self, connection: Connection, club_id: str, evening_id: str, lock: bool = False) -> EveningRead:

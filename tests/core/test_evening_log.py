@@ -122,7 +122,7 @@ def test_each_kind_of_decision_is_parsed_as_its_value() -> None:
     assert ev.parse_decision({"type": "departure", "players": ["A"], "signed_by": "Zoé"}) == ev.Departure(("A",))
     assert ev.parse_decision({"type": "adjustment", "player": "D", "amount": -10, "reason": "r"}) == \
         ev.Adjustment("D", -10, "r")
-    assert ev.parse_decision({"type": "withdrawal", "player": "C"}) == ev.Withdrawal("C")
+    assert ev.parse_decision({"type": "withdrawal", "player": "C", "reason": "ill"}) == ev.Withdrawal("C", "ill")
     assert ev.parse_decision({"type": "freeze", "through_round": 0}) == ev.Freeze(0)
     assert ev.parse_decision({"type": "reveal"}) == ev.Reveal()
 
@@ -131,7 +131,7 @@ def test_each_kind_of_decision_is_parsed_as_its_value() -> None:
     ({"type": "promotion"}, "type"), ([], "type"), ({"type": "award", "player": "B", "round": 2}, "score"),
     ({"type": "adjustment", "player": "D", "amount": True}, "amount"),
     ({"type": "arrival", "players": "A"}, "players"), ({"type": "arrival", "players": [1]}, "players"),
-    ({"type": "void", "game": 3}, "game"),
+    ({"type": "void", "game": 3}, "game"), ({"type": "withdrawal", "player": "C"}, "reason"),
 ])
 def test_a_decision_not_well_formed_is_refused(payload: object, field: str) -> None:
     with pytest.raises(InvalidInput) as refused:
@@ -143,7 +143,7 @@ def test_a_decision_is_decided_by_the_decider_of_its_kind_with_the_same_refusals
     state = ev.fold_evening(_log()[:4])
     assert ev.decide(state, ev.Adjustment("d", 5, "late")) == ev.decide_mend(
         state, ev.ADJUSTED, {"player": "d", "amount": 5, "reason": "late"})
-    for decision, code in ((ev.Adjustment("D", 5), "reason-needed"), (ev.Void("g99", "r"), "not-evening-game"),
+    for decision, code in ((ev.Adjustment("D", 5, " "), "reason-needed"), (ev.Void("g99", "r"), "not-evening-game"),
                            (ev.Award("B", 3, 10, "r"), "invalid-round"), (ev.Reveal(), "not-frozen"),
                            (ev.Arrival(("A",)), "player-present"), (ev.Departure(("Z",)), "unknown-player")):
         with pytest.raises((InvalidInput, RuleViolation)) as refused:

@@ -87,7 +87,7 @@ def schema_dump(app: Flask, club: str, game: str, receipts: list[dict[str, Any]]
     """The audit as the route answered it when it was made whole: the report, written out, dumped by its schema."""
     schema = AuditSchema() if receipts is None else ReceiptsAuditSchema()
     with app.test_request_context(headers=headers or {}):
-        report = translate_audit(audit_game(app_store(), club, game, receipts))
+        report = translate_audit(audit_game(app_store().keys, club, game, receipts))
         return orjson.loads(dump_json(schema.dump(report)))
 
 

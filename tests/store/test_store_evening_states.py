@@ -1,5 +1,5 @@
 """An evening's reads: every entry read as the core's value by one query, and the state folded from them kept for
-the next read of the evening at the same version and head, on both databases."""
+the next read of the very same entries, on both databases."""
 
 from __future__ import annotations
 

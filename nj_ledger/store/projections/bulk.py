@@ -1,4 +1,5 @@
-"""Loading many finished logs at once: the rows of :meth:`Store.create_game`, written in large batches.
+"""Loading many finished logs at once: the rows of :meth:`~nj_ledger.store.games.Games.create_game`, written in
+large batches.
 
 For benchmarks and migrations of whole archives: each game is a log already
 produced by the engine (a simulated game, or a game read from elsewhere and
