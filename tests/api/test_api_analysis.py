@@ -12,13 +12,13 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from api import create_app
 from api.analysis import RUNS
 from nj_ledger.deal_analysis import DEFAULT_LIMIT
 from nj_ledger.store import Store
 from nj_ledger.store.documents import import_document
 from nj_ledger.store.models import DealAnalysis
-from support.http import ADMIN_TOKEN, Calls, Club, assert_problem
+from support.apps import new_app
+from support.http import Calls, Club, assert_problem
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "dimanche-chez-jeanne.json"
 
@@ -136,7 +136,7 @@ def own_app(store: Store) -> Iterator[Callable[..., Flask]]:
     made: list[Flask] = []
 
     def make(**settings: Any) -> Flask:
-        made.append(create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, **settings}))
+        made.append(new_app(store, **settings))
         return made[-1]
 
     yield make
@@ -217,4 +217,4 @@ def test_past_the_clubs_limit_429_and_past_the_queue_503_each_with_retry_after(o
 def test_a_setting_that_is_not_one_stops_the_app_when_it_is_made(store: Store) -> None:
     for wrong in ({"NJ_LEDGER_ANALYSIS_QUEUE": "many"}, {"NJ_LEDGER_ANALYSIS_PROCESSES": 0}):
         with pytest.raises(ValueError, match=next(iter(wrong))):
-            create_app({"DATABASE_URL": store.db.url, "STORE": store, "ADMIN_TOKEN": ADMIN_TOKEN, **wrong})
+            new_app(store, **wrong)

@@ -58,9 +58,7 @@ def decide(calls: Calls, club: Club, evening: str, **body: Any) -> dict[str, Any
 
 
 def get(calls: Calls, club: Club, evening: str, *rest: str, query: str = "") -> dict[str, Any]:
-    answer = calls.client.get(evenings_url(club, evening, *rest) + query, headers=club.auth)
-    assert answer.status_code == 200, answer.get_json()
-    return dict(answer.json)
+    return dict(calls.read("GET", evenings_url(club, evening, *rest) + query, club=club, status=200))
 
 
 def expected_points(chips: list[int]) -> list[float]:

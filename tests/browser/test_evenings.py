@@ -6,10 +6,7 @@ of 20 players run from the pages, closed, its results published."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +40,7 @@ def evening_club(live_server: LiveServer) -> LiveServer:
 def call(server: LiveServer, method: str, path: str, body: Any = None, token: str | None = None,
          status: int = 200) -> Any:
     """The API as a club's other device calls it (the club's scorer token unless another is given)."""
-    request = urllib.request.Request(
-        f"{server.url}/api/v1{path}", method=method, data=None if body is None else json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token or server.token}", "Content-Type": "application/json",
-                 "Accept": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            assert answer.status == status, answer.status
-            return json.loads(answer.read())
-    except urllib.error.HTTPError as refused:
-        raise AssertionError(f"{method} {path}: {refused.code} {refused.read().decode()}") from None
+    return server.calls().read(method, f"/api/v1{path}", body, token=token or server.token, status=status)
 
 
 def open_evening(server: LiveServer, **body: Any) -> dict[str, Any]:
