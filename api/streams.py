@@ -50,7 +50,7 @@ from nj_ledger.store import ShareInfo, TableInfo, TokenInfo
 from nj_ledger.store.followers import EVENING_PREFIX, credential_key
 from nj_ledger.store.writes import club_key
 
-from .auth import own_club, reader
+from .auth import caller
 from .channels import HEARTBEAT, PAGE, frame
 from .context import store
 from .inputs import Blueprint
@@ -145,7 +145,7 @@ class GameStream(MethodView):
     def get(self, query: dict[str, Any], game: str) -> Response:
         """Follow the game's log as it grows (Server-Sent Events): every event after `Last-Event-ID` (or
         `after`), then each new one as it is appended, by any server process. A game share may follow its game."""
-        token = reader()
+        token = caller()
         after = start_position(query)
         the_store = store()
         the_store.games.game(token.club_id, game)  # another club's game, or none: 404 now, before the stream starts
@@ -173,8 +173,7 @@ class ClubStream(MethodView):
         """Follow the club's games (Server-Sent Events): every game created, deal ended and game ended, and every
         deal's or game's end an undo withdrew, after `Last-Event-ID` (or `after`), then each new one as it is
         recorded, by any server process."""
-        token = reader()
-        own_club(token, club)
+        token = caller()
         after = start_position(query)
         return streamed(ClubFollow(store(), token.club_id, club_key(token.club_id), after, *_timing()), token)
 
@@ -196,8 +195,7 @@ class EveningStream(MethodView):
         leaderboard frozen or revealed, the evening closed — after `Last-Event-ID` (or `after`), then each new one.
         With the club's stream (deals and games ended), what a big screen needs to redraw; an evening's share may
         follow it."""
-        token = reader()
-        own_club(token, club)
+        token = caller()
         after = start_position(query)
         the_store = store()
         the_store.evenings.evening_entries(token.club_id, evening, 0, 1)  # another club's evening, or none: 404 now
@@ -220,7 +218,7 @@ class TableStream(MethodView):
         """Follow a table's evening (Server-Sent Events): each decision's kind as it is recorded — a round
         started, a result confirmed, the evening closed — so that the table's phone reads its view again at
         once. Open to the table's token and to the club's tokens."""
-        token = reader()
+        token = caller()
         after = start_position(query)
         the_store = store()
         evening, _table = the_store.tables.table_by_code(token.club_id, code)  # none in this club: 404 now
