@@ -16,10 +16,10 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from nj_ledger import evenings as core
+from nj_ledger.application import evenings
 from nj_ledger.findings import Finding, finding
 from nj_ledger.store import EveningRead
 
-from .auth import own_club, reader
 from .context import etag, store
 from .evening_view import blp
 from .i18n import N_, translate_finding
@@ -93,8 +93,8 @@ class EveningReceiptsBodySchema(Schema):
 def audited(club: str, evening: str, receipts: Sequence[Mapping[str, Any]] | None = None,
             ) -> tuple[EveningRead, dict[str, Any]]:
     """The evening and its audit: ``chain`` (the hash chain, as it always was), ``checkpoints``, the members'
-    ``receipts`` when given, the verdict and the findings in the language of the request."""
-    read, signed, held = store().evenings.evening_audit(club, evening, receipts)
+    ``receipts`` when given (each of this evening once), the verdict and the findings in the language of the request."""
+    read, signed, held = evenings.evening_audit(store(), club, evening, receipts)
     bad = core.first_bad_entry(read.entries)
     found: list[Finding] = []
     if bad is not None:
@@ -126,8 +126,7 @@ class EveningReceipt(MethodView):
         """The signed receipt of the evening's head, as the ledger signed it when its last decision was recorded
         (each decision's answer carries it too); its `ETag` is the evening's version. Keep it: a later audit of
         the evening (`POST …/audit`) catches any rewrite of the decisions up to it."""
-        own_club(reader(), club)
-        info, receipt = store().evenings.evening_receipt(club, evening)
+        info, receipt = evenings.evening_receipt(store(), club, evening)
         return {"evening": info.id, "version": info.version, "receipt": receipt}, 200, etag(info.version)
 
 

@@ -11,10 +11,10 @@ from flask.views import MethodView
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from nj_ledger import evenings as core
-from nj_ledger.evenings import EveningState, GameOutcome
-from nj_ledger.store import EveningRead, TokenInfo
+from nj_ledger.application import evenings
+from nj_ledger.store import EveningRead
 
-from .auth import own_club, reader, writer
+from .auth import caller
 from .context import etag, store
 from .evening_audit import RECEIPT, EveningAuditSchema, EveningReceiptsBodySchema, EveningReceiptSchema, audited
 from .evening_view import NAME, ROUND_RANGE, SIGNED_BY, EveningSchema, blp, by_whom, evening_view
@@ -137,7 +137,6 @@ class Decisions(MethodView):
         hash after it recomputed passes the chain but not the checkpoints: `first_bad_seq` names it, with a
         `checkpoint-mismatch` finding. An evening recorded before evenings were signed reads as not signed
         (`checkpoints.signed` false, a `not-signed` finding), not as altered."""
-        own_club(reader(), club)
         return decisions_view(club, evening, query.get("mends"))
 
     @blp.arguments(NewDecisionSchema())
@@ -152,24 +151,10 @@ class Decisions(MethodView):
 
         `If-Match: "<version>"` (the evening's `version`, its `ETag`) refuses the decision (409
         `version-conflict`) when another was recorded since: a tap sent twice records once."""
-        token = writer()
-        own_club(token, club)
         decision = core.parse_decision(payload)  # a value of its kind (nj_ledger.evenings.kinds)
-        read = store().evenings.decide(club, evening, lambda state, _outcomes: core.decide(state, decision),
-                              by_whom(token, payload.get("signed_by")), expected_version=expected_version())
+        read = evenings.decide(store(), club, evening, decision, by_whom(caller(), payload.get("signed_by")),
+                               expected_version=expected_version())
         return decided(read), 201, etag(read.info.version)
-
-
-def confirm(club: str, evening: str, payload: dict[str, Any], token: TokenInfo,
-            table: int | None = None) -> dict[str, Any]:
-    """A player's confirmation of a game's result, recorded in the evening's log (``table``: from that table's
-    page, which must hold the game)."""
-    def decision(state: EveningState, outcomes: Mapping[str, GameOutcome]) -> tuple[str, dict[str, Any]]:
-        return core.decide_confirmation(state, payload["game"], payload["player"], outcomes.get(payload["game"]),
-                                        table)
-
-    read = store().evenings.decide(club, evening, decision, by_whom(token))
-    return decided(read)
 
 
 @blp.route("/clubs/<club>/evenings/<evening>/confirmations")
@@ -180,9 +165,8 @@ class Confirmations(MethodView):
         """A player of the table confirms a game's result as it stands (when the evening asks for confirmation):
         refused before the game has ended (`game-not-ended`), from a player not at the table (`not-at-table`),
         twice for the same result (`already-confirmed`)."""
-        token = writer()
-        own_club(token, club)
-        return confirm(club, evening, payload, token), 201
+        read = evenings.confirm(store(), club, evening, payload["game"], payload["player"], by_whom(caller()))
+        return decided(read), 201
 
 
 @blp.route("/clubs/<club>/evenings/<evening>/close")
@@ -193,10 +177,8 @@ class Close(MethodView):
         """Close the evening (a scorer token): nothing more is recorded in it, its tables' tokens stop writing, the
         leaderboard shows every round, and it counts toward its season's ladder. `signed_by` (optional) names the
         director who closes it, kept in the entry's `by`."""
-        token = writer()
-        own_club(token, club)
-        read = store().evenings.decide(club, evening, lambda state, _: core.decide_close(state, payload["reason"]),
-                              by_whom(token, payload.get("signed_by")), expected_version=expected_version())
+        read = evenings.close(store(), club, evening, payload["reason"], by_whom(caller(), payload.get("signed_by")),
+                              expected_version=expected_version())
         return decided(read), 201
 
 
@@ -211,8 +193,4 @@ class EveningAudit(MethodView):
         `receipt` of a decision's answer, or of `GET …/receipt`): `receipts` reports each receipt past the log's
         end (the log was cut back), naming another head at its version (rewritten), or not validly signed, with
         the first decision in doubt. Receipts of other evenings are skipped. A viewer may ask."""
-        own_club(reader(), club)
-        mine = list({(r["version"], r["head"], r["signature"]): r for r in payload["receipts"]
-                     if r["evening"] == evening}.values())  # each receipt of this evening once
-        others = [r for r in payload["receipts"] if r["evening"] != evening]
-        return decisions_view(club, evening, receipts=[*mine, *others])
+        return decisions_view(club, evening, receipts=payload["receipts"])

@@ -17,12 +17,8 @@ from typing import Any
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
-from nj_ledger import evenings as core
-from nj_ledger.evenings import EveningResult
-from nj_ledger.store import EveningRead
-from nj_ledger.store.projections import find_season
+from nj_ledger.application import evenings
 
-from .auth import own_club, reader
 from .context import store
 from .evenings import blp
 from .problems import Problem
@@ -103,12 +99,6 @@ class PlayerEveningsSchema(Schema):
     evenings = fields.List(fields.Nested(HistoryNightSchema), metadata={"description": "Newest first."})
 
 
-def _results(reads: list[EveningRead]) -> list[EveningResult]:
-    """Each closed evening's result for the ladder: the players its ranking ranks (``rank`` not null)."""
-    return [EveningResult.of_ranking(read.info.id, read.info.name, read.info.played_on.isoformat(),
-                                     core.ranking(read.state, read.outcomes)) for read in reads]
-
-
 @blp.route("/clubs/<club>/seasons/<season>/ladder")
 class Ladder(MethodView):
     @blp.arguments(LadderQuerySchema(), location="query")
@@ -118,12 +108,10 @@ class Ladder(MethodView):
         """The season's ladder over its closed evenings: each player's best `best_evenings` evening scores summed
         (every one when the season keeps them all); players with fewer than `qualifying_evenings` evenings are
         listed after the others, unranked."""
-        own_club(reader(), club)
-        found = find_season(store().db, club, season)
-        if found is None:
+        ladder = evenings.season_ladder(store(), club, season)
+        if ladder is None:
             raise Problem(404, "not-found", "The club has no season called {name!r}.", params={"name": season})
-        reads = store().evenings.evenings_between(club, found.starts_on, found.ends_on, closed_only=True)
-        rows = core.ladder(_results(reads), qualifying=found.qualifying_evenings, best=found.best_evenings)
+        found, reads, rows = ladder.season, ladder.evenings, ladder.rows
         if query["format"] == "csv":
             return csv_answer(["rank", "name", "evenings", "kept", "total", "qualified"],
                               [[row["rank"] if row["rank"] is not None else "", row["name"], row["evenings"],
@@ -144,24 +132,8 @@ class PlayerEvenings(MethodView):
     def get(self, query: dict[str, Any], club: str, player: str) -> Any:
         """A player's evenings, newest first: each evening's rank, score, games and average (open evenings as
         they stand)."""
-        own_club(reader(), club)
         start, end = period(club, query)
-        reads = store().evenings.evenings_between(club, start, end)
-        key = player.strip().casefold()
-        nights = []
-        for read in reversed(reads):
-            rows = core.ranking(read.state, read.outcomes)
-            mine = next((row for row in rows if row["name"].casefold() == key), None)
-            if mine is None:
-                continue
-            name = mine["name"]
-            nights.append({"evening": read.info.id, "name": read.info.name, "date": read.info.played_on.isoformat(),
-                           "status": read.info.status, "rule": read.state.ranking, "rank": mine["rank"],
-                           "players": sum(1 for row in rows if row["rank"] is not None), "score": mine["score"],
-                           "games": mine["games"], "average": mine["average"], "player": name})
-        shown = nights[0]["player"] if nights else player.strip()
-        for night in nights:
-            del night["player"]
+        shown, nights = evenings.player_evenings(store(), club, player, start, end)
         if query["format"] == "csv":
             fields_ = ["date", "name", "status", "rule", "rank", "players", "score", "games", "average"]
             return csv_answer(fields_, [[night[f] if night[f] is not None else "" for f in fields_]

@@ -9,9 +9,10 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from nj_ledger import evenings as core
+from nj_ledger.application import evenings
 from nj_ledger.store import EveningRead
 
-from .auth import own_club, writer
+from .auth import caller
 from .context import store
 from .evening_view import NAME, SIGNED_BY, CountsSchema, blp, by_whom, counts, now, read_evening
 from .games import expected_version
@@ -120,9 +121,7 @@ class Rounds(MethodView):
         (`round-not-finished`, unless `force`), after the end time (`evening-time-up`), when every planned round
         has started and no tables are set (`no-round-left`), or once the evening is closed; with
         `If-Match: "<version>"`, when the evening moved on (409 `version-conflict`)."""
-        token = writer()
-        own_club(token, club)
-        read = store().evenings.start_round(club, evening, by_whom(token, payload.get("signed_by")),
-                                   tables=payload.get("tables"),
-                                   force=payload["force"], now=now(), expected_version=expected_version())
+        read = evenings.start_round(store(), club, evening, by_whom(caller(), payload.get("signed_by")),
+                                    tables=payload.get("tables"), force=payload["force"], now=now(),
+                                    expected_version=expected_version())
         return _rounds_view(read), 201

@@ -30,11 +30,12 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from nj_ledger import evenings as core
+from nj_ledger.application import evenings
 from nj_ledger.evenings import EveningState, GameOutcome
 from nj_ledger.store import EveningRead, NewShare, iso
 
 from .addresses import link_base, qr_svg, qr_uri
-from .auth import own_club, reader, reads_table_codes, writer
+from .auth import caller, reads_table_codes
 from .context import etag, store
 from .evenings import NO_STORE, TABLE_PAGE, blp
 from .shares import SHARE_FRAGMENT
@@ -199,10 +200,8 @@ class Screen(MethodView):
         page makes for the screen); another evening's share finds nothing (404). The tables' codes, pages and QR
         codes are for a club token and the screen's share only: read with a results share
         (`POST /clubs/{club}/shares`), they are null."""
-        token = reader()
-        own_club(token, club)
-        read = store().evenings.evening(club, evening)
-        return screen_view(read, codes=reads_table_codes(token)), 200, etag(read.info.version)
+        read = evenings.evening(store(), club, evening)
+        return screen_view(read, codes=reads_table_codes(caller())), 200, etag(read.info.version)
 
 
 @blp.route("/clubs/<club>/evenings/<evening>/screen/links")
@@ -220,9 +219,7 @@ class ScreenLinks(MethodView):
         true). Unlike a results share, it reads the tables' codes, pages and QR
         codes, which join a table while the evening is open: it is for a screen
         shown in the room. An evening of another club is 404."""
-        own_club(writer(), club)
-        share = store().shares.create_share(club, None, payload.get("label", SCREEN_LABEL), evening_id=evening,
-                                     screen=True)
+        share = evenings.screen_share(store(), club, evening, payload.get("label", SCREEN_LABEL))
         url = screen_url(share)
         address = f"{link_base()}{url}"
         return {"share": share.id, "evening": share.evening_id, "label": share.label,

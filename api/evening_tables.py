@@ -17,13 +17,14 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from nj_ledger import evenings as core
+from nj_ledger.application import evenings
 from nj_ledger.store import EveningRead, NewTableLink
 
 from .addresses import link_base
-from .auth import caller, own_club, writer
+from .auth import caller
 from .context import store
-from .evening_decisions import ConfirmSchema, confirm
-from .evening_view import NO_STORE, TOKEN_FRAGMENT, blp, table_page
+from .evening_decisions import ConfirmSchema
+from .evening_view import NO_STORE, TOKEN_FRAGMENT, blp, by_whom, table_page
 from .table_moves import MovesSchema, moves
 
 
@@ -56,8 +57,7 @@ class TableLinks(MethodView):
     def post(self, club: str, evening: str, table: int) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Another scorer link for a table, with its QR code (a scorer token): a new token, shown once; the
         table's earlier tokens keep working until the evening closes."""
-        own_club(writer(), club)
-        return link_view(store().evenings.table_link(club, evening, table)), 201, NO_STORE
+        return link_view(evenings.table_link(store(), club, evening, table)), 201, NO_STORE
 
 
 class TableGameSchema(Schema):
@@ -88,12 +88,6 @@ class TableViewSchema(Schema):
                        "round 2, or when the table had no game in the round before)."})
 
 
-def _table_read(code: str) -> tuple[EveningRead, int]:
-    token = caller()
-    evening, table = store().tables.table_by_code(token.club_id, code)
-    return store().evenings.evening(token.club_id, evening), table
-
-
 def table_view(read: EveningRead, table: int) -> dict[str, Any]:
     state = read.state
     games = []
@@ -121,7 +115,7 @@ class Table(MethodView):
     def get(self, code: str) -> dict[str, Any]:
         """A table by its code: its game in the current round, who is planned there next, its games of the
         evening. Open to the table's token (which reaches nothing else) and to the club's tokens."""
-        read, table = _table_read(code)
+        read, table = evenings.table_by_code(store(), caller().club_id, code)
         return table_view(read, table)
 
 
@@ -132,8 +126,7 @@ class TableConfirmations(MethodView):
     def post(self, payload: dict[str, Any], code: str) -> tuple[dict[str, Any], int]:
         """A player of the table confirms its game's result, on the table's phone (the table's token, or a club
         scorer's); the answer is the table's view."""
-        token = writer()
-        evening, table = store().tables.table_by_code(token.club_id, code)
-        confirm(token.club_id, evening, payload, token, table)
-        read = store().evenings.evening(token.club_id, evening)
+        token = caller()
+        read, table = evenings.confirm_at_table(store(), token.club_id, code, payload["game"], payload["player"],
+                                                by_whom(token))
         return table_view(read, table), 201

@@ -14,9 +14,9 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from nj_ledger import evenings as core
+from nj_ledger.application import evenings
 from nj_ledger.store import EveningRead, TableInfo, TokenInfo
 
-from .auth import own_club, reader
 from .context import store
 from .evening_json import TABLE_PAGE as TABLE_PAGE  # the JSON of an evening: api/evening_json.py
 from .evening_json import TOKEN_FRAGMENT as TOKEN_FRAGMENT
@@ -104,6 +104,5 @@ def by_whom(token: TokenInfo, signed_by: str | None = None) -> dict[str, Any]:
 
 
 def read_evening(club: str, evening: str) -> EveningRead:
-    """The evening, for a caller that reads its club."""
-    own_club(reader(), club)
-    return store().evenings.evening(club, evening)
+    """The evening, for a caller that reads its club (:func:`api.auth.guard` checked it)."""
+    return evenings.evening(store(), club, evening)

@@ -25,10 +25,11 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from nj_ledger import evenings as core
+from nj_ledger.application import evenings
 from nj_ledger.store import iso
 
 from . import evening_rounds  # noqa: F401 - its routes join the blueprint, as the modules below do
-from .auth import own_club, reader, reads_table_codes, writer
+from .auth import caller, reads_table_codes
 from .context import etag, next_page, store
 from .evening_results import ranking_view
 from .evening_tables import TableLinkSchema, TableViewSchema, link_view, table_view
@@ -116,15 +117,13 @@ class Evenings(MethodView):
     @blp.response(200, EveningPageSchema)
     def get(self, query: dict[str, Any], club: str) -> dict[str, Any]:
         """The club's evenings, newest first, a page at a time (by status and days played)."""
-        own_club(reader(), club)
-        found = store().evenings.list_evenings(club, status=query.get("status"), played_from=query.get("from_"),
-                                      played_to=query.get("to"), limit=query["limit"] + 1, offset=query["offset"])
-        more = len(found) > query["limit"]
+        found = evenings.evenings_page(store(), club, status=query.get("status"), played_from=query.get("from_"),
+                                       played_to=query.get("to"), limit=query["limit"], offset=query["offset"])
         return {
             "evenings": [{"id": e.id, "club": e.club_id, "name": e.name, "date": e.played_on.isoformat(),
                           "status": e.status, "version": e.version, "created_at": iso(e.created_at),
-                          "updated_at": iso(e.updated_at)} for e in found[: query["limit"]]],
-            "next": next_page("evenings.Evenings", more, limit=query["limit"],
+                          "updated_at": iso(e.updated_at)} for e in found.items],
+            "next": next_page("evenings.Evenings", found.more, limit=query["limit"],
                               offset=query["offset"] + query["limit"]),
         }
 
@@ -137,18 +136,12 @@ class Evenings(MethodView):
         The seats of every round are drawn at once (the plan); the answer holds
         a scorer link per table — its token reaches that table's games only,
         shown once — with the link's QR code (SVG and PNG)."""
-        token = writer()
-        own_club(token, club)
-        played_on = payload.get("date") or now().date()
-        ends_at = _moment(payload.get("ends_at"))
-        created = core.decide_creation(
-            name=payload["name"], played_on=played_on.isoformat(), players=payload["players"],
-            rounds=payload["rounds"], rules=payload["rules"], starting_chips=payload["starting_chips"],
-            ranking=payload["ranking"], confirmation=payload["confirmation"], seed=payload["seed"],
-            ends_at=None if ends_at is None else ends_at.isoformat(),
-            tables=payload.get("tables"), sizes=payload.get("sizes"), seating=payload.get("seating"))
-        _check_game_settings(created[1])
-        read, links = store().evenings.create_evening(club, created, by_whom(token))
+        read, links = evenings.create_evening(
+            store(), club, by_whom(caller()), name=payload["name"], played_on=payload.get("date") or now().date(),
+            players=payload["players"], rounds=payload["rounds"], rules=payload["rules"],
+            starting_chips=payload["starting_chips"], ranking=payload["ranking"], confirmation=payload["confirmation"],
+            seed=payload["seed"], ends_at=_moment(payload.get("ends_at")), tables=payload.get("tables"),
+            sizes=payload.get("sizes"), seating=payload.get("seating"))
         return {**evening_view(read), "links": [link_view(link) for link in links]}, 201, NO_STORE
 
 
@@ -163,16 +156,6 @@ def _moment(text: str | None) -> datetime | None:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
 
 
-def _check_game_settings(data: dict[str, Any]) -> None:
-    """The evening's rules and chips make a game at every table size (the core's refusal, before anything is
-    stored)."""
-    from nj_ledger.decide import new_game
-
-    sizes = {len(table) for tables in data["plan"] for table in tables} or {data["tables"]["smallest"]}
-    for size in sorted(sizes):
-        new_game([f"p{seat}" for seat in range(size)], data["rules"], data["starting_chips"])
-
-
 @blp.route("/clubs/<club>/evenings/<evening>")
 class Evening(MethodView):
     @blp.response(200, EveningSchema, headers={"ETag": {"description": "The evening's version (If-Match of its "
@@ -182,4 +165,4 @@ class Evening(MethodView):
         `ETag` is its version. An evening's share made for the big screen reads the tables' codes and pages; a
         results share reads them null (a code joins its table for writing)."""
         read = read_evening(club, evening)
-        return evening_view(read, codes=reads_table_codes(reader())), 200, etag(read.info.version)
+        return evening_view(read, codes=reads_table_codes(caller())), 200, etag(read.info.version)

@@ -44,6 +44,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from marshmallow import fields
 
+from nj_ledger.application import evenings
 from nj_ledger.store.evening_tables import JoinedTable, TableFull
 
 from .context import store
@@ -145,7 +146,8 @@ class Join(MethodView):
         joins.check(address)
         missed = False  # a table full, or the store failing, is no miss
         try:
-            joined: JoinedTable | None = store().tables.join_table(code, current_app.config["TABLE_TOKENS_PER_TABLE"])
+            joined: JoinedTable | None = evenings.join_table(store(), code,
+                                                             current_app.config["TABLE_TOKENS_PER_TABLE"])
             missed = joined is None
         except TableFull as full:
             raise Problem(409, "table-tokens-exhausted", TABLE_FULL,
@@ -155,5 +157,5 @@ class Join(MethodView):
         if joined is None:
             raise Problem(404, "table-unknown", UNKNOWN, params={"code": code[:20]})
         link = joined.link
-        read = store().evenings.evening(joined.club_id, link.evening_id)
+        read = evenings.evening(store(), joined.club_id, link.evening_id)
         return {**table_view(read, link.table), "token": link.secret}, 201, NO_STORE

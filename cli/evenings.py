@@ -96,27 +96,19 @@ def evening_create(club_id: str, name: str, players: str, rounds: int, starting_
     from datetime import UTC, datetime
 
     from api.evening_json import TOKEN_FRAGMENT, evening_view
-    from nj_ledger import evenings as core
-    from nj_ledger.decide import new_game
+    from nj_ledger.application import clubs, evenings
 
     try:
         smallest, preferred, largest = (int(part) for part in table_rule.split(","))
     except ValueError:
         raise click.BadParameter(_("three numbers: smallest,preferred,largest"), param_hint="--tables") from None
     store = _store()
-    store.clubs.club(club_id)
-    played_on = (day.date() if day is not None else datetime.now(UTC).date()).isoformat()
-
-    def create() -> Any:
-        created = core.decide_creation(name=name, played_on=played_on, players=_players(players), rounds=rounds,
-                                       rules=rules, starting_chips=starting_chips, ranking=ranking,
-                                       confirmation=confirmation, seed=seed,
-                                       tables={"smallest": smallest, "preferred": preferred, "largest": largest})
-        for size in sorted({len(table) for tables in created[1]["plan"] for table in tables}):
-            new_game([f"p{seat}" for seat in range(size)], created[1]["rules"], starting_chips)
-        return store.evenings.create_evening(club_id, created, OPERATOR)
-
-    read, links = _decided(create)
+    clubs.known_club(store, club_id)
+    played_on = day.date() if day is not None else datetime.now(UTC).date()
+    read, links = _decided(lambda: evenings.create_evening(
+        store, club_id, OPERATOR, name=name, played_on=played_on, players=_players(players), rounds=rounds,
+        rules=rules, starting_chips=starting_chips, ranking=ranking, confirmation=confirmation, seed=seed,
+        tables={"smallest": smallest, "preferred": preferred, "largest": largest}))
     urls = {link.table: f"{base_url.rstrip('/')}/tables/{link.code}#{TOKEN_FRAGMENT}={link.secret}"
             for link in links}
     if as_json:
@@ -138,8 +130,9 @@ def evening_create(club_id: str, name: str, players: str, rounds: int, starting_
 def evening_show(club_id: str, evening_id: str, as_json: bool) -> None:
     """EVENING of CLUB: its rounds, tables and games (with the grid's marks), and its ranking."""
     from api.evening_json import evening_view, ranking_view
+    from nj_ledger.application import evenings
 
-    read = _store().evenings.evening(club_id, evening_id)
+    read = evenings.evening(_store(), club_id, evening_id)
     if as_json:
         click.echo(json.dumps({"evening": evening_view(read), "ranking": ranking_view(read, None)},
                               ensure_ascii=False))
@@ -156,9 +149,11 @@ def evening_round(club_id: str, evening_id: str, force: bool) -> None:
     """Start the next round of EVENING: a game for each table of the plan."""
     from datetime import UTC, datetime
 
+    from nj_ledger.application import evenings
+
     store = _store()
-    read = _decided(lambda: store.evenings.start_round(club_id, evening_id, OPERATOR, force=force,
-                                                       now=datetime.now(UTC)))
+    read = _decided(lambda: evenings.start_round(store, club_id, evening_id, OPERATOR, force=force,
+                                                 now=datetime.now(UTC)))
     number = read.state.current_round
     click.echo(say("Round {number} started:", number=number))
     for seated in read.state.started[-1]:
@@ -172,11 +167,10 @@ def evening_round(club_id: str, evening_id: str, force: bool) -> None:
 @click.option("--reason", default="", help="Why, for the record.")
 def evening_close(club_id: str, evening_id: str, reason: str) -> None:
     """Close EVENING: nothing more is recorded in it; its ranking is final."""
-    from nj_ledger import evenings as core
+    from nj_ledger.application import evenings
 
     store = _store()
-    read = _decided(lambda: store.evenings.decide(club_id, evening_id,
-                                                  lambda state, _: core.decide_close(state, reason), OPERATOR))
+    read = _decided(lambda: evenings.close(store, club_id, evening_id, reason, OPERATOR))
     click.echo(say("{name} ({id}) closed.", name=read.info.name, id=read.info.id))
     _echo_ranking(read)
 

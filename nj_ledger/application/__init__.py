@@ -11,12 +11,15 @@ the interface that called it does both, each in its own way.
 - :mod:`.games`: a game read (its state, its log a page at a time, a deal's segment and its steps), a club's games;
 - :mod:`.analysis`: the deal to analyse (found, folded, settled) and its kept analysis;
 - :mod:`.clubs`: clubs, their tokens and their members, and :mod:`.exchange`: a game out and in, as a
-  document or an NJN record (their functions are called by the modules' names: ``clubs.new_token``).
+  document or an NJN record, and :mod:`.evenings`: club evenings — one opened, read, listed and audited, the
+  director's decisions, the next round, a confirmation, a table's links and its view by code, the evening closed,
+  the season's ladder and a player's evenings (their functions are called by the modules' names:
+  ``clubs.new_token``, ``evenings.start_round``).
 """
 
 from __future__ import annotations
 
-from . import clubs, exchange
+from . import clubs, evenings, exchange
 from .analysis import DealAnalysis, DealNotSettled, SettledDeal, deal_analysis, settled_deal
 from .games import (
     Current,
@@ -51,6 +54,7 @@ __all__ = [
     "current_game",
     "deal_analysis",
     "deal_segment",
+    "evenings",
     "exchange",
     "folded",
     "game_owner",
