@@ -210,15 +210,13 @@ def reader() -> TokenInfo:
 
 
 def writer() -> TokenInfo:
-    """The caller, allowed to write (role ``scorer``); 403 for a share or a viewer. Checked once a request: by
-    :func:`guard` for every request that writes, so that a view reads the answer it established."""
+    """The caller, allowed to write (role ``scorer``); 403 for a share or a viewer. Asked once a request, by
+    :func:`guard`, for every request that writes: the views read the caller it established (:func:`caller`)."""
     token = caller()
-    if not g.get("may_write"):
-        if isinstance(token, ShareInfo):
-            raise Problem(403, "forbidden", "A share link may read what it shares, never write.")
-        if not token.can_write:
-            raise Problem(403, "forbidden", "This token may read but not write: ask your club for a scorer token.")
-        g.may_write = True
+    if isinstance(token, ShareInfo):
+        raise Problem(403, "forbidden", "A share link may read what it shares, never write.")
+    if not token.can_write:
+        raise Problem(403, "forbidden", "This token may read but not write: ask your club for a scorer token.")
     return token
 
 
