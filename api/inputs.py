@@ -149,19 +149,8 @@ def reject_unreadable_input() -> None:
     except ValueError:
         raise Problem(400, "invalid-json", "The body could not be read as JSON.") from None
     refuse_unstorable(body)
-    if not raw.startswith(BOM) and _is_utf8(raw):
+    if json.detect_encoding(raw) == "utf-8":  # as json.loads read it: plain UTF-8, no byte-order mark
         setattr(g, DECODED, body)  # what the arguments are read from; other bytes are no JSON argument (BodyParser)
-
-
-BOM = b"\xef\xbb\xbf"
-
-
-def _is_utf8(raw: bytes) -> bool:
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 class BodyParser(FlaskParser):
