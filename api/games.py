@@ -151,7 +151,7 @@ class ClubGames(MethodView):
                              played_from=played_from, played_to=played_to)
         page = list_games(store(), club, filters, query["limit"], query["offset"])
         return {
-            "games": [summary_view(game) for game in page.games],
+            "games": [summary_view(game) for game in page.items],
             "next": next_page("games.ClubGames", page.more, limit=query["limit"],
                               offset=query["offset"] + query["limit"]),
         }

@@ -121,7 +121,7 @@ def games_list(club_id: str | None, status: str | None, player: str | None, titl
     played = day.date() if day is not None else None
     filters = GameFilter(status=status, player=player or None, title=title or None, played_from=played,
                          played_to=played)
-    rows = [summary_view(game) for game in list_games(store, club_id, filters, limit, offset).games]
+    rows = [summary_view(game) for game in list_games(store, club_id, filters, limit, offset).items]
     if as_json:
         click.echo(json.dumps({"games": rows}, ensure_ascii=False))
         return

@@ -4,22 +4,12 @@ revoked and rotated, its members listed and registered."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Generic, TypeVar
 
 from ..store import ClubInfo, NewToken, PlayerInfo, Store, TokenRecord
+from .listing import Page
 
-Item = TypeVar("Item")
 EVERY_TOKEN = 10_000  # tokens listed at most at once for a club's operator (no club makes that many)
 MEMBERS_PAGE = 500  # members read at once when every name is needed
-
-
-@dataclass(frozen=True)
-class Page(Generic[Item]):
-    """A page of a list, and whether more follow it."""
-
-    items: list[Item]
-    more: bool
 
 
 def create_club(store: Store, name: str) -> tuple[ClubInfo, NewToken]:

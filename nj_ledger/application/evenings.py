@@ -18,7 +18,7 @@ from ..evenings import DirectorDecision, EveningResult, EveningState, GameOutcom
 from ..store import EveningInfo, EveningRead, NewShare, NewTableLink, Store
 from ..store.evening_tables import JoinedTable
 from ..store.projections import SeasonInfo, find_season
-from .clubs import Page
+from .listing import Page
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from ..reducer import fold
 from ..state import GameState
 from ..store import GameInfo, NotFound, Record, Store
 from ..store.errors import unreplayable
+from .listing import Page
 
 
 class NoSuchDeal(NotFound):
@@ -62,14 +63,6 @@ class GameFilter:
     played_to: date | None = None
 
 
-@dataclass(frozen=True)
-class GamesPage:
-    """Games, newest first, and whether more follow them."""
-
-    games: list[GameInfo]
-    more: bool
-
-
 def game_owner(store: Store, game: str) -> str | None:
     """The club of the game ``game``, or None for no such game: for the server's operator, who reaches every
     club."""
@@ -101,12 +94,12 @@ def records_page(store: Store, club: str, game: str, after: int, limit: int) -> 
     return RecordsPage(info.version, records, last, bool(records) and last < info.version)
 
 
-def list_games(store: Store, club: str | None, filters: GameFilter, limit: int, offset: int) -> GamesPage:
+def list_games(store: Store, club: str | None, filters: GameFilter, limit: int, offset: int) -> Page[GameInfo]:
     """A page of ``club``'s games (every club's for None), newest first: by the day played, then by when each
     was recorded."""
     games = store.games.list_games(club, status=filters.status, player=filters.player, played_from=filters.played_from,
                              played_to=filters.played_to, title=filters.title, limit=limit + 1, offset=offset)
-    return GamesPage(games[:limit], len(games) > limit)
+    return Page(games[:limit], len(games) > limit)
 
 
 def deal_segment(store: Store, club: str, game: str, number: int) -> tuple[GameState, list[Record]]:

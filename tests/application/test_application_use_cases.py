@@ -46,7 +46,7 @@ def test_a_game_started_keeps_its_title_trimmed_and_its_day(store: Store, club: 
 def test_a_game_the_core_refuses_is_not_stored(store: Store, club: ClubInfo) -> None:
     with pytest.raises(LedgerError):
         start_game(store, club.id, ["Ana"], "classic", 60)
-    assert list_games(store, club.id, GameFilter(), 10, 0).games == []
+    assert list_games(store, club.id, GameFilter(), 10, 0).items == []
 
 
 def test_actions_are_recorded_and_a_stale_version_is_refused(store: Store, club: ClubInfo) -> None:
@@ -99,12 +99,12 @@ def test_reads_of_a_game_its_state_receipt_log_and_list(store: Store, club: Club
     with pytest.raises(NotFound):
         current_game(store, other.id, game)
     start_game(store, club.id, PLAYERS, "classic", 60, title="Jeudi", played_on=date(2026, 11, 26))
-    assert len(list_games(store, club.id, GameFilter(), 10, 0).games) == 2
+    assert len(list_games(store, club.id, GameFilter(), 10, 0).items) == 2
     first = list_games(store, club.id, GameFilter(), 1, 0)
-    assert len(first.games) == 1 and first.more
+    assert len(first.items) == 1 and first.more
     titled = list_games(store, club.id, GameFilter(title="jeu", played_from=date(2026, 11, 26)), 10, 0)
-    assert [g.meta.get("title") for g in titled.games] == ["Jeudi"] and not titled.more
-    assert list_games(store, other.id, GameFilter(), 10, 0).games == []
+    assert [g.meta.get("title") for g in titled.items] == ["Jeudi"] and not titled.more
+    assert list_games(store, other.id, GameFilter(), 10, 0).items == []
 
 
 def test_a_deal_to_replay_and_its_steps(store: Store, club: ClubInfo, document: dict[str, Any]) -> None:
