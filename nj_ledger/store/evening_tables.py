@@ -20,7 +20,7 @@ from sqlalchemy import Connection, Table, func, insert, select
 from ..evenings import ROUND
 from .base import Database, utcnow
 from .errors import NotFound
-from .models import Evening, EveningEntry, EveningTable, TableToken
+from .models import Evening, EveningTable, TableToken
 from .tokens import token_digest
 from .values import TokenInfo
 
@@ -141,8 +141,7 @@ class TableTokens:
                 raise missing_evening(evening_id)
             code = connection.execute(select(EveningTable.code).where(
                 EveningTable.evening_id == evening_id, EveningTable.number == table)).scalar_one()
-            rounds = connection.execute(select(EveningEntry.data).where(
-                EveningEntry.evening_id == evening_id, EveningEntry.type == ROUND)).scalars()
+            rounds = [item.data for item in self.db.recorder.select_entries(connection, evening_id, kind=ROUND)]
             games = frozenset(t["game"] for data in rounds for t in data["tables"] if t["table"] == table)
             return TableScope(code, games, status == "closed")
 

@@ -7,10 +7,12 @@ appended, the row's version bumped on condition. Starting a round creates its
 games in the same transaction, through the one way a game is created
 (:meth:`.games.Games.write_game`).
 
-Every read of the log goes through one query and one function from a row to
-the core's value (:func:`entry_of`, which upcasts an entry written at an older
-version); the state folded from it is kept for the next read of the evening
-of the very same entries (:class:`.cache.EveningStates`).
+The log is written and read through the store's recorder, as a game's is
+(:meth:`.recorder.Recorder.insert_entry`, :meth:`~.recorder.Recorder.select_entries`:
+one function from a row to the core's value, :func:`.rows.entry_of`, which
+upcasts an entry written at an older version); the state folded from it is
+kept for the next read of the evening of the very same entries
+(:class:`.cache.EveningStates`).
 
 Each table's code and the table tokens are kept by :mod:`.evening_tables`.
 """
@@ -35,7 +37,6 @@ from ..evenings import (
     decide_round,
     entry_hash,
     fold_evening,
-    read_entry,
     round_tables,
 )
 from ..receipts import Signer
@@ -48,14 +49,12 @@ from .evening_tables import NewTableLink, TableTokens, missing_evening
 from .followers import EVENING_PREFIX
 from .games import Games
 from .keys import Keys
-from .models import Club, Evening, EveningEntry, EveningTable, Game
+from .models import Club, Evening, EveningTable, Game
 from .values import GameInfo
 
 _EVENINGS = cast(Table, Evening.__table__)
-_LOG = cast(Table, EveningEntry.__table__)
 _TABLES = cast(Table, EveningTable.__table__)
 _GAMES = cast(Table, Game.__table__)
-_ENTRY_COLUMNS = (_LOG.c.seq, _LOG.c.type, _LOG.c.data, _LOG.c.by, _LOG.c.recorded_at, _LOG.c.hash)
 
 Decision = Callable[[EveningState, Mapping[str, GameOutcome]], tuple[str, dict[str, Any]]]
 
@@ -75,12 +74,6 @@ class EveningInfo:
     def of(cls, row: Evening) -> EveningInfo:
         return cls(row.id, row.club_id, row.name, row.played_on, row.created_at, row.updated_at, row.version,
                    row.status)
-
-
-
-def entry_of(row: Any) -> LogEntry:
-    """An entry of the log as the core's value, from its row (an entry stored so far is of version 1)."""
-    return read_entry(row.seq, row.type, dict(row.data), dict(row.by), row.recorded_at, row.hash)
 
 
 @dataclass(frozen=True)
@@ -117,9 +110,7 @@ class Evenings:
     def _entries(self, connection: Connection, evening_id: str, after: int = 0,
                  limit: int | None = None) -> list[LogEntry]:
         """The evening's entries with seq > ``after`` (at most ``limit``), in order: every read of its log."""
-        query = (select(*_ENTRY_COLUMNS).where(_LOG.c.evening_id == evening_id, _LOG.c.seq > after)
-                 .order_by(_LOG.c.seq))
-        return [entry_of(row) for row in connection.execute(query if limit is None else query.limit(limit))]
+        return self.db.recorder.select_entries(connection, evening_id, after, limit)
 
     def _fold(self, evening_id: str, entries: list[LogEntry]) -> EveningState:
         """The evening folded from its whole log, or as it was folded before from the same entries (the state is
@@ -238,7 +229,7 @@ class Evenings:
             .values(version=item["seq"], head_hash=item["hash"], updated_at=now, status=status or info.status))
         if bumped.rowcount != 1:
             raise LostRace
-        connection.execute(insert(_LOG), [{"evening_id": info.id, **item}])
+        self.db.recorder.insert_entry(connection, info.id, item)
         receipt = sign_entry(connection, signer, info.id, item, now)
         self.db.recorder.announce(connection, EVENING_PREFIX + info.id, info.version + 1)  # heard at the commit
         return receipt

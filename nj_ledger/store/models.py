@@ -281,6 +281,8 @@ class EveningEntry(Base):
     by: Mapped[dict[str, Any]] = mapped_column(JSON())  # who made the decision: a token's id, role and label
     recorded_at: Mapped[str] = mapped_column(String(32))
     hash: Mapped[str] = mapped_column(String(64))
+    # the entry's schema version (not hashed); the entries stored before it was kept are of version 1
+    v: Mapped[int] = mapped_column(Integer, server_default=text("1"))
 
 
 class EveningTable(Base):

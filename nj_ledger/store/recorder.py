@@ -2,11 +2,12 @@
 
 In the manner of the ``eventsourcing`` library's recorders, :class:`Recorder`
 says what the store needs of a database: an engine tuned for it, event rows
-inserted and read back a chunk at a time, a deal's rows, a read that sees one
-moment, the signing keys locked, statements that insert or skip or update, the
-errors another writer can cause. :class:`~.sqlite.SQLiteRecorder` and
-:class:`~.postgresql.PostgresRecorder` say how; every other module of the store
-asks its recorder (:func:`recorder_for`) and never the dialect's name.
+inserted and read back a chunk at a time, a deal's rows, an evening's entries
+inserted and read back, a read that sees one moment, the signing keys locked,
+statements that insert or skip or update, the errors another writer can cause.
+:class:`~.sqlite.SQLiteRecorder` and :class:`~.postgresql.PostgresRecorder` say
+how; every other module of the store asks its recorder (:func:`recorder_for`)
+and never the dialect's name.
 
     >>> recorder_for("sqlite://").name, recorder_for("postgresql+psycopg://db.example/ledger").embedded
     ('sqlite', False)
@@ -24,12 +25,17 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.orm import Session
 
+from ..evenings.entries import LogEntry
 from .rows import (
+    INSERT_ENTRY,
     INSERT_EVENTS,
     SELECT_DEAL,
+    SELECT_ENTRIES,
     SELECT_MEMBERS,
     SELECT_OWNER_AND_VERSION,
     SELECT_RECORDS,
+    entry_of,
+    entry_row,
     event_rows,
     json_text,
     json_value,
@@ -148,6 +154,24 @@ class Recorder(ABC):
         in SQL, where PostgreSQL would add 1 to the largest 32-bit number in 32 bits)."""
         parameters = (game_id, deal, upto, game_id, deal, game_id, deal + 1, LAST_SEQ)
         return [record_of(row) for row in self.fetch(_driver(connection), SELECT_DEAL, parameters)]
+
+    # --- evenings' logs ----------------------------------------------------------------------------
+    def insert_entry(self, connection: Connection, evening_id: str, item: Mapping[str, Any]) -> None:
+        """Insert an evening's new entry, chained (its hash given), at the entries' current version, in the
+        connection's transaction."""
+        connection.exec_driver_sql(INSERT_ENTRY.format(mark=self.mark), entry_row(evening_id, item))
+
+    def select_entries(self, connection: Connection, evening_id: str, after: int = 0,
+                       limit: int | None = None, kind: str | None = None) -> list[LogEntry]:
+        """The entries of an evening's log with seq > ``after`` (at most ``limit`` of them; of type ``kind`` only,
+        when given), in order, each read by :func:`~.rows.entry_of`."""
+        sql, parameters = SELECT_ENTRIES, [evening_id, after]
+        if kind is not None:
+            sql, parameters = sql + " AND type = {mark}", [*parameters, kind]
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql, parameters = sql + " LIMIT {mark}", [*parameters, limit]
+        return [entry_of(row) for row in self.fetch(_driver(connection), sql, tuple(parameters))]
 
     def owner_and_version(self, connection: Connection, game_id: str) -> tuple[str, int] | None:
         """``(club_id, version)`` of a game, or None if there is no such game."""

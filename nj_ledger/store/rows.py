@@ -1,5 +1,5 @@
-"""Event rows as the database holds them: JSON written once, the statements every back end runs, and the one
-function that turns a row back into a record.
+"""Event rows and evening entries' rows as the database holds them: JSON written once, the statements every back
+end runs, and the one function that turns a row back into a record (an entry: :func:`entry_of`).
 
 The ORM's insert turns every record into a parameter dictionary and encodes
 its ``data`` with the json module; the append path and the imports write
@@ -17,13 +17,14 @@ driver ready tuples instead, and read rows straight from its cursor.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
 from sqlalchemy import Text, cast
 
 from ..chain import Chained
+from ..evenings.entries import ENTRY_VERSION, LogEntry, read_entry
 from .models import DEAL_STARTS_WHERE, EventRecord
 from .values import Record
 
@@ -50,6 +51,12 @@ SELECT_DEAL = ("SELECT seq, deal, type, CAST(data AS TEXT), v, recorded_at, hash
                + DEAL_STARTS_WHERE + ") "
                "AND seq < coalesce((SELECT min(seq) FROM events WHERE game_id = {mark} AND deal = {mark} AND "
                + DEAL_STARTS_WHERE + "), {mark}) ORDER BY seq")
+# An evening's log ("by" quoted: a word of SQL), read in order from a seq on.
+ENTRY_COLUMNS = ("evening_id", "seq", "type", "data", '"by"', "v", "recorded_at", "hash")
+INSERT_ENTRY = (f"INSERT INTO evening_log ({', '.join(ENTRY_COLUMNS)}) "
+                f"VALUES ({', '.join(['{mark}'] * len(ENTRY_COLUMNS))})")
+SELECT_ENTRIES = ('SELECT seq, type, CAST(data AS TEXT), CAST("by" AS TEXT), v, recorded_at, hash FROM evening_log '
+                  "WHERE evening_id = {mark} AND seq > {mark}")  # then the type wanted, the order, the limit
 SELECT_OWNER_AND_VERSION = "SELECT club_id, version FROM games WHERE id = {mark}"
 SELECT_MEMBERS = "SELECT name_key, id FROM players WHERE club_id = {mark} AND name_key IN ({marks})"
 
@@ -106,3 +113,31 @@ def record_of(row: Sequence[Any]) -> Record:
             data = data.decode(errors="replace") if isinstance(data, bytes) else data
     return {"seq": seq, "deal": deal, "type": kind, "data": data, "v": v, "recorded_at": recorded_at,
             "hash": digest}
+
+
+def entry_row(evening_id: str, item: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The ``evening_log`` row of a chained entry (:data:`ENTRY_COLUMNS` order), written at
+    :data:`~nj_ledger.evenings.ENTRY_VERSION`.
+
+    >>> entry_row("e1", {"seq": 1, "type": "evening_closed", "data": {"reason": ""}, "by": {"role": "operator"},
+    ...                  "recorded_at": "2026-11-26T23:00:00.000000Z", "hash": "ab"})[3:6]
+    ('{"reason":""}', '{"role":"operator"}', 1)
+    """
+    return (evening_id, item["seq"], item["type"], json_text(item["data"]), json_text(dict(item["by"])),
+            ENTRY_VERSION, item["recorded_at"], item["hash"])
+
+
+def entry_of(row: Sequence[Any]) -> LogEntry:
+    """The entry of a row of ``seq, type, data, by, v, recorded_at, hash`` (``data`` and ``by`` as their JSON text)
+    as the core's value, upcast from the version ``v`` it was written at: every read of an evening's log goes
+    through here.
+
+    >>> entry_of((2, "evening_closed", '{"reason": ""}', '{}', 1, "2026-11-26T23:00:00.000000Z", "ab")).data
+    {'reason': ''}
+    """
+    seq, kind, data, by, v, recorded_at, digest = row
+    return read_entry(seq, kind, dict(_json(data)), dict(_json(by)), recorded_at, digest, v)
+
+
+def _json(value: Any) -> Any:
+    return json_value(value) if isinstance(value, (str, bytes)) else value

@@ -8,17 +8,19 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, Table, func, select, text
+from sqlalchemy import Connection, Table, func, insert, select, text
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 
 from benchmarks.data import long_game
 from nj_ledger.chain import Chained, canonical_json
+from nj_ledger.evenings import ADJUSTED, ENTRY_VERSION, entry, entry_hash, first_bad_entry
+from nj_ledger.events import UPCASTERS
 from nj_ledger.store import ClubInfo, NotFound, Store, recorder_for, utcnow
 from nj_ledger.store import recorder as recorder_module
 from nj_ledger.store.base import new_id
 from nj_ledger.store.log import GENESIS, chain_records
 from nj_ledger.store.migrate import upgrade
-from nj_ledger.store.models import GamePlayer, Player
+from nj_ledger.store.models import Evening, EveningEntry, GamePlayer, Player
 from nj_ledger.store.postgresql import COPY_FROM
 from nj_ledger.store.recorder import LAST_SEQ
 from nj_ledger.store.rows import event_rows
@@ -191,6 +193,55 @@ def test_a_games_owner_and_version_are_read_in_one_statement(store: Store, club:
         connection = session.connection()
         assert store.db.recorder.owner_and_version(connection, game_id) == (club.id, len(records))
         assert store.db.recorder.owner_and_version(connection, "no-such-game") is None
+
+
+def an_evening(store: Store, club: ClubInfo) -> str:
+    """An evening's row, with nothing in its log."""
+    now, evening_id = utcnow(), new_id()
+    with store.db.writing() as session:
+        session.add(Evening(id=evening_id, club_id=club.id, name="Jeudi", played_on=now.date(), created_at=now,
+                            updated_at=now, version=0, head_hash=GENESIS, status="open"))
+    return evening_id
+
+
+def test_an_evenings_entries_read_back_as_written_from_a_seq_on(store: Store, club: ClubInfo) -> None:
+    evening_id = an_evening(store, club)
+    items, previous = [], GENESIS
+    for seq in range(1, 6):
+        item = entry(seq, ADJUSTED, {"player": "Chloé", "amount": seq, "reason": "retard"},
+                     {"role": "scorer", "label": "Élise"}, f"2026-11-26T20:0{seq}:00.000000Z")
+        item["hash"] = previous = entry_hash(previous, item)
+        items.append(item)
+    with store.db.writing_connection() as connection:
+        for item in items:
+            store.db.recorder.insert_entry(connection, evening_id, item)
+    with store.db.reading() as session:
+        connection = session.connection()
+        entries = store.db.recorder.select_entries(connection, evening_id)
+        assert [dict(value) for value in entries] == items and [value.v for value in entries] == [ENTRY_VERSION] * 5
+        assert list(entries[0].data) == ["player", "amount", "reason"]  # the keys in the order written
+        assert store.db.recorder.select_entries(connection, evening_id, 2) == entries[2:]
+        assert store.db.recorder.select_entries(connection, evening_id, 1, limit=2) == entries[1:3]
+        assert store.db.recorder.select_entries(connection, evening_id, 5) == []
+        assert store.db.recorder.select_entries(connection, "no-such-evening") == []
+        versions = connection.execute(select(EveningEntry.v).where(EveningEntry.evening_id == evening_id))
+        assert set(versions.scalars()) == {ENTRY_VERSION}
+
+
+def test_an_entry_stored_at_an_older_version_is_read_upcast_its_hash_over_what_was_written(
+        store: Store, club: ClubInfo, monkeypatch: pytest.MonkeyPatch) -> None:
+    renamed = {"why": "reason"}  # an older version's name of a field
+    monkeypatch.setitem(UPCASTERS, (ADJUSTED, ENTRY_VERSION - 1),
+                        lambda data: {renamed.get(name, name): value for name, value in data.items()})
+    evening_id = an_evening(store, club)
+    item = entry(1, ADJUSTED, {"player": "Ana", "amount": 5, "why": "retard"}, {}, "2026-11-26T20:00:00.000000Z")
+    item["hash"] = entry_hash(GENESIS, item)
+    with store.db.writing_connection() as connection:
+        connection.execute(insert(EveningEntry), [{"evening_id": evening_id, **item, "v": ENTRY_VERSION - 1}])
+    with store.db.reading() as session:
+        [value] = store.db.recorder.select_entries(session.connection(), evening_id)
+    assert value.v == ENTRY_VERSION and value.data == {"player": "Ana", "amount": 5, "reason": "retard"}
+    assert value.hashed()["data"] == item["data"] and first_bad_entry([value]) is None
 
 
 def test_a_lookup_runs_one_statement_on_a_pooled_connection(store: Store, club: ClubInfo) -> None:

@@ -1,6 +1,9 @@
-"""The migrations build the schema from an empty database, match the models, and guard the log."""
+"""The migrations build the schema from an empty database, match the models, guard the log, and keep what an
+evening's log held before its entries kept a version."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -11,7 +14,7 @@ from sqlalchemy.exc import DBAPIError
 from benchmarks.scratch import scratch_postgres, scratch_sqlite
 from nj_ledger import new_game
 from nj_ledger.store import Store, make_engine
-from nj_ledger.store.migrate import current_revision, head_revision, is_current, upgrade
+from nj_ledger.store.migrate import alembic_config, current_revision, head_revision, is_current, upgrade
 from nj_ledger.store.models import Base
 
 TABLES = {"clubs", "tokens", "players", "games", "game_players", "events", "idempotency_keys", "checkpoints",
@@ -71,3 +74,67 @@ def test_the_database_refuses_to_update_or_delete_an_evening_decision(store: Sto
         with pytest.raises(DBAPIError, match="append-only"), store.db.writing() as session:
             session.execute(text(statement), {"evening": read.info.id})
     assert [item["seq"] for item in store.evenings.evening(club.id, read.info.id).entries] == [1]
+
+
+def test_an_evening_written_before_its_entries_kept_a_version_reads_as_version_1_and_audits_clean(
+        empty_url: str) -> None:
+    from alembic import command
+
+    from nj_ledger.chain import GENESIS
+    from nj_ledger.evenings import ADJUSTED, decide_creation, decide_mend, entry, entry_hash, first_bad_entry
+
+    created = decide_creation(name="Jeudi", played_on="2026-11-26", players=["Ana", "Ben", "Chloé"], rounds=1,
+                              rules="classic", starting_chips=60, seating=[[["Ana", "Ben", "Chloé"]]])
+    upgrade(empty_url)
+    store = Store(empty_url)
+    try:  # an evening signed as the ledger signs them, whose rows then lose their version with the downgrade
+        club, _ = store.clubs.create_club("Le Nain du Jeudi")
+        signed = store.evenings.create_evening(club.id, created, {"role": "operator"})[0].info.id
+        store.evenings.decide(club.id, signed, lambda state, _: decide_mend(
+            state, ADJUSTED, {"player": "Ana", "amount": 5, "reason": "retard"}), {"role": "scorer"})
+        hashes = [item["hash"] for item in store.evenings.evening(club.id, signed).entries]
+    finally:
+        store.close()
+    command.downgrade(alembic_config(empty_url), "0014_evening_checkpoints")  # no row trigger fires
+    items = [entry(1, *created, {"role": "operator"}, "2026-01-08T20:00:00.000000Z"),
+             entry(2, ADJUSTED, {"player": "Ben", "amount": 3, "reason": "retard"}, {}, "2026-01-08T21:00:00.000000Z")]
+    previous = GENESIS
+    for item in items:
+        item["hash"] = previous = entry_hash(previous, item)
+    engine = make_engine(empty_url)
+    try:
+        assert "v" not in {c["name"] for c in inspect(engine).get_columns("evening_log")}
+        with engine.begin() as connection:  # an evening older than signing, its rows written without a version
+            connection.execute(text("INSERT INTO evenings (id, club_id, name, played_on, created_at, updated_at, "
+                                    "version, head_hash, status) VALUES ('old-evening', :club, 'Jeudi', "
+                                    "'2026-01-08', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 2, :head, 'open')"),
+                               {"club": club.id, "head": previous})
+            connection.execute(text('INSERT INTO evening_log (evening_id, seq, type, data, "by", recorded_at, hash) '
+                                    "VALUES ('old-evening', :seq, :type, :data, :by, :recorded_at, :hash)"),
+                               [{**item, "data": json.dumps(item["data"]), "by": json.dumps(item["by"])}
+                                for item in items])
+        upgrade(empty_url)  # no row trigger fires either
+        with engine.connect() as connection:
+            assert set(connection.execute(text("SELECT v FROM evening_log")).scalars()) == {1}
+    finally:
+        engine.dispose()
+    store = Store(empty_url)
+    try:
+        read, checkpoints, _ = store.evenings.evening_audit(club.id, signed)
+        assert [(item["hash"], item.v) for item in read.entries] == [(digest, 1) for digest in hashes]
+        assert first_bad_entry(read.entries) is None
+        assert checkpoints == {"ok": True, "signed_from": 1, "count": 2, "first_bad_seq": None}
+        old, checkpoints, _ = store.evenings.evening_audit(club.id, "old-evening")
+        assert [(item["hash"], item.v) for item in old.entries] == [(item["hash"], 1) for item in items]
+        assert first_bad_entry(old.entries) is None and old.state.adjustments[0]["amount"] == 3
+        assert checkpoints == {"ok": True, "signed_from": None, "count": 0, "first_bad_seq": None}
+        store.evenings.decide(club.id, signed, lambda state, _: decide_mend(
+            state, ADJUSTED, {"player": "Ben", "amount": 2, "reason": "retard"}), {"role": "scorer"})
+        read, checkpoints, _ = store.evenings.evening_audit(club.id, signed)
+        assert [item.v for item in read.entries] == [1, 1, 1]
+        assert [item["hash"] for item in read.entries[:2]] == hashes
+        assert checkpoints == {"ok": True, "signed_from": 1, "count": 3, "first_bad_seq": None}
+        with pytest.raises(DBAPIError, match="append-only"), store.db.writing() as session:
+            session.execute(text("UPDATE evening_log SET v = 2 WHERE evening_id = 'old-evening'"))
+    finally:
+        store.close()
