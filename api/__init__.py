@@ -94,6 +94,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (health.blp, clubs.blp, shares.blp, games.blp, replay.blp, exchange.blp, scoreboards.blp,
                       receipts.blp, streams.blp, evenings.blp, table_join.blp, lan.blp):
         api.register_blueprint(blueprint)
+    streams.document_items(api.spec)
     app.register_blueprint(docs.blp)
     app.register_blueprint(pages.blp)
     i18n.init_app(app)

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-from flask import Flask, Response, current_app
+from flask import Flask, current_app
 from flask.views import MethodView
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from nj_ledger.application import DealNotSettled, deal_analysis
 
 from .analysis_workers import SETTINGS, Analyses, Job, setting
 from .auth import caller
 from .context import store
+from .dumping import ViewSchema
 from .i18n import translate
 from .problems import PROBLEM_JSON, Problem
 from .replay import blp
@@ -48,7 +48,7 @@ def init_app(app: Flask) -> None:
     app.extensions[RUNS] = Analyses()
 
 
-class FairSchema(Schema):
+class FairSchema(ViewSchema):
     samples = fields.Integer(metadata={"description": "How many deals consistent with what the player saw were "
                                                       "drawn and solved."})
     seed = fields.Integer(metadata={"description": "The seed they were drawn from."})
@@ -62,7 +62,7 @@ class FairSchema(Schema):
     disagrees = fields.Boolean(metadata={"description": "The mark under full knowledge is another one."})
 
 
-class AnalysedDecisionSchema(Schema):
+class AnalysedDecisionSchema(ViewSchema):
     seq = fields.Integer(metadata={"description": "The seq of the play or pass this decision is part of."})
     seat = fields.Integer()
     action = fields.Dict(metadata={"description": "The table action chosen (a play up to a run's end, or a pass)."})
@@ -79,12 +79,12 @@ class AnalysedDecisionSchema(Schema):
         "The decision valued on what its player could see: null past the budget, or for a deal settled by count.")})
 
 
-class ExpectedChipsSchema(Schema):
+class ExpectedChipsSchema(ViewSchema):
     seq = fields.Integer()
     values = fields.List(fields.Float(), metadata={"description": "Each seat's expected chips at the deal's end."})
 
 
-class SampledSchema(Schema):
+class SampledSchema(ViewSchema):
     samples = fields.Integer(metadata={"description": "How many completions of the unseen cards were analysed."})
     seed = fields.Integer(metadata={"description": "The seed they were drawn from (the same seed, the same deals)."})
     deals = fields.Integer(allow_none=True, metadata={"description": "How many deals are consistent with the "
@@ -92,7 +92,7 @@ class SampledSchema(Schema):
     hidden = fields.Integer(metadata={"description": "The cards nobody saw."})
 
 
-class DealAnalysisSchema(Schema):
+class DealAnalysisSchema(ViewSchema):
     game = fields.String()
     deal = fields.Integer()
     head = fields.Dict(metadata={"description": "The deal's last event, {seq, hash}: the analysis is of the deal "
@@ -126,7 +126,7 @@ class Analysis(MethodView):
         "The club has as many analyses waiting or being computed as it may (too-many-analyses)."))
     @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=WAIT, description=(
         "The server has as many analyses waiting as it takes (analyses-busy)."))
-    def get(self, game: str, number: int) -> Response:
+    def get(self, game: str, number: int) -> dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]]:
         """What each decision of settled deal `number` cost, under best play by all (docs/ANALYSIS.md).
 
         Computed once, off the request, in a process of the server's own, and kept: the first request answers
@@ -147,10 +147,9 @@ class Analysis(MethodView):
             job = Job(deal.key, club, shared, deal.start, deal.events, int(setting("NJ_LEDGER_ANALYSIS_LIMIT")))
             if not current_app.extensions[RUNS].start(job):
                 answer.update(status="failed", message=translate(SENTENCES["failed"]))
-                return Response(orjson.dumps(answer), status=200, mimetype="application/json")
+                return answer
             answer.update(status="computing", message=translate(SENTENCES["computing"]))
-            return Response(orjson.dumps(answer), status=202, mimetype="application/json",
-                            headers={"Retry-After": str(RETRY_AFTER)})
+            return answer, 202, {"Retry-After": str(RETRY_AFTER)}
         answer.update(kept)
         answer.setdefault("sampled", None)  # kept before deals settled by count were analysed
         answer["message"] = translate(SENTENCES[kept["status"]], {"from_seq": kept["from_seq"]})
@@ -158,4 +157,4 @@ class Analysis(MethodView):
         if sampled is not None:
             said = SENTENCES["sampled" if sampled["deals"] is not None else "sampled-uncounted"]
             answer["message"] += " " + translate(said, {"samples": sampled["samples"], "deals": sampled["deals"]})
-        return Response(orjson.dumps(answer), status=200, mimetype="application/json")
+        return answer

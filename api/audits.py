@@ -31,6 +31,7 @@ from typing import IO, Any
 
 import orjson
 from flask import Flask, Response, current_app
+from marshmallow import fields, validate
 
 from nj_ledger.bounds import MAX_GAME_EVENTS
 from nj_ledger.findings import Finding
@@ -39,8 +40,10 @@ from nj_ledger.store import GameInfo
 from nj_ledger.store.checkpoints import audit_game_into
 
 from .context import store
+from .dumping import ViewSchema
 from .i18n import translate_audit
 from .problems import Problem, dump_json
+from .receipts import ReceiptsReportSchema
 
 WHOLE_LOG_READS = 2  # whole logs a process reads at once: the others' requests keep threads to run on
 RETRY_AFTER_SECONDS = 5  # about what an audit of the longest game takes
@@ -52,6 +55,75 @@ GATE = "nj_ledger.whole_log_reads"
 ITEM_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS  # dump_json's, its newline left out
 AUDITED_PER_PAGE = MAX_GAME_EVENTS  # events a page of a club's audit reads: one longest game, or many shorter
 SEVERITIES = ("error", "warning", "info")
+
+
+class FindingSchema(ViewSchema):
+    severity = fields.String(validate=validate.OneOf(["info", "warning", "error"]))
+    seq = fields.Integer(allow_none=True)
+    code = fields.String()
+    message = fields.String()
+
+
+class TransferSchema(ViewSchema):
+    """One transfer event of the log: every chip that moved."""
+
+    seq = fields.Integer()
+    deal = fields.Integer()
+    from_ = fields.String(data_key="from", attribute="from", metadata={"description": "seat:N or box:CARD."})
+    to = fields.String(metadata={"description": "seat:N or box:CARD."})
+    amount = fields.Integer()
+    reason = fields.String(metadata={"description": "ante, take, payment, grand_opera, bete, hoc or adjust."})
+
+
+class CorrectionSchema(ViewSchema):
+    """An undo or an adjustment."""
+
+    seq = fields.Integer()
+    deal = fields.Integer()
+    type = fields.String(validate=validate.OneOf(["undo", "adjust"]))
+    reason = fields.String()
+    message = fields.String(allow_none=True)
+    withdrew = fields.Dict(allow_none=True, metadata={"description": "An undo: the table action it withdrew, as "
+                                                                     "sent."})
+    settlement = fields.Integer(allow_none=True, metadata={"description": "An undo: the number of the deal whose "
+                                                                          "settlement it withdrew, or null."})
+    game_end = fields.Boolean(metadata={"description": "An undo: whether the game's end went with it."})
+    from_ = fields.String(data_key="from", attribute="from",
+                          metadata={"description": "An adjustment: seat:N or box:CARD."})
+    to = fields.String(metadata={"description": "An adjustment: seat:N or box:CARD."})
+    amount = fields.Integer(metadata={"description": "An adjustment: the chips moved."})
+
+
+class AuditSchema(ViewSchema):
+    ok = fields.Boolean(metadata={"description": "False when any part of the audit fails."})
+    events = fields.Integer()
+    transfers = fields.List(fields.Nested(TransferSchema))
+    totals = fields.Dict(keys=fields.String(), values=fields.Dict())
+    conservation = fields.Dict()
+    chain = fields.Dict()
+    head = fields.Dict(metadata={"description": "The log against the game's version and head hash: "
+                                                "{ok, version, last_seq, first_bad_seq}."})
+    checkpoints = fields.Dict()
+    recomputation = fields.Dict()
+    corrections = fields.List(fields.Nested(CorrectionSchema), metadata={"description": (
+        "Each undo and adjustment: {seq, deal, type: undo|adjust, reason, message}, `message` the correction in "
+        "words with the players' names (the finding's sentence). An undo adds `withdrew` (the table action it "
+        "withdrew, as sent), `settlement` (the number of the deal whose settlement it withdrew, or null) and "
+        "`game_end` (whether the game's end went with it); an adjustment adds `from`, `to`, `amount`.")})
+    settled_by_count = fields.List(fields.Integer(), metadata={
+        "description": "The deals settled from a loser's hand told by count (a reveal's count form: cards left, "
+                       "points, honours) rather than shown card by card, in log order (a settlement an undo "
+                       "withdrew is not listed); each settlement by count also has an info finding "
+                       "settled-by-count naming the players, at its place in the log."})
+    findings = fields.List(fields.Nested(FindingSchema))
+
+
+class ReceiptsAuditSchema(AuditSchema):
+    receipts = fields.Nested(ReceiptsReportSchema)
+
+
+LISTS = {"transfers": TransferSchema(), "corrections": CorrectionSchema(), "findings": FindingSchema()}
+REPORTS = (AuditSchema(exclude=tuple(LISTS)), ReceiptsAuditSchema(exclude=tuple(LISTS)))  # without, with receipts
 
 
 class WholeLogReads:
@@ -87,12 +159,14 @@ class Spooled:
     """A JSON list written an item at a time, as :func:`api.problems.dump_json` writes each: in memory while
     small, then in a temporary file."""
 
-    def __init__(self) -> None:
+    def __init__(self, schema: ViewSchema) -> None:
+        self.dump = schema.dump
         self.file: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)  # noqa: SIM115 - closed by close()
         self.count = 0
         self.default = current_app.json.default  # type: ignore[attr-defined]  # looked up once, not an item at a time
 
     def add(self, item: Any) -> None:
+        item = self.dump(item)
         try:
             written = orjson.dumps(item, default=self.default, option=ITEM_OPTIONS)
         except TypeError:  # what orjson refuses (an integer past 64 bits), as dump_json writes it
@@ -116,7 +190,7 @@ class AuditItems:
     request: each correction with its sentence, each finding written out (:func:`api.i18n.translate_audit`)."""
 
     def __init__(self) -> None:
-        self.transfers, self.corrections, self.findings = Spooled(), Spooled(), Spooled()
+        self.transfers, self.corrections, self.findings = (Spooled(LISTS[name]) for name in LISTS)
 
     def add(self, transfers: list[dict[str, Any]], corrections: list[dict[str, Any]],
             findings: list[Finding]) -> None:
@@ -136,7 +210,7 @@ class AuditItems:
 
 def audit_response(club: str, game: str, receipts: Sequence[Mapping[str, Any]] | None = None) -> Response:
     """The audit of ``game`` (with the members' ``receipts``, when given) as its answer, written out as it is
-    read back from :class:`AuditItems`: the fields of ``AuditSchema`` (``ReceiptsAuditSchema``), keys sorted."""
+    read back from :class:`AuditItems`, through ``AuditSchema`` (``ReceiptsAuditSchema``), keys sorted."""
     items = AuditItems()
     try:
         with whole_log_read():
@@ -144,19 +218,19 @@ def audit_response(club: str, game: str, receipts: Sequence[Mapping[str, Any]] |
     except BaseException:
         items.close()
         raise
-    report = translate_audit({**summary.report, "findings": [*summary.first, *summary.last]})
-    shown = [dump_json(finding) for finding in report.pop("findings")]
+    shown = translate_audit({**summary.report, "findings": [*summary.first, *summary.last]})
+    said = [dump_json(LISTS["findings"].dump(finding)) for finding in shown["findings"]]
     lists = {"transfers": ([], items.transfers, []), "corrections": ([], items.corrections, []),
-             "findings": (shown[:len(summary.first)], items.findings, shown[len(summary.first):])}
-    del report["corrections"]  # what translate_audit shows of none: they are in ``items``
+             "findings": (said[:len(summary.first)], items.findings, said[len(summary.first):])}
+    report = REPORTS[receipts is not None].dump(shown)  # the corrections shown here are none: they are in ``items``
     # Everything that needs the app is written now: the answer is read after the request has ended.
-    fields = [(dump_json(name).rstrip() + b":", lists.get(name) or dump_json(report[name]).rstrip())
-              for name in sorted([*report, *lists])]
+    parts = [(dump_json(name).rstrip() + b":", lists.get(name) or dump_json(report[name]).rstrip())
+             for name in sorted([*report, *lists])]
 
     def body() -> Iterator[bytes]:
         try:
             separator = b"{"
-            for name, value in fields:
+            for name, value in parts:
                 yield separator + name
                 yield from listed(*value) if isinstance(value, tuple) else (value,)
                 separator = b","

@@ -75,6 +75,8 @@ class Follow(Protocol):
 
     def fetch(self, after: int) -> list[dict[str, Any]]: ...
 
+    def framed(self, items: list[dict[str, Any]]) -> bytes: ...
+
 
 class Member:
     """One follower on its channel, and its connection: the channel writes to it directly (a send the server
@@ -369,5 +371,4 @@ def _read_and_frame(follow: Follow, after: int) -> tuple[int, int, bytes]:
     items = follow.fetch(after)
     if not items:
         return 0, after, b""
-    field = follow.position_field
-    return len(items), items[-1][field], b"".join(frame(item[field], item) for item in items)
+    return len(items), items[-1][follow.position_field], follow.framed(items)

@@ -13,6 +13,7 @@ from nj_ledger.store import ROLES, NewToken, PlayerInfo, iso
 
 from .auth import require_admin
 from .context import next_page, store
+from .dumping import ViewSchema
 from .inputs import Blueprint
 from .lookalikes import look_alikes
 from .schemas import MAX_INT, PageQuerySchema, PageSchema, name_field
@@ -27,7 +28,7 @@ class NewClubSchema(Schema):
     name = name_field(120, required=True)
 
 
-class ClubSchema(Schema):
+class ClubSchema(ViewSchema):
     id = fields.String()
     name = fields.String()
     created_at = fields.String()
@@ -35,7 +36,7 @@ class ClubSchema(Schema):
     games = fields.Integer(metadata={"description": "Number of games."})
 
 
-class CreatedClubSchema(Schema):
+class CreatedClubSchema(ViewSchema):
     id = fields.String()
     name = fields.String()
     created_at = fields.String()
@@ -47,7 +48,7 @@ class NewTokenSchema(Schema):
     label = fields.String(load_default="", validate=validate.Length(max=120))
 
 
-class TokenSchema(Schema):
+class TokenSchema(ViewSchema):
     id = fields.Integer()
     role = fields.String()
     label = fields.String()
@@ -55,7 +56,7 @@ class TokenSchema(Schema):
     token = fields.String(metadata={"description": "The secret; shown once, keep it."})
 
 
-class TokenListedSchema(Schema):
+class TokenListedSchema(ViewSchema):
     id = fields.Integer()
     role = fields.String()
     label = fields.String()
@@ -72,7 +73,7 @@ class NewPlayerSchema(Schema):
     name = name_field(80, required=True)
 
 
-class PlayerSchema(Schema):
+class PlayerSchema(ViewSchema):
     id = fields.Integer()
     name = fields.String()
     created_at = fields.String()
@@ -87,13 +88,13 @@ class SeatedNamesSchema(Schema):
                           metadata={"description": "The names about to be seated, as a new game takes them."})
 
 
-class LookAlikeSchema(Schema):
+class LookAlikeSchema(ViewSchema):
     name = fields.String(metadata={"description": "One of the names asked about.", "example": "\u0410na"})
     looks_like = fields.String(metadata={"description": "A member's name, or another name asked about before it, "
                                                         "that it looks like without being it.", "example": "Ana"})
 
 
-class LookAlikesSchema(Schema):
+class LookAlikesSchema(ViewSchema):
     look_alikes = fields.List(fields.Nested(LookAlikeSchema))
 
 

@@ -20,11 +20,13 @@ from nj_ledger.application import evenings
 from nj_ledger.findings import Finding, finding
 from nj_ledger.store import EveningRead
 
+from .audits import FindingSchema
 from .context import etag, store
+from .dumping import ViewSchema
 from .evening_view import blp
 from .i18n import N_, translate_finding
 from .receipts import SIGNATURE_FIELDS, SignatureSchema
-from .replay import MAX_RECEIPTS_OF_A_GAME, FindingSchema
+from .replay import MAX_RECEIPTS_OF_A_GAME
 from .schemas import MAX_INT
 
 MAX_RECEIPTS_OF_AN_EVENING = MAX_RECEIPTS_OF_A_GAME  # checked in one audit (each signature checked costs)
@@ -53,13 +55,13 @@ RECEIPT = ("The signed receipt of the evening's head: keep it, an audit of the e
            "…/audit`). Null only for an evening whose last decision is older than signing.")
 
 
-class EveningReceiptAnswerSchema(Schema):
+class EveningReceiptAnswerSchema(ViewSchema):
     evening = fields.String()
     version = fields.Integer()
     receipt = fields.Nested(EveningReceiptSchema, allow_none=True, metadata={"description": RECEIPT})
 
 
-class SignedSchema(Schema):
+class SignedSchema(ViewSchema):
     ok = fields.Boolean()
     signed = fields.Boolean(metadata={"description": "false: not signed (older than signing), the evening's "
                                                      "decisions were all recorded before evenings were signed."})
@@ -71,7 +73,7 @@ class SignedSchema(Schema):
         "description": "The first decision whose signed checkpoint does not hold: rewritten after it was signed."})
 
 
-class EveningAuditSchema(Schema):
+class EveningAuditSchema(ViewSchema):
     """What the audit of an evening's log adds to the log: the verdict and what it found."""
 
     ok = fields.Boolean(metadata={"description": "The hash chain and the signed checkpoints hold (and the "

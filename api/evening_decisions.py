@@ -16,6 +16,7 @@ from nj_ledger.store import EveningRead
 
 from .auth import caller
 from .context import etag, store
+from .dumping import ViewSchema
 from .evening_audit import RECEIPT, EveningAuditSchema, EveningReceiptsBodySchema, EveningReceiptSchema, audited
 from .evening_view import NAME, ROUND_RANGE, SIGNED_BY, EveningSchema, blp, by_whom, evening_view
 from .games import expected_version
@@ -29,7 +30,7 @@ REASON = fields.String(validate=[validate.Length(min=1, max=500), NOT_BLANK])
 SCORE_RANGE = validate.Range(-10**9, 10**9)
 
 
-class DecisionSchema(Schema):
+class DecisionSchema(ViewSchema):
     seq = fields.Integer()
     type = fields.String()
     data = fields.Dict()
@@ -40,7 +41,7 @@ class DecisionSchema(Schema):
     mend = fields.Boolean(metadata={"description": "An adjustment, a game voided, a withdrawal or a score awarded."})
 
 
-class ChainSchema(Schema):
+class ChainSchema(ViewSchema):
     ok = fields.Boolean()
     first_bad_seq = fields.Integer(allow_none=True)
 
@@ -89,7 +90,7 @@ class NewDecisionSchema(Schema):
                 raise ValidationError(N_("Missing data for required field."), name)
 
 
-class DecidedSchema(Schema):
+class DecidedSchema(ViewSchema):
     decision = fields.Nested(DecisionSchema)
     evening = fields.Nested(EveningSchema)
     receipt = fields.Nested(EveningReceiptSchema, metadata={"description": RECEIPT})

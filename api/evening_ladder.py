@@ -20,6 +20,7 @@ from marshmallow import Schema, fields, validate
 from nj_ledger.application import evenings
 
 from .context import store
+from .dumping import ViewSchema
 from .evenings import blp
 from .problems import Problem
 from .scoreboards import period
@@ -30,7 +31,7 @@ class LadderQuerySchema(Schema):
     format = fields.String(load_default="json", validate=validate.OneOf(("json", "csv")))
 
 
-class LadderNightSchema(Schema):
+class LadderNightSchema(ViewSchema):
     evening = fields.String()
     name = fields.String()
     date = fields.String()
@@ -41,7 +42,7 @@ class LadderNightSchema(Schema):
     kept = fields.Boolean(metadata={"description": "Among the player's best evenings, which count."})
 
 
-class LadderRowSchema(Schema):
+class LadderRowSchema(ViewSchema):
     rank = fields.Integer(allow_none=True, metadata={"description": "Null: not qualified (too few evenings)."})
     name = fields.String()
     evenings = fields.Integer()
@@ -51,14 +52,14 @@ class LadderRowSchema(Schema):
     history = fields.List(fields.Nested(LadderNightSchema))
 
 
-class LadderEveningSchema(Schema):
+class LadderEveningSchema(ViewSchema):
     id = fields.String()
     name = fields.String()
     date = fields.String()
     rule = fields.String()
 
 
-class LadderSchema(Schema):
+class LadderSchema(ViewSchema):
     club = fields.String()
     season = fields.String()
     from_ = fields.String(data_key="from")
@@ -76,7 +77,7 @@ class HistoryQuerySchema(Schema):
     format = fields.String(load_default="json", validate=validate.OneOf(("json", "csv")))
 
 
-class HistoryNightSchema(Schema):
+class HistoryNightSchema(ViewSchema):
     evening = fields.String()
     name = fields.String()
     date = fields.String()
@@ -91,7 +92,7 @@ class HistoryNightSchema(Schema):
     average = fields.Float(allow_none=True)
 
 
-class PlayerEveningsSchema(Schema):
+class PlayerEveningsSchema(ViewSchema):
     club = fields.String()
     player = fields.String()
     from_ = fields.String(data_key="from", allow_none=True)

@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from nj_ledger import evenings as core
 from nj_ledger.evenings import EveningState
 
+from .dumping import ViewSchema
 
-class MendSchema(Schema):
+
+class MendSchema(ViewSchema):
     seq = fields.Integer(metadata={"description": "The mend's place in the evening's log."})
     type = fields.String(metadata={"description": "score_adjusted, game_voided, player_withdrawn or score_awarded."})
     round = fields.Integer(metadata={

@@ -9,6 +9,7 @@ from flask import Response
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
+from .dumping import ViewSchema
 from .evening_json import ranking_view as ranking_view  # the JSON of a ranking: api/evening_json.py
 from .evening_mends import MendSchema
 from .evening_view import ROUND_RANGE, blp, read_evening
@@ -21,7 +22,7 @@ class RankingQuerySchema(Schema):
     format = fields.String(load_default="json", validate=validate.OneOf(("json", "csv")))
 
 
-class RoundScoreSchema(Schema):
+class RoundScoreSchema(ViewSchema):
     round = fields.Integer()
     table = fields.Integer(allow_none=True)
     game = fields.String(allow_none=True)
@@ -29,7 +30,7 @@ class RoundScoreSchema(Schema):
     mark = fields.String(metadata={"description": "As the grid's, or awarded."})
 
 
-class RankRowSchema(Schema):
+class RankRowSchema(ViewSchema):
     rank = fields.Integer(allow_none=True, metadata={
         "description": "Equal scores share a rank; null: withdrawn, or no result yet (no game counted, no score "
                        "awarded, no adjustment: listed after the ranked players, `withdrawn` false). An adjustment "
@@ -45,7 +46,7 @@ class RankRowSchema(Schema):
     rounds = fields.List(fields.Nested(RoundScoreSchema))
 
 
-class RankingSchema(Schema):
+class RankingSchema(ViewSchema):
     evening = fields.String()
     name = fields.String()
     version = fields.Integer()

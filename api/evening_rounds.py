@@ -14,12 +14,13 @@ from nj_ledger.store import EveningRead
 
 from .auth import caller
 from .context import store
+from .dumping import ViewSchema
 from .evening_view import NAME, SIGNED_BY, CountsSchema, blp, by_whom, counts, now, read_evening
 from .games import expected_version
 from .schemas import name_field
 
 
-class CellSchema(Schema):
+class CellSchema(ViewSchema):
     round = fields.Integer()
     table = fields.Integer()
     players = fields.List(fields.String(), metadata={"description": "In seat order."})
@@ -32,14 +33,14 @@ class CellSchema(Schema):
     confirmed_by = fields.String(allow_none=True)
 
 
-class GridRowSchema(Schema):
+class GridRowSchema(ViewSchema):
     table = fields.Integer()
     code = fields.String(allow_none=True)
     cells = fields.List(fields.Nested(CellSchema, allow_none=True), metadata={
         "description": "One per round (1…); null where the round has no such table."})
 
 
-class GridSchema(Schema):
+class GridSchema(ViewSchema):
     evening = fields.String()
     version = fields.Integer()
     status = fields.String()
@@ -49,20 +50,20 @@ class GridSchema(Schema):
     counts = fields.Nested(CountsSchema)
 
 
-class RoundTableSchema(Schema):
+class RoundTableSchema(ViewSchema):
     table = fields.Integer()
     players = fields.List(fields.String())
     game = fields.String(allow_none=True)
     mark = fields.String()
 
 
-class RoundSchema(Schema):
+class RoundSchema(ViewSchema):
     round = fields.Integer()
     status = fields.String(metadata={"description": "started or planned."})
     tables = fields.List(fields.Nested(RoundTableSchema))
 
 
-class RoundsSchema(Schema):
+class RoundsSchema(ViewSchema):
     evening = fields.String()
     version = fields.Integer()
     current_round = fields.Integer()

@@ -37,6 +37,7 @@ from nj_ledger.store import EveningRead, NewShare, iso
 from .addresses import link_base, qr_svg, qr_uri
 from .auth import caller, reads_table_codes
 from .context import etag, store
+from .dumping import ViewSchema
 from .evenings import NO_STORE, TABLE_PAGE, blp
 from .shares import SHARE_FRAGMENT
 
@@ -47,7 +48,7 @@ PROGRESS = ("planned", "waiting", "live", "unconfirmed", "ended", "confirmed", "
 QR_KEPT = 256  # the tables' QR codes kept in each process (an address makes the same code every time)
 
 
-class ScreenTableSchema(Schema):
+class ScreenTableSchema(ViewSchema):
     table = fields.Integer()
     code = fields.String(allow_none=True, metadata={
         "description": "The table's code (null: none made yet, or read with a results share: only a club token and "
@@ -68,7 +69,7 @@ class ScreenTableSchema(Schema):
     confirmed_by = fields.String(allow_none=True)
 
 
-class ScreenSchema(Schema):
+class ScreenSchema(ViewSchema):
     evening = fields.String()
     name = fields.String()
     version = fields.Integer(metadata={"description": "The seq of the evening's last decision."})
@@ -94,7 +95,7 @@ class NewScreenLinkSchema(Schema):
                           metadata={"description": "Who the link is for, as the club's shares list it."})
 
 
-class ScreenLinkSchema(Schema):
+class ScreenLinkSchema(ViewSchema):
     share = fields.Integer(metadata={"description": "The share's id (DELETE /clubs/{club}/shares/{share} revokes it)."})
     evening = fields.String()
     label = fields.String()

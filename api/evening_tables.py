@@ -14,7 +14,7 @@ from typing import Any
 
 import segno
 from flask.views import MethodView
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from nj_ledger import evenings as core
 from nj_ledger.application import evenings
@@ -23,12 +23,13 @@ from nj_ledger.store import EveningRead, NewTableLink
 from .addresses import link_base
 from .auth import caller
 from .context import store
+from .dumping import ViewSchema
 from .evening_decisions import ConfirmSchema
 from .evening_view import NO_STORE, TOKEN_FRAGMENT, blp, by_whom, table_page
 from .table_moves import MovesSchema, moves
 
 
-class TableLinkSchema(Schema):
+class TableLinkSchema(ViewSchema):
     table = fields.Integer()
     code = fields.String()
     secret = fields.String(metadata={"description": "The table token: reaches this table's games only. Shown "
@@ -60,7 +61,7 @@ class TableLinks(MethodView):
         return link_view(evenings.table_link(store(), club, evening, table)), 201, NO_STORE
 
 
-class TableGameSchema(Schema):
+class TableGameSchema(ViewSchema):
     round = fields.Integer()
     game = fields.String()
     players = fields.List(fields.String())
@@ -69,7 +70,7 @@ class TableGameSchema(Schema):
     confirmed_by = fields.String(allow_none=True)
 
 
-class TableViewSchema(Schema):
+class TableViewSchema(ViewSchema):
     evening = fields.String()
     club = fields.String()
     name = fields.String()

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
 from nj_ledger import evenings as core
 from nj_ledger.application import evenings
 from nj_ledger.store import EveningRead, TableInfo, TokenInfo
 
 from .context import store
+from .dumping import ViewSchema
 from .evening_json import TABLE_PAGE as TABLE_PAGE  # the JSON of an evening: api/evening_json.py
 from .evening_json import TOKEN_FRAGMENT as TOKEN_FRAGMENT
 from .evening_json import counts as counts
@@ -38,7 +39,7 @@ SIGNED_BY = ("The name of the person who makes the decision (the evening's direc
              "`by` as `signed_by` and shown with the decision (\"by Marie\"); optional.")
 
 
-class EveningSummarySchema(Schema):
+class EveningSummarySchema(ViewSchema):
     id = fields.String()
     club = fields.String()
     name = fields.String()
@@ -49,13 +50,13 @@ class EveningSummarySchema(Schema):
     updated_at = fields.String()
 
 
-class PresentSchema(Schema):
+class PresentSchema(ViewSchema):
     name = fields.String()
     present = fields.Boolean()
     withdrawn = fields.Boolean()
 
 
-class TableCodeSchema(Schema):
+class TableCodeSchema(ViewSchema):
     table = fields.Integer()
     code = fields.String(allow_none=True, metadata={
         "description": "The table's short code: it joins the table (POST /tables/{code}/join) while the evening is "
@@ -64,7 +65,7 @@ class TableCodeSchema(Schema):
         "description": "The table's scorer page (its token goes in the fragment); null for a results share."})
 
 
-class CountsSchema(Schema):
+class CountsSchema(ViewSchema):
     planned = fields.Integer()
     missing = fields.Integer()
     unconfirmed = fields.Integer()

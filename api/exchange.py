@@ -27,6 +27,7 @@ from . import metrics
 from .audits import BUSY, RETRY_AFTER, whole_log_read
 from .auth import caller
 from .context import etag, game_view, store
+from .dumping import ViewSchema
 from .i18n import N_, render
 from .inputs import Blueprint, refuse_unstorable
 from .problems import PROBLEM_JSON, json_response, refusal_body
@@ -61,7 +62,7 @@ class ExportQuerySchema(Schema):
         "description": "json: the game document; njn: the canonical NJN record."})
 
 
-class GameDocumentSchema(Schema):
+class GameDocumentSchema(ViewSchema):
     """A game document (``nj-ledger/game`` version 1): what a scorer recorded, in order."""
 
     format = fields.String(required=True, metadata={"example": FORMAT})
@@ -101,7 +102,7 @@ class Export(MethodView):
     @blp.alt_response(304, description="Not modified (If-None-Match names the current version).")
     @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=RETRY_AFTER,
                       description=BUSY)
-    def get(self, query: dict[str, Any], game: str) -> Response:
+    def get(self, query: dict[str, Any], game: str) -> tuple[dict[str, Any], int, dict[str, str]] | Response:
         """The game as a document (its table actions in order, and its stored records) or as an NJN record.
 
         The NJN record is the text `nj-ledger export --format njn` writes. The
@@ -118,8 +119,7 @@ class Export(MethodView):
             if query["format"] == "njn":
                 text = exchange.njn_record(store(), club, document)
                 return Response(text, status=200, headers=tag, content_type=NJN_CONTENT_TYPE)
-            # Written directly (the schema documents it): a row changed outside the ledger is shown as it stands
-            return json_response(document, 200, tag)
+            return document, 200, tag
 
 
 @blp.route("/clubs/<club>/imports")

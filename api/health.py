@@ -15,13 +15,14 @@ from typing import Any
 
 from alembic.runtime.migration import MigrationContext
 from flask.views import MethodView
-from marshmallow import Schema, fields
+from marshmallow import fields
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from nj_ledger.store.migrate import head_revision
 
 from .context import store
+from .dumping import ViewSchema
 from .inputs import Blueprint
 from .problems import PROBLEM_JSON, Problem
 from .schemas import ProblemSchema
@@ -30,11 +31,11 @@ blp = Blueprint("health", __name__, url_prefix="/api/v1", description="Service h
 RETRY = {"Retry-After": "5"}  # seconds before a readiness check is worth asking again
 
 
-class HealthSchema(Schema):
+class HealthSchema(ViewSchema):
     status = fields.String(metadata={"example": "ok"})
 
 
-class ReadySchema(Schema):
+class ReadySchema(ViewSchema):
     status = fields.String(metadata={"example": "ready"})
     revision = fields.String(metadata={"description": "The schema's revision (the migrations' head)."})
 

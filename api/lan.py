@@ -35,6 +35,7 @@ from .addresses import is_loopback_host, public_base, qr_svg, qr_uri
 from .auth import check_guesses, wrong_guess
 from .authority import authority
 from .context import store
+from .dumping import ViewSchema
 from .i18n import N_
 from .inputs import Blueprint
 from .pages import render_page
@@ -63,7 +64,7 @@ class NewPhoneSchema(Schema):
         "description": "Whose phone, as the club's tokens will list its token (default: \"phone (QR code)\")."})
 
 
-class SignInCodeSchema(Schema):
+class SignInCodeSchema(ViewSchema):
     id = fields.Integer(metadata={"description": "The code's id, never the code: GET and DELETE "
                                                  "/clubs/{club}/phones/{id} follow it and end it."})
     role = fields.String(metadata={"description": "The role of the token the phone gets."})
@@ -94,7 +95,7 @@ class SignInSchema(Schema):
         "description": "The code of the link's fragment (`#…&code=…`)."})
 
 
-class SignedInSchema(Schema):
+class SignedInSchema(ViewSchema):
     club = fields.String(metadata={"description": "The club's id."})
     name = fields.String(metadata={"description": "The club's name."})
     token = fields.String(metadata={"description": "The phone's own token (Authorization: Bearer …); shown once."})

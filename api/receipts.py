@@ -64,14 +64,14 @@ class ReceiptedGameSchema(GameStateSchema, WithReceiptSchema):
     """A game as it stands, with the receipt of its head."""
 
 
-class KeySchema(Schema):
+class KeySchema(ViewSchema):
     id = fields.String(metadata={"example": "3f9a0c2b7d1e4a56"})
     algorithm = fields.String(metadata={"example": ALGORITHM})
     public_key = fields.String(metadata={"description": "The raw 32-byte public key, base64url."})
     created = fields.String(metadata={"description": "When the key was taken into use."})
 
 
-class KeysSchema(Schema):
+class KeysSchema(ViewSchema):
     keys = fields.List(fields.Nested(KeySchema), metadata={
         "description": "Every key that ever signed here, oldest first: the last one signs now."})
 
@@ -82,7 +82,7 @@ class ReceiptsBodySchema(Schema):
                                "description": "Receipts a member kept (of this game; others are skipped)."})
 
 
-class ReceiptFindingSchema(Schema):
+class ReceiptFindingSchema(ViewSchema):
     severity = fields.String()
     seq = fields.Integer(allow_none=True)
     code = fields.String(metadata={"description": "receipt-past-end, receipt-head-differs or "
@@ -90,7 +90,7 @@ class ReceiptFindingSchema(Schema):
     message = fields.String()
 
 
-class ReceiptsReportSchema(Schema):
+class ReceiptsReportSchema(ViewSchema):
     ok = fields.Boolean()
     checked = fields.Integer(metadata={"description": "Receipts of this game checked."})
     skipped = fields.Integer(metadata={"description": "Receipts of other games, not checked here."})

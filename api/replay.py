@@ -21,13 +21,13 @@ from nj_ledger.store import Record
 from nj_ledger.store.log import event_of
 
 from . import audits
-from .audits import BUSY, RETRY_AFTER, audit_response
+from .audits import BUSY, RETRY_AFTER, AuditSchema, ReceiptsAuditSchema, audit_response
 from .auth import caller
 from .context import store
 from .dumping import ViewSchema
 from .inputs import Blueprint
 from .problems import PROBLEM_JSON, Problem
-from .receipts import ReceiptsBodySchema, ReceiptsReportSchema
+from .receipts import ReceiptsBodySchema
 from .schemas import MAX_INT, GameStateSchema, ProblemSchema, RecordSchema
 from .views import state_view
 
@@ -56,35 +56,8 @@ class ReplaySchema(ViewSchema):
     steps = fields.List(fields.Nested(StepSchema))
 
 
-class FindingSchema(Schema):
-    severity = fields.String(validate=validate.OneOf(["info", "warning", "error"]))
-    seq = fields.Integer(allow_none=True)
-    code = fields.String()
-    message = fields.String()
-
-
-class AuditSchema(Schema):
-    ok = fields.Boolean(metadata={"description": "False when any part of the audit fails."})
-    events = fields.Integer()
-    transfers = fields.List(fields.Dict())
-    totals = fields.Dict(keys=fields.String(), values=fields.Dict())
-    conservation = fields.Dict()
-    chain = fields.Dict()
-    head = fields.Dict(metadata={"description": "The log against the game's version and head hash: "
-                                                "{ok, version, last_seq, first_bad_seq}."})
-    checkpoints = fields.Dict()
-    recomputation = fields.Dict()
-    corrections = fields.List(fields.Dict(), metadata={"description": (
-        "Each undo and adjustment: {seq, deal, type: undo|adjust, reason, message}, `message` the correction in "
-        "words with the players' names (the finding's sentence). An undo adds `withdrew` (the table action it "
-        "withdrew, as sent), `settlement` (the number of the deal whose settlement it withdrew, or null) and "
-        "`game_end` (whether the game's end went with it); an adjustment adds `from`, `to`, `amount`.")})
-    settled_by_count = fields.List(fields.Integer(), metadata={
-        "description": "The deals settled from a loser's hand told by count (a reveal's count form: cards left, "
-                       "points, honours) rather than shown card by card, in log order (a settlement an undo "
-                       "withdrew is not listed); each settlement by count also has an info finding "
-                       "settled-by-count naming the players, at its place in the log."})
-    findings = fields.List(fields.Nested(FindingSchema))
+_STEP = StepSchema()
+_HEAD = ReplaySchema(exclude=("steps",))
 
 
 @blp.route(f"/games/<game>/deals/<int(max={MAX_INT}):number>/replay")
@@ -106,19 +79,13 @@ class Replay(MethodView):
             folded(game, number, state, events)  # first: an event that cannot be folded is a 409, not a cut answer
             return replay_body(game, club, number, state, records, events, at)
 
-        # Written a step at a time, as StepSchema would dump each (tests/api/test_dumping.py holds them equal):
-        # dumping a thousand steps again through it made the longest replay a third slower. A deal within the
-        # bounds is made once and kept (a replay asked for again, or by many at once, costs one); a longer one,
-        # stored before the bounds, is streamed a step at a time, never held whole.
+        # Dumped a step at a time. A deal within the bounds is made once and kept (a replay asked for again, or
+        # by many at once, costs one); a longer one, stored before the bounds, is streamed, never held whole.
         if len(records) > MAX_DEAL_EVENTS:
             return Response(answer(), status=200, mimetype="application/json")
         key = (club, game, number, records[-1]["seq"], records[-1]["hash"], at)
         body = current_app.extensions[ANSWERS].get(key, lambda: b"".join(answer()))
         return Response(body, status=200, mimetype="application/json")
-
-
-class ReceiptsAuditSchema(AuditSchema):
-    receipts = fields.Nested(ReceiptsReportSchema)
 
 
 @blp.route("/games/<game>/audit")
@@ -203,19 +170,20 @@ def init_app(app: Flask) -> None:
 
 def replay_body(game: str, club: str, number: int, state: GameState, records: Sequence[Record],
                 events: Sequence[Event], at: int | None) -> Iterator[bytes]:
-    """The replay's JSON, ``{"deal", "game", "steps"}`` with sorted keys, a step at a time; ``state`` (the
-    request's own) is folded in place."""
+    """The replay's JSON, ``{"deal", "game", "steps"}`` dumped through :class:`ReplaySchema` with sorted keys, a
+    step at a time (through :class:`StepSchema`); ``state`` (the request's own) is folded in place."""
     view = {"id": game, "club": club}
-    yield b'{"deal":%d,"game":%s,"steps":[' % (number, orjson.dumps(game))
+    yield orjson.dumps(_HEAD.dump({"deal": number, "game": game}), option=SORTED)[:-1] + b',"steps":['
     first_seq = records[0]["seq"] - 1
     separator = b""
     if at is None or at == first_seq:
-        yield orjson.dumps({"seq": first_seq, "event": None, "state": {**view, **state_view(state)}}, option=SORTED)
+        step = {"seq": first_seq, "event": None, "state": {**view, **state_view(state)}}
+        yield orjson.dumps(_STEP.dump(step), option=SORTED)
         separator = b","
     for record, event in zip(records, events, strict=True):
         fold(state, event)
         if at is None or at == record["seq"]:
             step = {"seq": record["seq"], "event": record, "state": {**view, **state_view(state)}}
-            yield separator + orjson.dumps(step, option=SORTED)
+            yield separator + orjson.dumps(_STEP.dump(step), option=SORTED)
             separator = b","
     yield b"]}\n"

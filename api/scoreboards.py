@@ -36,9 +36,10 @@ from nj_ledger.store.projections import (
 
 from .audits import BUSY, RETRY_AFTER, audited_page, tallied, whole_log_read
 from .context import next_page, store
+from .dumping import ViewSchema
 from .i18n import translate_finding
 from .inputs import Blueprint
-from .problems import PROBLEM_JSON, Problem, json_response
+from .problems import PROBLEM_JSON, Problem
 from .schemas import PageQuerySchema, PageSchema, ProblemSchema, name_field
 from .spreadsheets import csv_answer
 
@@ -68,7 +69,7 @@ class ScoreboardQuerySchema(PeriodQuerySchema):
                            metadata={"description": "csv: text/csv with a header row."})
 
 
-class ScoreRowSchema(Schema):
+class ScoreRowSchema(ViewSchema):
     rank = fields.Integer()
     name = fields.String()
     games = fields.Integer(metadata={"description": "Ended games."})
@@ -86,9 +87,9 @@ class ScoreRowSchema(Schema):
                                                    "last game in the period."})
 
 
-class ScoreboardSchema(Schema):
+class ScoreboardSchema(ViewSchema):
     club = fields.String()
-    from_ = fields.String(data_key="from", allow_none=True)
+    from_ = fields.String(data_key="from", attribute="from", allow_none=True)
     to = fields.String(allow_none=True)
     rows = fields.List(fields.Nested(ScoreRowSchema))
 
@@ -106,7 +107,7 @@ class FiguresSchema(ScoreRowSchema):
     rating_sigma = fields.Float(allow_none=True)
 
 
-class HistoryGameSchema(Schema):
+class HistoryGameSchema(ViewSchema):
     game = fields.String()
     date = fields.String()
     players = fields.List(fields.String())
@@ -123,7 +124,7 @@ class HistoryGameSchema(Schema):
     rating = fields.Float(metadata={"description": "The player's rating after this game."})
 
 
-class MemberSchema(Schema):
+class MemberSchema(ViewSchema):
     id = fields.Integer()
     name = fields.String()
 
@@ -137,7 +138,7 @@ class PlayerStatsSchema(PageSchema):
     history = fields.List(fields.Nested(HistoryGameSchema), metadata={"description": "Newest first, a page at a time."})
 
 
-class SeasonSchema(Schema):
+class SeasonSchema(ViewSchema):
     name = name_field(40, required=True)
     from_ = fields.Date(data_key="from", required=True)
     to = fields.Date(required=True)
@@ -155,7 +156,7 @@ class LadderSettingsSchema(Schema):
         "description": "How many of a player's best evenings count; null: every one."})
 
 
-class SeasonListSchema(Schema):
+class SeasonListSchema(ViewSchema):
     seasons = fields.List(fields.Nested(SeasonSchema))
 
 
@@ -163,7 +164,7 @@ class AuditQuerySchema(PageQuerySchema):
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
 
 
-class GameAuditSchema(Schema):
+class GameAuditSchema(ViewSchema):
     game = fields.String()
     date = fields.String()
     status = fields.String()
@@ -250,16 +251,14 @@ class Scoreboard(MethodView):
                       description="The scoreboard as JSON; with format=csv, its rows as CSV under a header row.")
     @blp.alt_response(422, schema=None, description="A bad parameter (invalid-request, invalid-period, "
                                                     "unknown-season).")
-    def get(self, query: dict[str, Any], club: str) -> Response:
+    def get(self, query: dict[str, Any], club: str) -> dict[str, Any] | Response:
         """The club's players over a period: games, wins, deals, net chips, honours, bêtes, ruins and a rating."""
         start, end = period(club, query)
         lines = scoreboard(store().db, club, start, end, min_games=query["min_games"])
         rows = ranked([score_row(line) for line in lines], query["sort"])
         if query["format"] == "csv":
             return _csv(rows, club)
-        # Written straight to JSON: the rows are plain values already, and dumping a big club's rows
-        # through the schema would take longer than the query.
-        return json_response({"club": club, "from": _day(start), "to": _day(end), "rows": rows}, 200)
+        return {"club": club, "from": _day(start), "to": _day(end), "rows": rows}
 
 
 def _history(line: GameLine) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from nj_ledger.store import RESOURCES, NewShare, ShareRecord, iso
 
 from .context import next_page, store
+from .dumping import ViewSchema
 from .i18n import N_
 from .inputs import Blueprint
 from .schemas import MAX_INT, PageQuerySchema, PageSchema
@@ -58,7 +59,7 @@ class NewShareSchema(Schema):
             raise ValidationError(ONE_RESOURCE)
 
 
-class ShareListedSchema(Schema):
+class ShareListedSchema(ViewSchema):
     id = fields.Integer()
     resource = fields.String(metadata={"description": "game, scoreboard or evening."})
     game = fields.String(allow_none=True, metadata={"description": "The shared game; null for the scoreboard."})
@@ -73,7 +74,7 @@ class ShareListedSchema(Schema):
                        "open; false: every other share (a results link reads no code)."})
 
 
-class ShareSchema(Schema):
+class ShareSchema(ViewSchema):
     id = fields.Integer()
     resource = fields.String(metadata={"description": "game, scoreboard or evening."})
     game = fields.String(allow_none=True)

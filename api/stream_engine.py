@@ -21,11 +21,17 @@ from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor
 from typing import Any
 
+from marshmallow import fields, validate
+
 from nj_ledger.store import Store
 from nj_ledger.store.followers import EVENING_PREFIX
+from nj_ledger.store.writes import DEAL_UNDONE, FEED_TYPES, GAME_REOPENED
 
 from . import metrics
 from .channels import CHECK_EVERY, HEARTBEAT, PAGE, REVOKED, Channels, Member, frame
+from .dumping import ViewSchema
+from .evening_decisions import DecisionSchema
+from .schemas import RecordSchema
 
 RETRY_MS = 2000  # how long a browser's EventSource waits before it reconnects
 # The environ key an ASGI server sets when its event loop carries the stream on (api.asgi), and the response
@@ -36,11 +42,32 @@ _handed: dict[str, Follow] = {}  # streams handed over, by the header's key, unt
 _handed_lock = threading.Lock()
 
 
+class FeedItemSchema(ViewSchema):
+    """An item of a club's feed."""
+
+    position = fields.Integer(metadata={"description": "Its place in the feed: 1, 2, 3… in the order recorded."})
+    game = fields.String()
+    seq = fields.Integer(metadata={"description": "The event's seq in its game (the undo's, for the last two "
+                                                  "types)."})
+    deal = fields.Integer(allow_none=True)
+    type = fields.String(validate=validate.OneOf(sorted({*FEED_TYPES, DEAL_UNDONE, GAME_REOPENED})))
+    recorded_at = fields.String()
+
+
+class TableItemSchema(ViewSchema):
+    """A decision of a table's evening, as its table's phone is told it."""
+
+    seq = fields.Integer()
+    type = fields.String()
+    recorded_at = fields.String()
+
+
 class Follow:
     """One follower: what it follows (a game's log, or a club's feed), its position there (the last one
-    sent), how to read past it, and the credential it was let in with."""
+    sent), how to read past it, the schema its items are sent through, and the credential it was let in with."""
 
     position_field = "seq"
+    schema: ViewSchema = RecordSchema()
     kind = "game"  # what it follows, as the metrics count open streams (api.metrics)
 
     def __init__(self, store: Store, club_id: str, key: str, after: int, heartbeat: float,
@@ -63,12 +90,17 @@ class Follow:
         """The items after ``after``, in order, at most :data:`PAGE`."""
         raise NotImplementedError
 
+    def framed(self, items: list[dict[str, Any]]) -> bytes:
+        """``items`` as SSE, each dumped through the follower's schema."""
+        dump, field = self.schema.dump, self.position_field
+        return b"".join(frame(item[field], dump(item)) for item in items)
+
     def frames_of(self, items: list[dict[str, Any]]) -> bytes:
         """``items`` as SSE, moving the position past them."""
         if not items:
             return b""
         self.after = items[-1][self.position_field]
-        return b"".join(frame(item[self.position_field], item) for item in items)
+        return self.framed(items)
 
     def read(self) -> bytes:
         """The items after the position, as SSE, moving the position past them."""
@@ -162,6 +194,7 @@ class ClubFollow(Follow):
 
     position_field = "position"
     kind = "club"
+    schema = FeedItemSchema()
 
     def fetch(self, after: int) -> list[dict[str, Any]]:
         return self.store.games.club_feed(self.club_id, after, PAGE)
@@ -172,6 +205,7 @@ class EveningFollow(Follow):
     ``…/decisions`` shows them."""
 
     kind = "evening"
+    schema: ViewSchema = DecisionSchema()
 
     def fetch(self, after: int) -> list[dict[str, Any]]:
         return self.store.evenings.evening_entries(self.club_id, self.key[len(EVENING_PREFIX):], after, PAGE)
@@ -183,6 +217,7 @@ class TableFollow(EveningFollow):
     nothing of the director's decisions that the table's token may not read."""
 
     kind = "table"
+    schema = TableItemSchema()
 
     def fetch(self, after: int) -> list[dict[str, Any]]:
         return [{"seq": item["seq"], "type": item["type"], "recorded_at": item["recorded_at"]}

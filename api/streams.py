@@ -42,6 +42,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from apispec import APISpec
 from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
@@ -82,15 +83,29 @@ EVENT_STREAM = "text/event-stream"
 _DIGITS = re.compile(r"[0-9]{1,18}")
 
 
-# What each event of a stream is (the OpenAPI way to describe text/event-stream: one event's fields).
-SSE_EVENT = {"type": "object", "required": ["id", "data"], "properties": {
-    "id": {"type": "string", "pattern": "^[0-9]+$",
-           "description": "The position: a game's seq, the club feed's, or an evening's decision's seq."},
-    "event": {"type": "string", "enum": ["message"]},
-    "data": {"type": "string", "description": "The item, JSON (a game's event as `…/events` shows it; a club "
-                                              "feed's `{position, game, seq, deal, type, recorded_at}`; an "
-                                              "evening's decision as `…/decisions` shows it)."},
-    "retry": {"type": "integer"}}}
+def sse_event(follow: type[Follow]) -> dict[str, Any]:
+    """What each event of a stream is (the OpenAPI way to describe text/event-stream: one event's fields), its
+    ``data`` the JSON of an item dumped through the follower's schema, which :func:`document_items` puts in the
+    document's components."""
+    name = item_name(follow)
+    return {"type": "object", "required": ["id", "data"], "properties": {
+        "id": {"type": "string", "pattern": "^[0-9]+$",
+               "description": "The position: a game's seq, the club feed's, or an evening's decision's seq."},
+        "event": {"type": "string", "enum": ["message"]},
+        "data": {"type": "string", "description": f"The item, JSON: a {name} (#/components/schemas/{name})."},
+        "retry": {"type": "integer"}}}
+
+
+def item_name(follow: type[Follow]) -> str:
+    """The name of a follower's item schema in the OpenAPI document (as flask-smorest names schemas)."""
+    return type(follow.schema).__name__.removesuffix("Schema")
+
+
+def document_items(spec: APISpec) -> None:
+    """Every stream's item schema in the document's components (those no other answer has put there)."""
+    for follow in (GameFollow, ClubFollow, EveningFollow, TableFollow):
+        if item_name(follow) not in spec.components.schemas:
+            spec.components.schema(item_name(follow), schema=type(follow.schema))
 
 
 class StreamQuerySchema(Schema):
@@ -140,7 +155,7 @@ class GameStream(MethodView):
                  "Server-Sent Events, one per event of the log: `id` the event's seq, `data` the event as "
                  "`GET /games/{game}/events` shows it (JSON). A comment `: heartbeat` every "
                  "STREAM_HEARTBEAT seconds (15 by default) while nothing happens. " + ENDS),
-                 "content": {EVENT_STREAM: {"schema": SSE_EVENT,
+                 "content": {EVENT_STREAM: {"schema": sse_event(GameFollow),
                                             "example": 'id: 12\ndata: {"seq": 12, "type": "play", ...}\n\n'}}}})
     def get(self, query: dict[str, Any], game: str) -> Response:
         """Follow the game's log as it grows (Server-Sent Events): every event after `Last-Event-ID` (or
@@ -166,7 +181,7 @@ class ClubStream(MethodView):
                  "right after its `deal_undone`, at the same seq), and `seq` the event's seq in its game (the "
                  "undo's, for the last two). A comment `: heartbeat` every STREAM_HEARTBEAT seconds while "
                  "nothing happens. " + ENDS),
-                 "content": {EVENT_STREAM: {"schema": SSE_EVENT, "example": (
+                 "content": {EVENT_STREAM: {"schema": sse_event(ClubFollow), "example": (
                      'id: 7\ndata: {"deal": 3, "game": "aB7DUYcmEB4B", "position": 7, "recorded_at": '
                      '"2026-11-24T05:16:41.059597Z", "seq": 58, "type": "deal_ended"}\n\n')}}}})
     def get(self, query: dict[str, Any], club: str) -> Response:
@@ -187,7 +202,7 @@ class EveningStream(MethodView):
                  "Server-Sent Events, one per decision of the evening's log: `id` its seq, `data` the decision as "
                  "`GET /clubs/{club}/evenings/{evening}/decisions` shows it (`{seq, type, data, by, recorded_at, "
                  "hash}`). A comment `: heartbeat` every STREAM_HEARTBEAT seconds while nothing happens. " + ENDS),
-                 "content": {EVENT_STREAM: {"schema": SSE_EVENT, "example": (
+                 "content": {EVENT_STREAM: {"schema": sse_event(EveningFollow), "example": (
                      'id: 5\ndata: {"by": {"role": "scorer"}, "data": {"through_round": 3}, "seq": 5, '
                      '"type": "leaderboard_frozen"}\n\n')}}}})
     def get(self, query: dict[str, Any], club: str, evening: str) -> Response:
@@ -211,7 +226,7 @@ class TableStream(MethodView):
                  "Server-Sent Events, one per decision of the table's evening: `id` its seq, `data` "
                  "`{seq, type, recorded_at}` (what was decided is read from `GET /tables/{code}`). A comment "
                  "`: heartbeat` every STREAM_HEARTBEAT seconds while nothing happens. " + ENDS),
-                 "content": {EVENT_STREAM: {"schema": SSE_EVENT, "example": (
+                 "content": {EVENT_STREAM: {"schema": sse_event(TableFollow), "example": (
                      'id: 4\ndata: {"recorded_at": "2026-11-26T19:40:02.118204Z", "seq": 4, '
                      '"type": "round_started"}\n\n')}}}})
     def get(self, query: dict[str, Any], code: str) -> Response:

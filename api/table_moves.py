@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from nj_ledger.evenings import EveningState
 
+from .dumping import ViewSchema
 
-class MoveSchema(Schema):
+
+class MoveSchema(ViewSchema):
     name = fields.String(metadata={"description": "A player of this table in the round before."})
     table = fields.Integer(allow_none=True, metadata={
         "description": "Their table in the round just started (null: they do not play in it)."})
@@ -26,7 +28,7 @@ class MoveSchema(Schema):
     stays = fields.Boolean(metadata={"description": "They stay at this table."})
 
 
-class MovesSchema(Schema):
+class MovesSchema(ViewSchema):
     round = fields.Integer(metadata={"description": "The round just started."})
     players = fields.List(fields.Nested(MoveSchema), metadata={
         "description": "This table's players of the round before, in their seat order then."})
