@@ -4,14 +4,15 @@ A view returns JSON values already (``api.views``, ``api.context``): ints, texts
 lists and objects. marshmallow's own ``dump`` formats every field again: about
 60 µs for one game state, ten times what building its view costs, and a replay
 answers a state a step (the longest replay the bounds allow, 961 steps, takes
-77 ms to dump so, 17 ms through this one); and it would fail on an event row
+77 ms to dump so, 4 ms through this one); and it would fail on an event row
 changed outside the ledger (a text where a number belongs), which the log's
 pages must show as it stands. :class:`ViewSchema` keeps the schema as the one
 declaration of an answer's shape — the OpenAPI document is made from it, and the
 answer holds exactly its declared fields — and dumps a view by taking those
 fields from it, nested schemas and lists included, without formatting again what
 is already a JSON value (a float field still makes a float of a whole number, as
-marshmallow's does).
+marshmallow's does); a view that holds only declared fields is its own dump,
+given back as it is, never copied nor changed.
 
     >>> from marshmallow import fields
     >>> class Seat(ViewSchema):
@@ -83,6 +84,8 @@ def _schema_plan(schema: Schema) -> Dump | None:
 
 
 def _mapping_dump(schema: Schema) -> Dump:
+    """The dump of a mapping onto ``schema``: a view holding only declared fields, none of them to convert, is its
+    own dump (the same object: nothing is copied); else the declared fields are taken from it."""
     if any(schema._hooks.get(name) for name in ("pre_dump", "post_dump")):
         raise _NotPlain
     steps: list[tuple[str, str, Dump | None]] = []
@@ -91,41 +94,71 @@ def _mapping_dump(schema: Schema) -> Dump:
             raise _NotPlain
         steps.append((field.attribute or name, field.data_key or name, _field_plan(field)))
     plan = tuple(steps)
+    declared = frozenset(source for source, key, _ in plan if source == key)
+    converted = tuple((key, convert) for source, key, convert in plan if convert is not None)
+    exact = len(declared) == len(plan)  # no field renamed on the way out
 
-    def dump(view: Mapping[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for source, key, convert in plan:
+    def dump(view: Mapping[str, Any]) -> Mapping[str, Any]:
+        if exact and view.keys() <= declared:
+            out: dict[str, Any] | None = None
+            for key, convert in converted:
+                value = view.get(key)
+                if value is not None and (made := convert(value)) is not value:
+                    out = dict(view) if out is None else out
+                    out[key] = made
+            return view if out is None else out
+        built: dict[str, Any] = {}
+        for source, key, change in plan:
             if source in view:
                 value = view[source]
-                out[key] = value if convert is None or value is None else convert(value)
-        return out
+                built[key] = value if change is None or value is None else change(value)
+        return built
 
     return dump
 
 
 def _field_plan(field: fields.Field) -> Dump | None:
-    """How a field dumps a JSON value: None (as it is) or a function (:class:`_NotPlain` when marshmallow's own
-    formatting is needed)."""
+    """How a field dumps a JSON value: None (as it is) or a function, which gives back the value itself when it
+    is its own dump (:class:`_NotPlain` when marshmallow's own formatting is needed)."""
     if isinstance(field, fields.Nested):
         nested = field.schema
         plan = _mapping_dump(nested)
-        if nested.many:
-            return lambda values: [plan(value) for value in values]
-        return plan
+        return _each(plan) if nested.many else plan
     if isinstance(field, fields.List):
         inner = _field_plan(field.inner)
-        if inner is None:
-            return list
-        return lambda values: [None if value is None else inner(value) for value in values]
+        return None if inner is None else _each(inner)  # a list of JSON values is its own dump
     if isinstance(field, fields.Dict):
         if field.key_field is None and field.value_field is None:
             return None
         for part in (field.key_field, field.value_field):
             if part is not None and _field_plan(part) is not None:
                 raise _NotPlain
-        return dict
+        return _as_dict
     if isinstance(field, fields.Float):
-        return float
+        return _as_float
     if isinstance(field, _PLAIN):
         return None
     raise _NotPlain
+
+
+def _as_dict(values: Any) -> dict[Any, Any]:
+    return values if type(values) is dict else dict(values)
+
+
+def _as_float(value: Any) -> float:
+    return value if type(value) is float else float(value)
+
+
+def _each(convert: Dump) -> Dump:
+    """The dump of a list whose items ``convert`` dumps: the list itself when every item is its own dump."""
+
+    def dump(values: Any) -> list[Any]:
+        if type(values) is list:
+            for value in values:
+                if value is not None and convert(value) is not value:
+                    break
+            else:
+                return values
+        return [None if value is None else convert(value) for value in values]
+
+    return dump

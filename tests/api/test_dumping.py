@@ -71,3 +71,22 @@ def test_a_schema_that_formats_or_computes_is_dumped_by_marshmallow() -> None:
     assert Hooked().dump({"day": datetime.date(2026, 11, 24)}) == {"day": "2026-11-24"}
     assert Computed().dump({"n": 2}) == {"n": 4}
     assert Computed(many=True).dump([{"n": 1}]) == [{"n": 2}]
+
+
+def test_a_view_that_is_its_own_dump_is_not_copied_and_no_view_is_changed() -> None:
+    class Seat(ViewSchema):
+        seat = fields.Integer()
+        mean = fields.Float()
+
+    class Table(ViewSchema):
+        seats = fields.List(fields.Nested(Seat))
+        hands = fields.List(fields.List(fields.String()))
+
+    exact = {"seats": [{"seat": 0, "mean": 1.5}], "hands": [["7D"]]}
+    assert Table().dump(exact) is exact
+    wider = {"seats": [{"seat": 0, "mean": 2, "cards": ["7D"]}], "hands": [["7D"]], "secret": 1}
+    dumped = Table().dump(wider)
+    assert dumped == {"seats": [{"seat": 0, "mean": 2.0}], "hands": [["7D"]]}
+    assert isinstance(dumped["seats"][0]["mean"], float)
+    assert wider == {"seats": [{"seat": 0, "mean": 2, "cards": ["7D"]}], "hands": [["7D"]], "secret": 1}
+    assert dumped == Schema.dump(Table(), wider)
