@@ -14,7 +14,7 @@ from nj_ledger.application import DealNotSettled, deal_analysis
 from .analysis_workers import SETTINGS, Analyses, Job, setting
 from .auth import caller
 from .context import store
-from .dumping import ViewSchema
+from .dumping import Number, ViewSchema
 from .i18n import translate
 from .problems import PROBLEM_JSON, Problem
 from .replay import blp
@@ -55,9 +55,9 @@ class FairSchema(ViewSchema):
     deals = fields.Integer(allow_none=True, metadata={"description": "How many deals the player could not tell "
                                                                      "from the real one (null: too many to count)."})
     best = fields.List(fields.Dict(), metadata={"description": "The options worth the most on the samples' means."})
-    values = fields.List(fields.Float(), metadata={"description": "Each seat's mean chips after the choice."})
-    best_values = fields.List(fields.Float(), metadata={"description": "The same after the first best option."})
-    lost = fields.Float(metadata={"description": "What the choice lost on those means."})
+    values = fields.List(Number(), metadata={"description": "Each seat's mean chips after the choice."})
+    best_values = fields.List(Number(), metadata={"description": "The same after the first best option."})
+    lost = Number(metadata={"description": "What the choice lost on those means."})
     mark = fields.String(metadata={"description": "best, inaccuracy, mistake or blunder, on those means."})
     disagrees = fields.Boolean(metadata={"description": "The mark under full knowledge is another one."})
 
@@ -67,11 +67,11 @@ class AnalysedDecisionSchema(ViewSchema):
     seat = fields.Integer()
     action = fields.Dict(metadata={"description": "The table action chosen (a play up to a run's end, or a pass)."})
     best = fields.List(fields.Dict(), metadata={"description": "The options worth the most to the seat."})
-    values = fields.List(fields.Float(), metadata={"description": "Each seat's chips at the deal's end after the "
+    values = fields.List(Number(), metadata={"description": "Each seat's chips at the deal's end after the "
                                                                     "choice, best play by all from there (integers; "
                                                                     "means over the samples where `sampled`)."})
-    best_values = fields.List(fields.Float(), metadata={"description": "The same under best play from before."})
-    lost = fields.Float(metadata={"description": "Chips the choice cost the seat (a mean where `sampled`)."})
+    best_values = fields.List(Number(), metadata={"description": "The same under best play from before."})
+    lost = Number(metadata={"description": "Chips the choice cost the seat (a mean where `sampled`)."})
     mark = fields.String(metadata={"description": "best, inaccuracy, mistake or blunder."})
     forced = fields.Boolean()
     line = fields.List(fields.Dict(), metadata={"description": "The best line from before the decision."})
@@ -81,7 +81,7 @@ class AnalysedDecisionSchema(ViewSchema):
 
 class ExpectedChipsSchema(ViewSchema):
     seq = fields.Integer()
-    values = fields.List(fields.Float(), metadata={"description": "Each seat's expected chips at the deal's end."})
+    values = fields.List(Number(), metadata={"description": "Each seat's expected chips at the deal's end."})
 
 
 class SampledSchema(ViewSchema):

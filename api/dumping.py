@@ -42,9 +42,21 @@ from marshmallow.utils import missing
 
 Dump = Callable[[Any], Any]
 
+
+
+class Number(fields.Number[float]):
+    """A number sent as it is: a whole number stays one (12, not 12.0), a fraction stays a fraction; ``number``
+    in the OpenAPI document."""
+
+    num_type = float
+
+    def _format_num(self, value: Any) -> Any:
+        return value
+
+
 # Fields whose dump of a JSON value is that value: marshmallow formats them again (int(), str()) to the same. A
 # float field makes a float of a whole number, as marshmallow's does (66 is sent as 66.0).
-_PLAIN = (fields.Integer, fields.String, fields.Boolean, fields.Raw)
+_PLAIN = (fields.Integer, Number, fields.String, fields.Boolean, fields.Raw)
 
 
 class ViewSchema(Schema):
@@ -99,7 +111,7 @@ def _mapping_dump(schema: Schema) -> Dump:
     exact = len(declared) == len(plan)  # no field renamed on the way out
 
     def dump(view: Mapping[str, Any]) -> Mapping[str, Any]:
-        if exact and view.keys() <= declared:
+        if exact and type(view) is dict and view.keys() <= declared:
             out: dict[str, Any] | None = None
             for key, convert in converted:
                 value = view.get(key)

@@ -10,8 +10,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from flask import Flask
+from marshmallow import Schema
 
 from api.dumping import ViewSchema
 from nj_ledger.store import Store
@@ -36,7 +38,8 @@ def dropped(view: Any, dumped: Any, path: str = "") -> list[str]:
 
 @pytest.fixture
 def losses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """What every dump through a response schema left out of its view, while the test runs."""
+    """What every dump through a response schema left out of its view, or gave otherwise than marshmallow's own
+    dump would (a value of another type), while the test runs."""
     lost: list[str] = []
     dump = ViewSchema.dump
 
@@ -47,6 +50,9 @@ def losses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
             view = {key: value for key, value in obj.items() if key not in schema.exclude}
         lost.extend(f"{type(schema).__name__}{name}" for name in dropped(view if not schema.many else list(obj),
                                                                          out))
+        theirs = Schema.dump(schema, obj, many=many)
+        if orjson.dumps(out, option=orjson.OPT_SORT_KEYS) != orjson.dumps(theirs, option=orjson.OPT_SORT_KEYS):
+            lost.append(f"{type(schema).__name__}: {out!r} is not marshmallow's {theirs!r}")
         return out
 
     monkeypatch.setattr(ViewSchema, "dump", checked)
