@@ -26,6 +26,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.orm import Session
 
 from ..evenings.entries import LogEntry
+from .errors import LogDamaged
 from .rows import (
     INSERT_ENTRY,
     INSERT_EVENTS,
@@ -171,7 +172,14 @@ class Recorder(ABC):
         sql += " ORDER BY seq"
         if limit is not None:
             sql, parameters = sql + " LIMIT {mark}", [*parameters, limit]
-        return [entry_of(row) for row in self.fetch(_driver(connection), sql, tuple(parameters))]
+        entries = []
+        for row in self.fetch(_driver(connection), sql, tuple(parameters)):
+            try:
+                entries.append(entry_of(row))
+            except ValueError:  # a version no upcaster reads: the row was changed outside the ledger
+                raise LogDamaged("The log of evening {evening!r} cannot be read at decision {seq}: it was changed "
+                                 "outside the ledger.", evening=evening_id, seq=row[0]) from None
+        return entries
 
     def owner_and_version(self, connection: Connection, game_id: str) -> tuple[str, int] | None:
         """``(club_id, version)`` of a game, or None if there is no such game."""

@@ -13,9 +13,9 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 
 from benchmarks.data import long_game
 from nj_ledger.chain import Chained, canonical_json
-from nj_ledger.evenings import ADJUSTED, ENTRY_VERSION, entry, entry_hash, first_bad_entry
+from nj_ledger.evenings import ADJUSTED, CLOSED, ENTRY_VERSION, entry, entry_hash, first_bad_entry
 from nj_ledger.events import UPCASTERS
-from nj_ledger.store import ClubInfo, NotFound, Store, recorder_for, utcnow
+from nj_ledger.store import ClubInfo, LogDamaged, NotFound, Store, recorder_for, utcnow
 from nj_ledger.store import recorder as recorder_module
 from nj_ledger.store.base import new_id
 from nj_ledger.store.log import GENESIS, chain_records
@@ -208,8 +208,9 @@ def test_an_evenings_entries_read_back_as_written_from_a_seq_on(store: Store, cl
     evening_id = an_evening(store, club)
     items, previous = [], GENESIS
     for seq in range(1, 6):
-        item = entry(seq, ADJUSTED, {"player": "Chloé", "amount": seq, "reason": "retard"},
-                     {"role": "scorer", "label": "Élise"}, f"2026-11-26T20:0{seq}:00.000000Z")
+        kind, data = (CLOSED, {"reason": ""}) if seq in (2, 4) else (ADJUSTED, {"player": "Chloé", "amount": seq,
+                                                                                "reason": "retard"})
+        item = entry(seq, kind, data, {"role": "scorer", "label": "Élise"}, f"2026-11-26T20:0{seq}:00.000000Z")
         item["hash"] = previous = entry_hash(previous, item)
         items.append(item)
     with store.db.writing_connection() as connection:
@@ -223,6 +224,9 @@ def test_an_evenings_entries_read_back_as_written_from_a_seq_on(store: Store, cl
         assert store.db.recorder.select_entries(connection, evening_id, 2) == entries[2:]
         assert store.db.recorder.select_entries(connection, evening_id, 1, limit=2) == entries[1:3]
         assert store.db.recorder.select_entries(connection, evening_id, 5) == []
+        assert store.db.recorder.select_entries(connection, evening_id, kind=CLOSED) == [entries[1], entries[3]]
+        assert store.db.recorder.select_entries(connection, evening_id, 1, limit=2, kind=ADJUSTED) == [entries[2],
+                                                                                                      entries[4]]
         assert store.db.recorder.select_entries(connection, "no-such-evening") == []
         versions = connection.execute(select(EveningEntry.v).where(EveningEntry.evening_id == evening_id))
         assert set(versions.scalars()) == {ENTRY_VERSION}
@@ -242,6 +246,17 @@ def test_an_entry_stored_at_an_older_version_is_read_upcast_its_hash_over_what_w
         [value] = store.db.recorder.select_entries(session.connection(), evening_id)
     assert value.v == ENTRY_VERSION and value.data == {"player": "Ana", "amount": 5, "reason": "retard"}
     assert value.hashed()["data"] == item["data"] and first_bad_entry([value]) is None
+
+
+def test_an_entry_at_a_version_no_upcaster_reads_is_a_damaged_log(store: Store, club: ClubInfo) -> None:
+    evening_id = an_evening(store, club)
+    item = entry(1, CLOSED, {"reason": ""}, {}, "2026-11-26T20:00:00.000000Z")
+    item["hash"] = entry_hash(GENESIS, item)
+    with store.db.writing_connection() as connection:
+        connection.execute(insert(EveningEntry), [{"evening_id": evening_id, **item, "v": ENTRY_VERSION - 1}])
+    with store.db.reading() as session, pytest.raises(LogDamaged) as damaged:
+        store.db.recorder.select_entries(session.connection(), evening_id)
+    assert damaged.value.code == "log-damaged" and damaged.value.params == {"evening": evening_id, "seq": 1}
 
 
 def test_a_lookup_runs_one_statement_on_a_pooled_connection(store: Store, club: ClubInfo) -> None:
