@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from sqlalchemy import Table, select
 
+from ..analysis_worker import Analysed
 from .base import Database, utcnow
 from .models import DealAnalysis
+from .rows import JSONText
 
 _ANALYSES = cast(Table, DealAnalysis.__table__)
 
@@ -26,13 +29,16 @@ class Analyses:
             return dict(row.body) if row is not None and row.head_hash == head_hash else None
 
     def keep_deal_analysis(self, game_id: str, deal: int, head_seq: int, head_hash: str,
-                           body: dict[str, Any]) -> None:
-        """Keep an analysis (one already kept for the same events stays: the analysis is deterministic)."""
+                           body: Mapping[str, Any] | Analysed) -> None:
+        """Keep an analysis (one already kept for the same events stays: the analysis is deterministic): as the
+        analysis process wrote it (:class:`~nj_ledger.analysis_worker.Analysed`, its text stored as it is), or a
+        value."""
+        status, stored = (body.status, JSONText(body.text)) if isinstance(body, Analysed) else (body["status"], body)
 
         def attempt() -> None:
             with self.db.writing_connection() as connection:
                 connection.execute(self.db.recorder.insert_new(_ANALYSES), [{
                     "game_id": game_id, "deal": deal, "head_seq": head_seq, "head_hash": head_hash,
-                    "status": body["status"], "body": body, "computed_at": utcnow()}])
+                    "status": status, "body": stored, "computed_at": utcnow()}])
 
         self.db.retrying(attempt)

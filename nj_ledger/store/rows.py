@@ -61,13 +61,21 @@ SELECT_OWNER_AND_VERSION = "SELECT club_id, version FROM games WHERE id = {mark}
 SELECT_MEMBERS = "SELECT name_key, id FROM players WHERE club_id = {mark} AND name_key IN ({marks})"
 
 
+class JSONText(str):
+    """JSON text already written, which a JSON column stores as it is (:func:`json_text` writes it unchanged)."""
+
+
 def json_text(value: Any, sort_keys: bool = False) -> str:
     """Compact JSON text, keys in their order (``sort_keys``: sorted, as in canonical bytes), UTF-8 kept (what the
-    JSON columns hold; an event's data is written with sorted keys).
+    JSON columns hold; an event's data is written with sorted keys); :class:`JSONText` as it is.
 
     >>> json_text({"seat": 1, "cards": ["10D"]}, sort_keys=True)
     '{"cards":["10D"],"seat":1}'
+    >>> json_text(JSONText('{"seat":1}'))
+    '{"seat":1}'
     """
+    if isinstance(value, JSONText):
+        return str(value)
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS if sort_keys else None).decode()
     except TypeError:  # integers past 64 bits, keys that are not text

@@ -4,6 +4,7 @@ killed in the middle of an analysis."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -44,7 +45,8 @@ def test_a_fault_in_the_solver_is_answered_failed_and_the_process_serves_on_nice
         process = worker.process
         assert process is not None and process.pid is not None
         outcome, analysis = worker.analyse(job(start, events))
-        assert outcome == DONE and analysis["status"] == "done" and worker.process is process  # the same process
+        assert outcome == DONE and analysis.status == "done" and worker.process is process  # the same process
+        assert json.loads(analysis.text)["status"] == "done"  # written in the analysis's process
         assert os.getpriority(os.PRIO_PROCESS, process.pid) >= 10
         limits = Path(f"/proc/{process.pid}/limits").read_text()
         assert any(line.startswith("Max address space") and str(1024 * 2**20) in line for line in limits.splitlines())
