@@ -31,6 +31,7 @@ from . import (
     health,
     i18n,
     lan,
+    members,  # noqa: F401 - its route joins the scoreboards' blueprint before it is registered
     metrics,
     pages,
     receipts,

@@ -220,6 +220,16 @@ def writer() -> TokenInfo:
     return token
 
 
+def scorer_reader() -> TokenInfo:
+    """The caller, allowed to read a member's personal data: a club's scorer token; 403 for a viewer's (a share
+    or a table token finds nothing there, as on any route outside its reach: :func:`within_share`,
+    :func:`within_table`)."""
+    token = reader()
+    if not isinstance(token, (ShareInfo, TableInfo)) and not token.can_write:
+        raise Problem(403, "forbidden", "A member's personal data is given to a club's scorer token only.")
+    return token
+
+
 def own_club(token: TokenInfo, club_id: str) -> None:
     """404 unless ``club_id`` is the token's club."""
     if not hmac.compare_digest(token.club_id.encode(), club_id.encode()):
@@ -227,7 +237,8 @@ def own_club(token: TokenInfo, club_id: str) -> None:
 
 
 def guard() -> None:
-    """Before any view under ``/api/v1``: a valid club token (401), a scorer's to write (403), its own club (404).
+    """Before any view under ``/api/v1``: a valid club token (401), a scorer's to write or to read a member's
+    personal data (403), its own club (404).
 
     Checked once, here, for every route but the open ones: a new route cannot
     forget it, and a caller without the right token learns nothing, not even
@@ -237,7 +248,10 @@ def guard() -> None:
     if (request.url_rule is None or not request.path.startswith(API_PREFIX) or request.method == "OPTIONS"
             or request.endpoint in OPEN_ENDPOINTS or request.blueprint in OPEN_BLUEPRINTS):
         return
-    token = reader() if request.method in READ_METHODS or _reads_only() else writer()
+    if _for_scorers():
+        token = scorer_reader()
+    else:
+        token = reader() if request.method in READ_METHODS or _reads_only() else writer()
     club = (request.view_args or {}).get("club")
     if isinstance(club, str):
         own_club(token, club)
@@ -299,6 +313,13 @@ def reads_table_codes(token: TokenInfo) -> bool:
     table for writing (``POST /tables/{code}/join``): a club token, and the big screen's share (shown in the room);
     never a results share, which is public."""
     return not isinstance(token, ShareInfo) or token.screen
+
+
+def _for_scorers() -> bool:
+    """Whether the route's view class lists this method among the reads kept to a scorer's token
+    (``for_scorers``: personal data)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    return request.method in getattr(getattr(view, "view_class", None), "for_scorers", ())
 
 
 def _reads_only() -> bool:

@@ -103,7 +103,7 @@ def _made(token: NewToken) -> dict[str, Any]:
             "token": token.secret}
 
 
-def _player(player: PlayerInfo) -> dict[str, Any]:
+def player_view(player: PlayerInfo) -> dict[str, Any]:
     return {"id": player.id, "name": player.name, "created_at": iso(player.created_at)}
 
 
@@ -179,7 +179,7 @@ class Players(MethodView):
         """The club's members, by name: alphabetically whatever the accents and the case ("Élise" before "Marcel")."""
         found = clubs.players_page(store(), club, page["limit"], page["offset"])
         return {
-            "players": [_player(p) for p in found.items],
+            "players": [player_view(p) for p in found.items],
             "next": next_page("clubs.Players", found.more, limit=page["limit"], offset=page["offset"] + page["limit"]),
         }
 
@@ -187,7 +187,7 @@ class Players(MethodView):
     @blp.response(201, PlayerSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int]:
         """Register a member (409 `player-exists` when the name is taken, whatever its case)."""
-        return _player(clubs.add_player(store(), club, payload["name"])), 201
+        return player_view(clubs.add_player(store(), club, payload["name"])), 201
 
 
 @blp.route("/clubs/<club>/players/look-alikes")

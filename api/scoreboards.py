@@ -270,7 +270,8 @@ def _history(line: GameLine) -> dict[str, Any]:
     }
 
 
-def _figures(line: ScoreLine | None) -> dict[str, Any]:
+def figures_view(line: ScoreLine | None) -> dict[str, Any]:
+    """A member's figures as the API shows them (zeros before a first ended game)."""
     if line is None:
         empty = dict.fromkeys(("games", "deals_played", "deals_won", "net", "grand_operas", "honours_taken",
                                "honour_chips", "betes_paid", "ruins"), 0)
@@ -290,7 +291,7 @@ class PlayerStats(MethodView):
         stats = player_stats(store().db, club, player, start, end, limit=query["limit"], offset=query["offset"])
         return {
             "club": club, "player": {"id": stats.player_id, "name": stats.name},
-            "from_": _day(start), "to": _day(end), "figures": _figures(stats.line),
+            "from_": _day(start), "to": _day(end), "figures": figures_view(stats.line),
             "history": [_history(line) for line in stats.history],
             "next": next_page("scoreboards.PlayerStats", stats.more, limit=query["limit"],
                               offset=query["offset"] + query["limit"]),

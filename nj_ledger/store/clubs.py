@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from .. import names
 from .base import Database, new_id, utcnow
 from .errors import NotFound, PlayerExists
-from .models import Club, Game, Player
+from .models import Club, Game, GamePlayer, Player
 from .tokens import Tokens
-from .values import ClubInfo, NewToken, PlayerInfo
+from .values import ClubInfo, MemberGame, NewToken, PlayerInfo
 
 
 def name_key(name: str) -> str:
@@ -18,6 +19,16 @@ def name_key(name: str) -> str:
     member, its é typed as one character or as an e and an accent (:func:`nj_ledger.names.name_key`; keys
     stored before were made again by migration 0012)."""
     return names.name_key(name)
+
+
+def find_member(session: Session, club_id: str, who: str) -> Player:
+    """A club's member by name (any case) or by id."""
+    member = session.scalars(select(Player).where(Player.club_id == club_id, Player.name_key == name_key(who))).first()
+    if member is None and who.isascii() and who.isdigit() and len(who) <= 18:  # an id the database can hold
+        member = session.scalars(select(Player).where(Player.club_id == club_id, Player.id == int(who))).first()
+    if member is None:
+        raise NotFound("There is no player {player!r} in this club.", player=who)
+    return member
 
 
 class Clubs:
@@ -82,6 +93,22 @@ class Clubs:
             rows = list(session.scalars(select(Player).where(Player.club_id == club_id)))
             rows.sort(key=lambda row: (names.sort_key(row.name), row.id))
             return [PlayerInfo.of(row) for row in rows[offset:offset + limit]]
+
+    def member(self, club_id: str, who: str) -> PlayerInfo:
+        """A member by name (any case) or by id (NotFound for none)."""
+        with self.db.reading() as session:
+            return PlayerInfo.of(find_member(session, club_id, who))
+
+    def member_games(self, club_id: str, member_id: int) -> list[MemberGame]:
+        """Every game the member sat in, ended or not, oldest first: its id, day, title, status, the seat and
+        every seat's name."""
+        query = (select(Game.id, Game.played_on, Game.meta, Game.status, GamePlayer.seat, Game.player_names)
+                 .join(GamePlayer, GamePlayer.game_id == Game.id)
+                 .where(Game.club_id == club_id, GamePlayer.player_id == member_id)
+                 .order_by(Game.played_on, Game.created_at, Game.id))
+        with self.db.reading() as session:
+            return [MemberGame(game, played_on, (meta or {}).get("title"), status, seat, list(players))
+                    for game, played_on, meta, status, seat, players in session.execute(query)]
 
     def add_player(self, club_id: str, name: str) -> PlayerInfo:
         with self.db.writing() as session:

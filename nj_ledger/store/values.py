@@ -112,6 +112,19 @@ class NewToken:
 
 
 @dataclass(frozen=True)
+class MemberGame:
+    """A game a member sat in: its id, day, title (None without one), status, the member's seat and every seat's
+    name."""
+
+    game: str
+    played_on: date
+    title: str | None
+    status: str
+    seat: int
+    players: list[str]
+
+
+@dataclass(frozen=True)
 class PlayerInfo:
     id: int
     name: str

@@ -57,10 +57,12 @@ class Route:
     rule: str
     path: str
     reads_only: bool = False  # a POST that writes nothing (the audit holding the log to receipts)
+    for_scorers: bool = False  # a read of a member's personal data: a scorer's token only
 
     @property
     def writes(self) -> bool:
-        return self.method in WRITE_METHODS and not self.reads_only
+        """Whether the route needs a scorer's token: it writes, or reads a member's personal data."""
+        return (self.method in WRITE_METHODS and not self.reads_only) or self.for_scorers
 
     def __str__(self) -> str:
         return f"{self.method} {self.rule}"
@@ -105,9 +107,10 @@ def api_routes(app: Flask, place: Place) -> Iterator[Route]:
         if not rule.rule.startswith("/api/v1/"):
             continue
         path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", lambda m: values.get(m.group(1), "x"), rule.rule)
-        reads_only = getattr(getattr(app.view_functions[rule.endpoint], "view_class", None), "reads_only", ())
+        view = getattr(app.view_functions[rule.endpoint], "view_class", None)
+        reads_only, for_scorers = getattr(view, "reads_only", ()), getattr(view, "for_scorers", ())
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            yield Route(method, rule.rule, path, method in reads_only)
+            yield Route(method, rule.rule, path, method in reads_only, method in for_scorers)
 
 
 def closed_routes(app: Flask, place: Place) -> list[Route]:

@@ -26,8 +26,7 @@ from sqlalchemy.orm import Session
 
 from ...scoring import WIN_UNITS, rating_value
 from ..base import Database
-from ..clubs import name_key
-from ..errors import NotFound
+from ..clubs import find_member
 from ..models import Game, Player
 from ..recorder import Recorder, recorder_for
 from .models import SUMMED, GameResult, ScoreRollup, SeatResult
@@ -150,16 +149,6 @@ def scoreboard(db: Database, club_id: str, start: date | None = None, end: date 
     """A club's players over the days from ``start`` to ``end`` (None: open), in no particular order."""
     with db.reading() as session:
         return score_lines(session, club_id, start, end, min_games=min_games)
-
-
-def find_member(session: Session, club_id: str, who: str) -> Player:
-    """A club's member by name (any case) or by id."""
-    member = session.scalars(select(Player).where(Player.club_id == club_id, Player.name_key == name_key(who))).first()
-    if member is None and who.isascii() and who.isdigit() and len(who) <= 18:  # an id the database can hold
-        member = session.scalars(select(Player).where(Player.club_id == club_id, Player.id == int(who))).first()
-    if member is None:
-        raise NotFound("There is no player {player!r} in this club.", player=who)
-    return member
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,63 @@
+"""What the club holds about one member, given whole when they ask for it (``GET /clubs/{club}/members/{member}/
+data``): a scorer's token only, as personal data. Its route joins the scoreboards' blueprint (:mod:`api.scoreboards`),
+beside the member's figures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from marshmallow import fields
+
+from nj_ledger.application.members import member_data
+
+from .clubs import PlayerSchema, player_view
+from .context import store
+from .dumping import ViewSchema
+from .evening_ladder import HistoryNightSchema
+from .scoreboards import FiguresSchema, blp, figures_view
+
+
+class MemberGameSchema(ViewSchema):
+    game = fields.String()
+    date = fields.String()
+    title = fields.String(allow_none=True)
+    status = fields.String()
+    seat = fields.Integer()
+    players = fields.List(fields.String(), metadata={"description": "Every seat's name, in seat order."})
+    rank = fields.Integer(allow_none=True, metadata={"description": "Null until the game has ended."})
+    chips = fields.Integer(allow_none=True, metadata={"description": "At the end of the game; null before."})
+    net = fields.Integer(allow_none=True)
+
+
+class NamedInSchema(ViewSchema):
+    evening = fields.String()
+    seq = fields.Integer(metadata={"description": "The decision's place in the evening's log."})
+    type = fields.String()
+    recorded_at = fields.String()
+
+
+class MemberDataSchema(ViewSchema):
+    club = fields.String()
+    member = fields.Nested(PlayerSchema, metadata={"description": "The member as the club registered them."})
+    figures = fields.Nested(FiguresSchema, metadata={"description": "Over every ended game."})
+    games = fields.List(fields.Nested(MemberGameSchema), metadata={
+        "description": "Every game the member sat in, ended or not, oldest first."})
+    evenings = fields.List(fields.Nested(HistoryNightSchema), metadata={"description": "Newest first."})
+    named_in = fields.List(fields.Nested(NamedInSchema), metadata={
+        "description": "Every decision of an evening whose data names the member (presence, rounds, mends…)."})
+
+
+@blp.route("/clubs/<club>/members/<member>/data")
+class MemberData(MethodView):
+    for_scorers = ("GET",)  # personal data: a scorer's token, not a viewer's (api.auth)
+
+    @blp.response(200, MemberDataSchema)
+    def get(self, club: str, member: str) -> dict[str, Any]:
+        """Everything the club holds about one member (by name, any case, or id), for the member who asks for
+        it: who they are to the club, every game they sat in with its result once ended, their figures, their
+        evenings, and every evening decision that names them. A scorer's token only (403 for a viewer's)."""
+        found = member_data(store(), club, member)
+        return {"club": club, "member": player_view(found.member),
+                "figures": figures_view(found.figures), "games": found.games, "evenings": found.evenings,
+                "named_in": found.named_in}
