@@ -317,9 +317,10 @@ def reads_table_codes(token: TokenInfo) -> bool:
 
 def _for_scorers() -> bool:
     """Whether the route's view class lists this method among the reads kept to a scorer's token
-    (``for_scorers``: personal data)."""
+    (``for_scorers``: personal data); a HEAD is the GET it is served by."""
     view = current_app.view_functions.get(request.endpoint or "")
-    return request.method in getattr(getattr(view, "view_class", None), "for_scorers", ())
+    method = "GET" if request.method == "HEAD" else request.method
+    return method in getattr(getattr(view, "view_class", None), "for_scorers", ())
 
 
 def _reads_only() -> bool:

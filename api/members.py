@@ -11,10 +11,13 @@ from marshmallow import fields
 
 from nj_ledger.application.members import member_data
 
+from .audits import BUSY, RETRY_AFTER, whole_log_read
 from .clubs import PlayerSchema, player_view
 from .context import store
 from .dumping import ViewSchema
 from .evening_ladder import HistoryNightSchema
+from .problems import PROBLEM_JSON
+from .schemas import ProblemSchema
 from .scoreboards import FiguresSchema, blp, figures_view
 
 
@@ -53,11 +56,13 @@ class MemberData(MethodView):
     for_scorers = ("GET",)  # personal data: a scorer's token, not a viewer's (api.auth)
 
     @blp.response(200, MemberDataSchema)
+    @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=RETRY_AFTER, description=BUSY)
     def get(self, club: str, member: str) -> dict[str, Any]:
         """Everything the club holds about one member (by name, any case, or id), for the member who asks for
         it: who they are to the club, every game they sat in with its result once ended, their figures, their
         evenings, and every evening decision that names them. A scorer's token only (403 for a viewer's)."""
-        found = member_data(store(), club, member)
+        with whole_log_read():  # every evening of the club is read: a few such reads at once, as audits
+            found = member_data(store(), club, member)
         return {"club": club, "member": player_view(found.member),
                 "figures": figures_view(found.figures), "games": found.games, "evenings": found.evenings,
                 "named_in": found.named_in}

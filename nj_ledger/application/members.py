@@ -30,7 +30,7 @@ class MemberData:
 def member_data(store: Store, club: str, member: str) -> MemberData:
     """Everything the club holds about ``member`` (a name, any case, or an id; NotFound for none)."""
     found = store.clubs.member(club, member)
-    stats = player_stats(store.db, club, str(found.id), limit=EVERY_GAME)
+    stats = player_stats(store.db, club, found.name, limit=EVERY_GAME)  # by name: an id may be another's name
     results = {line.game_id: line for line in stats.history}
     games = []
     for game in store.clubs.member_games(club, found.id):

@@ -49,9 +49,21 @@ def test_only_a_scorer_of_the_club_is_given_a_members_data(client, calls: Calls,
     viewer = calls.token(club, "viewer")
     refused = problem(client.get(url, headers=viewer.auth), 403, "forbidden")
     assert "personal data" in refused["detail"]
+    assert client.head(url, headers=viewer.auth).status_code == 403  # a HEAD is the GET it is served by
     french = client.get(url, headers={**viewer.auth, "Accept-Language": "fr"}).json["detail"]
     assert french.startswith("Les données personnelles")
     problem(client.get(url), 401)
     other = calls.club("Le Nain du Vendredi")
     problem(client.get(url, headers=other.auth), 404, "not-found")
     problem(client.get(f"/api/v1/clubs/{club.id}/members/Zoé/data", headers=club.auth), 404, "not-found")
+
+
+def test_a_member_named_like_another_members_id_gives_the_other_nothing_of_theirs(
+        client, calls: Calls, club: Club, store: Store) -> None:
+    zoe = calls.read("POST", f"/api/v1/clubs/{club.id}/players", {"name": "Zoé"}, club=club, status=201)
+    named = str(zoe["id"])
+    ended = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    ended["players"] = [named, "Marcel", "Sylvie", "Thomas"]
+    import_document(store.games, club.id, ended)
+    data = calls.read("GET", f"/api/v1/clubs/{club.id}/members/Zoé/data", club=club, status=200)
+    assert data["member"]["name"] == "Zoé" and data["figures"]["games"] == 0 and data["games"] == []
