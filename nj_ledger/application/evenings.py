@@ -169,9 +169,14 @@ def player_evenings(store: Store, club: str, player: str, played_from: date | No
                     ) -> tuple[str, list[dict[str, Any]]]:
     """A player's evenings in a period, newest first (open ones as they stand), each with the player's rank, score,
     games and average and how many players were ranked; and the player's name as the evenings write it."""
+    return nights_of(store.evenings.evenings_between(club, played_from, played_to), player)
+
+
+def nights_of(reads: Sequence[EveningRead], player: str) -> tuple[str, list[dict[str, Any]]]:
+    """:func:`player_evenings` over evenings already read (oldest first)."""
     key = player.strip().casefold()
     nights = []
-    for read in reversed(store.evenings.evenings_between(club, played_from, played_to)):
+    for read in reversed(reads):
         rows = core.ranking(read.state, read.outcomes)
         mine = next((row for row in rows if row["name"].casefold() == key), None)
         if mine is None:

@@ -4,13 +4,13 @@ names them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import PlayerInfo, Store
+from ..store import EveningRead, PlayerInfo, Store
 from ..store.projections import ScoreLine, player_stats
-from .evenings import player_evenings
+from .evenings import nights_of
 
 EVERY_GAME = 10**9  # a member's games listed at once: the answer is the whole record
 
@@ -39,15 +39,16 @@ def member_data(store: Store, club: str, member: str) -> MemberData:
                       "status": game.status, "seat": game.seat, "players": game.players,
                       "rank": None if line is None else line.rank, "chips": None if line is None else line.chips,
                       "net": None if line is None else line.net})
-    _, nights = player_evenings(store, club, found.name, None, None)
-    return MemberData(found, stats.line, games, nights, named_in(store, club, found.name))
+    reads = store.evenings.evenings_between(club, None, None)  # read once, for the evenings and the decisions
+    _, nights = nights_of(reads, found.name)
+    return MemberData(found, stats.line, games, nights, named_in(reads, found.name))
 
 
-def named_in(store: Store, club: str, name: str) -> list[dict[str, Any]]:
-    """Every decision of the club's evenings whose data names ``name`` (any case), oldest evening first."""
+def named_in(reads: Sequence[EveningRead], name: str) -> list[dict[str, Any]]:
+    """Every decision of the evenings ``reads`` whose data names ``name`` (any case), oldest evening first."""
     key = name.casefold()
     found = []
-    for read in store.evenings.evenings_between(club, None, None):
+    for read in reads:
         for entry in read.entries:
             if _names(entry.data, key):
                 found.append({"evening": read.info.id, "seq": entry.seq, "type": entry.type,
