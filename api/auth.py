@@ -63,8 +63,8 @@ SHARED_ROUTES = {
                           "evenings.Screen", "streams.EveningStream"}),
 }
 # What a table token reaches: its table's games (by the game in the path) and its table's routes (by the code).
-TABLE_GAME_ROUTES = frozenset({"games.Game", "games.Actions", "games.Events", "replay.Replay", "replay.Analysis",
-                               "streams.GameStream"})
+TABLE_GAME_ROUTES = frozenset({"games.Game", "games.Actions", "games.Events", "games.Taps", "replay.Replay",
+                               "replay.Analysis", "streams.GameStream"})
 TABLE_CODE_ROUTES = frozenset({"evenings.Table", "evenings.TableConfirmations", "streams.TableStream"})
 FAILURES = "nj_ledger.failed_authentications"
 ADMIN_TOKEN_LENGTH = 43  # characters at least: as many as `nj-ledger admin-token` writes 32 random bytes in

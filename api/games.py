@@ -8,6 +8,7 @@ from typing import Any
 from flask import Response, request, url_for
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
+from webargs.fields import DelimitedList
 
 from nj_ledger.application import (
     GameFilter,
@@ -18,6 +19,7 @@ from nj_ledger.application import (
     record_actions,
     records_page,
     start_game,
+    what_may_be_tapped,
 )
 from nj_ledger.exchange import META_FIELDS
 from nj_ledger.state import STATUSES
@@ -107,6 +109,34 @@ class EventsQuerySchema(Schema):
 class EventPageSchema(PageSchema):
     version = fields.Integer(metadata={"description": "The game's version when the page was read."})
     events = fields.List(fields.Nested(RecordSchema))
+
+
+class TapsQuerySchema(Schema):
+    cards = DelimitedList(fields.String(validate=validate.Length(1, 3)), load_default=[],
+                          validate=validate.Length(max=52), metadata={
+                              "description": "The cards tapped so far, in order, comma-separated (`5H,6H`).",
+                              "example": "5H,6H"})
+    seat = fields.Integer(load_default=None, validate=validate.Range(0, MAX_INT), metadata={
+        "description": "The seat that lays them; absent: any seat."})
+
+
+class TapsSchema(ViewSchema):
+    version = fields.Integer(metadata={"description": "The game's version this answer is for."})
+    cards = fields.Dict(keys=fields.String(), values=fields.List(fields.Integer()), metadata={
+        "description": "For each card of the deck, the seats that may lay the cards tapped then it (none while no "
+                       "deal is in play)."})
+    recordable = fields.List(fields.Integer(), metadata={
+        "description": "The seats that may lay the cards tapped, as they are."})
+    starts = fields.List(fields.Integer(), metadata={
+        "description": "The seats that may start a play with them (a play its player may not stop yet may go on)."})
+    seen = fields.List(fields.String(), metadata={
+        "description": "The cards seen this deal (played or shown): a hand told card by card cannot hold them."})
+    next = fields.String(allow_none=True, metadata={
+        "description": "What the run wants after the cards tapped, as `expected` writes it (`8`, `8H` in suit "
+                       "play); null: a new run. With nothing tapped, the deal's `expected`."})
+    honours = fields.List(fields.String(), metadata={
+        "description": "The cards tapped that their player may announce (the board's honours, the hocs that "
+                       "earn chips)."})
 
 
 def expected_version() -> int | None:
@@ -234,3 +264,14 @@ class Events(MethodView):
         # row changed outside the ledger is shown as it stands, for the audit to name (api.dumping).
         return {"version": page.version, "events": page.records,
                 "next": next_page("games.Events", page.more, after=page.last, limit=query["limit"])}
+
+
+@blp.route("/games/<game>/taps")
+class Taps(MethodView):
+    @blp.arguments(TapsQuerySchema(), location="query")
+    @blp.response(200, TapsSchema)
+    def get(self, query: dict[str, Any], game: str) -> dict[str, Any]:
+        """What the scorer may tap on the game as it stands: the rules' own answer, asked by the scorer page
+        before each tap (the page asks the core in the page instead once it has loaded it). A card that is not one
+        or a seat the table does not have is refused (422 `invalid-card`, `unknown-seat`); nothing is recorded."""
+        return what_may_be_tapped(store(), caller().club_id, game, query["cards"], query["seat"])

@@ -14,6 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from nj_ledger.application import folded, replay_segment
 from nj_ledger.bounds import MAX_DEAL_EVENTS
+from nj_ledger.calls import KINDS, calls_view
 from nj_ledger.events import Event
 from nj_ledger.reducer import fold
 from nj_ledger.state import GameState
@@ -44,10 +45,21 @@ class ReplayQuerySchema(Schema):
                         metadata={"description": "Only the step of this seq."})
 
 
+class CallSchema(ViewSchema):
+    call = fields.String(validate=validate.OneOf(KINDS), metadata={
+        "description": "`takes` (an honour announced), `restarts` (a card that ends the run: its player goes on), "
+                       "`out` (the last card: \"J'arrête !\"), `grand_opera`, `wants` (what the run wants next)."})
+    card = fields.String(metadata={"description": "The card, for `takes` and `restarts`."})
+    expected = fields.String(metadata={"description": "What the run wants (`8`, `8H` in suit play), for `wants`."})
+
+
 class StepSchema(ViewSchema):
     seq = fields.Integer(metadata={"description": "The event's seq (the first step: the seq before the deal)."})
     event = fields.Nested(RecordSchema, allow_none=True, metadata={"description": "Null for the deal's start."})
     state = fields.Nested(GameStateSchema, metadata={"description": "The state after the event."})
+    calls = fields.List(fields.Nested(CallSchema), metadata={
+        "description": "What the player says on laying the cards of a play, as the rules decide it (none for any "
+                       "other step): \"Valet qui prend, Roi et je recommence, sans 8\"."})
 
 
 class ReplaySchema(ViewSchema):
@@ -177,13 +189,14 @@ def replay_body(game: str, club: str, number: int, state: GameState, records: Se
     first_seq = records[0]["seq"] - 1
     separator = b""
     if at is None or at == first_seq:
-        step = {"seq": first_seq, "event": None, "state": {**view, **state_view(state)}}
+        step = {"seq": first_seq, "event": None, "state": {**view, **state_view(state)}, "calls": []}
         yield orjson.dumps(_STEP.dump(step), option=SORTED)
         separator = b","
     for record, event in zip(records, events, strict=True):
         fold(state, event)
         if at is None or at == record["seq"]:
-            step = {"seq": record["seq"], "event": record, "state": {**view, **state_view(state)}}
+            calls = calls_view(state, event.data) if event.type == "play" else []
+            step = {"seq": record["seq"], "event": record, "state": {**view, **state_view(state)}, "calls": calls}
             yield separator + orjson.dumps(_STEP.dump(step), option=SORTED)
             separator = b","
     yield b"]}\n"

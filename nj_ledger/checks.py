@@ -99,10 +99,7 @@ def check_cards(s: GameState, deal: DealState, seat: int, cards: Sequence[Card])
                 "out-of-sequence", "{card} does not follow: the run wants a {expected}.", card=card,
                 expected=rank_label(expected) + (suit or ""),
             )
-        if rules.ends_run(card):
-            expected, suit = None, None
-        else:
-            expected, suit = card.rank + 1, (card.suit if rules.sequence == "suit" else None)
+        expected, suit = rules.wanted_after(card)
     return expected, suit
 
 

@@ -216,16 +216,10 @@ def lay_cards(s: GameState, d: Mapping[str, Any], seat: int, cards: Sequence[Car
         turns[seat] += 1
         deal.laying_turns = tuple(turns)
     rules = s.rules
-    by_suit = rules.sequence == "suit"
     run = deal.run
     for card in cards:
         run = (card,) if deal.expected is None else run + (card,)
-        if rules.ends_run(card):
-            deal.expected = None
-            deal.expected_suit = None
-        else:
-            deal.expected = card.rank + 1
-            deal.expected_suit = card.suit if by_suit else None
+        deal.expected, deal.expected_suit = rules.wanted_after(card)
     deal.run = run
     played = frozenset(cards)
     if deal.hands is not None:

@@ -105,6 +105,13 @@ class Rules:
         """A King, and in the 1760 rules every hoc, ends the run: its player starts a new one."""
         return card.rank == 13 or card in self.stops or card == self.wild
 
+    def wanted_after(self, card: Card) -> tuple[int | None, str | None]:
+        """What the run wants after ``card`` (its rank, and its suit in suit play): nothing after a card that ends
+        the run (its player starts a new one), else the next rank."""
+        if self.ends_run(card):
+            return None, None
+        return card.rank + 1, (card.suit if self.sequence == "suit" else None)
+
     def is_hoc(self, card: Card) -> bool:
         return self.hoc_reward > 0 and self.ends_run(card)
 

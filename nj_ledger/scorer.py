@@ -30,13 +30,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .actions import seat_number
 from .cards import DECK, Card, parse_cards
 from .decide import execute
 from .errors import LedgerError
 from .events import event_from_dict
 from .reducer import replay
 from .state import GameState
-from .view import state_view
+from .view import expected_label, state_view, wanted_label
 
 # A play that is refused only because the player may not stop there (``may_stop: false``, hands known) may still
 # be the start of a longer play: its cards stay tappable, the seat is not offered until the play may end.
@@ -87,29 +88,44 @@ def _accepts(state: GameState, seat: int, cards: Sequence[Card], partial: bool) 
     return True
 
 
-def tappable(state: GameState, pending: str, chosen: int) -> str:
-    """What the scorer may tap now (JSON text): for each card, the seats that may lay the cards tapped so far
-    then it (``cards``); the seats that may lay the cards tapped so far (``recordable``), or start a play with
-    them (``starts``); the cards seen this deal (``seen``, which a hand revealed card by card cannot hold).
-    ``chosen``: the seat the scorer chose, or -1 for any seat."""
+def taps(state: GameState, tapped: Sequence[object], seat: int | None = None) -> dict[str, Any]:
+    """What the scorer may tap now, the cards ``tapped`` so far, by ``seat`` (None: any seat):
+
+    - ``cards``: for each card, the seats that may lay the cards tapped then it;
+    - ``recordable``: the seats that may lay the cards tapped, as they are; ``starts``: the seats that may start a
+      play with them (a play refused only because its player may not stop there may go on);
+    - ``seen``: the cards seen this deal (a hand revealed card by card cannot hold them);
+    - ``next``: what the run wants after the cards tapped (the deal's ``expected`` when none is), as the state
+      writes it; ``honours``: the cards tapped that their player may announce;
+    - ``version``: the state's version, whose answer this is.
+
+    A card that is not one, or a seat the table does not have, is refused (``invalid-card``, ``unknown-seat``).
+    """
+    cards = parse_cards(list(tapped))
     deal = state.deal
-    tapped = list(parse_cards(json.loads(pending)))
+    answer: dict[str, Any] = {"version": state.version, "cards": {}, "recordable": [], "starts": [], "seen": [],
+                              "next": None, "honours": []}
     if deal is None:
-        return json.dumps({"cards": {}, "recordable": [], "starts": [], "seen": []})
-    seats = [chosen] if chosen >= 0 else list(range(len(deal.hand_sizes)))
-    cards: dict[str, list[int]] = {}
-    recordable: list[int] = []
-    starts: list[int] = []
+        return answer
+    seats = [seat_number(seat, len(deal.hand_sizes))] if seat is not None else list(range(len(deal.hand_sizes)))
+    rules = state.rules
+    answer["seen"] = sorted(deal.seen)
+    answer["next"] = wanted_label(*rules.wanted_after(cards[-1])) if cards else expected_label(deal)
+    answer["honours"] = [card for card in cards if rules.announceable(card)]
     if state.status == "playing":
-        for card in DECK:
-            cards[card] = [] if card in tapped else [
-                seat for seat in seats if _accepts(state, seat, [*tapped, card], partial=True)]
-        if tapped:
-            recordable = [seat for seat in seats if _accepts(state, seat, tapped, partial=False)]
-            starts = [seat for seat in seats if _accepts(state, seat, tapped, partial=True)]
+        answer["cards"] = {card: [] if card in cards else [
+            seat for seat in seats if _accepts(state, seat, [*cards, card], partial=True)] for card in DECK}
+        if cards:
+            answer["recordable"] = [seat for seat in seats if _accepts(state, seat, cards, partial=False)]
+            answer["starts"] = [seat for seat in seats if _accepts(state, seat, cards, partial=True)]
         else:
-            starts = seats
-    return json.dumps({"cards": cards, "recordable": recordable, "starts": starts, "seen": sorted(deal.seen)})
+            answer["starts"] = seats
+    return answer
 
 
-__all__ = ["Projection", "project", "state_of", "tappable"]
+def tappable(state: GameState, pending: str, chosen: int) -> str:
+    """:func:`taps` for the page's worker, in and out as JSON text (``chosen``: -1 for any seat)."""
+    return json.dumps(taps(state, json.loads(pending), None if chosen < 0 else chosen))
+
+
+__all__ = ["Projection", "project", "state_of", "tappable", "taps"]

@@ -16,11 +16,15 @@ from .cards import Card, rank_label
 from .state import READY, DealState, GameState
 
 
-def expected_label(deal: DealState) -> str | None:
-    if deal.expected is None:
+def wanted_label(rank: int | None, suit: str | None) -> str | None:
+    """What a run wants, as the API writes it: ``"8"``, or ``"8H"`` in suit play; None for a new run."""
+    if rank is None:
         return None
-    label = rank_label(deal.expected)
-    return label + deal.expected_suit if deal.expected_suit else label
+    return rank_label(rank) + (suit or "")
+
+
+def expected_label(deal: DealState) -> str | None:
+    return wanted_label(deal.expected, deal.expected_suit)
 
 
 def state_view(state: GameState) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from .games import (
     records_page,
     replay_segment,
 )
-from .recording import idempotent_request, record_actions, start_game
+from .recording import idempotent_request, record_actions, start_game, what_may_be_tapped
 
 __all__ = [
     "Current",
@@ -65,4 +65,5 @@ __all__ = [
     "replay_segment",
     "settled_deal",
     "start_game",
+    "what_may_be_tapped",
 ]

@@ -14,8 +14,10 @@ from typing import Any
 from ..chain import canonical_json
 from ..decide import new_game
 from ..errors import LedgerError
+from ..scorer import taps
 from ..store import Appended, IdempotentRequest, Store, StoredResponse
 from ..store.games import Respond
+from .games import current_game
 
 Refused = Callable[[LedgerError], tuple[int, dict[str, Any]]]
 
@@ -59,3 +61,10 @@ def record_actions(store: Store, club: str, game: str, actions: Sequence[Mapping
         if idempotency is not None and refused is not None:
             store.games.remember_response(club, idempotency, *refused(refusal))
         raise
+
+
+def what_may_be_tapped(store: Store, club: str, game: str, tapped: Sequence[object],
+                       seat: int | None) -> dict[str, Any]:
+    """What the scorer may tap on ``game`` as it stands, the cards ``tapped`` so far, for ``seat`` (None: any):
+    the core's own answer (:func:`nj_ledger.scorer.taps`), the one the scorer page asks before each tap."""
+    return taps(current_game(store, club, game).state, tapped, seat)

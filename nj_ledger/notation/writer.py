@@ -13,7 +13,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import DECK, RANK_NAMES_FR, Card, parse_card
+from ..calls import GRAND_OPERA, OUT, RESTARTS, TAKES, WANTS, play_calls
+from ..cards import DECK, RANK_NAMES_FR, Card
 from ..errors import InvalidInput
 from ..events import Event, event_from_dict
 from ..exchange import META_FIELDS, document_meta, load_game
@@ -168,20 +169,20 @@ def _calls(state: GameState, play: Mapping[str, Any]) -> str:
     """What the player says, as the table hears it: "Dame qui prend, Roi et je recommence, sans 5"."""
     deal = state.deal
     assert deal is not None
-    cards = [parse_card(card) for card in play["cards"]]
-    out = deal.winner == play["seat"]
-    calls = []
-    for position, card in enumerate(cards):
-        if card in play["announced"]:
-            calls.append(f"{_call_name(card)} qui prend")
-        if state.rules.ends_run(card) and not (out and position == len(cards) - 1):
-            calls.append(f"{_call_name(card)} et je recommence")
-    if out:
-        calls.append("J'arrête" + (", Grand Opéra" if deal.grand_opera else ""))
-    elif deal.expected is not None:
-        suit = f" de {_SUITS_FR[deal.expected_suit]}" if deal.expected_suit else ""
-        calls.append(f"sans {RANK_NAMES_FR[deal.expected]}{suit}")
-    return ", ".join(calls)
+    said = []
+    for call in play_calls(state, play):
+        if call.kind == TAKES and call.card is not None:
+            said.append(f"{_call_name(call.card)} qui prend")
+        elif call.kind == RESTARTS and call.card is not None:
+            said.append(f"{_call_name(call.card)} et je recommence")
+        elif call.kind == OUT:
+            said.append("J'arrête")
+        elif call.kind == GRAND_OPERA:
+            said.append("Grand Opéra")
+        elif call.kind == WANTS and deal.expected is not None:
+            suit = f" de {_SUITS_FR[deal.expected_suit]}" if deal.expected_suit else ""
+            said.append(f"sans {RANK_NAMES_FR[deal.expected]}{suit}")
+    return ", ".join(said)
 
 
 def _settlement(data: Mapping[str, Any], players: Sequence[str]) -> str:

@@ -15,6 +15,7 @@ READS = [
     ("GET", "/api/v1/clubs/{club}/games", None),
     ("GET", "/api/v1/games/{game}", None),
     ("GET", "/api/v1/games/{game}/events", None),
+    ("GET", "/api/v1/games/{game}/taps?cards=5H", None),
     ("GET", "/api/v1/games/{game}/deals/1/replay", None),
     ("GET", "/api/v1/games/{game}/audit", None),
     ("GET", "/api/v1/games/{game}/export?format=json", None),

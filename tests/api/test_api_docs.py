@@ -34,7 +34,7 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/clubs/{club}/seasons", "/api/v1/clubs/{club}/audit", "/api/v1/keys",
         "/api/v1/clubs/{club}/tokens/{token}", "/api/v1/clubs/{club}/tokens/{token}/rotate",
         "/api/v1/clubs/{club}/shares", "/api/v1/clubs/{club}/shares/{share}",
-        "/api/v1/games/{game}/stream", "/api/v1/clubs/{club}/stream",
+        "/api/v1/games/{game}/stream", "/api/v1/clubs/{club}/stream", "/api/v1/games/{game}/taps",
         "/api/v1/clubs/{club}/evenings", "/api/v1/clubs/{club}/evenings/{evening}",
         "/api/v1/clubs/{club}/evenings/{evening}/grid", "/api/v1/clubs/{club}/evenings/{evening}/ranking",
         "/api/v1/clubs/{club}/evenings/{evening}/leaderboard", "/api/v1/clubs/{club}/evenings/{evening}/rounds",

@@ -246,6 +246,9 @@ def test_a_body_that_is_not_sent_as_json_is_415(shared, content_type) -> None:
     ("/api/v1/games/{game}/events?after=99999999999999999999", 422),
     ("/api/v1/games/{game}/events?after=-1", 422),
     ("/api/v1/games/{game}/events?limit=100000", 422),
+    ("/api/v1/games/{game}/taps?seat=99999999999999999999", 422),
+    ("/api/v1/games/{game}/taps?cards=5H,%00", 422),
+    ("/api/v1/games/{game}/taps?cards=" + "5H," * 60, 422),
     ("/api/v1/games/{game}/deals/99999999999999999999/replay", 404),
     ("/api/v1/games/{game}/deals/2147483647/replay", 404),  # the largest number a column holds: the next is not
     ("/api/v1/games/{game}/deals/2147483647/analysis", 404),
