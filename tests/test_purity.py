@@ -15,6 +15,7 @@ And no module of any layer (nj_ledger, api, cli, benchmarks, the pages' JavaScri
 
 import ast
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -207,6 +208,18 @@ def test_no_module_reaches_the_line_limit():
     assert {"api/static/pages/record.js", "cli/__init__.py", "benchmarks/runner.py"} <= set(lines)
     too_long = {name: count for name, count in sorted(lines.items()) if count >= LIMIT}
     assert too_long == {}, f"modules of {LIMIT} lines or more, to split by responsibility: {too_long}"
+
+
+def test_the_pages_ask_the_rules_and_decide_none():
+    """One source of the rules: what the scorer may tap and a play's calls are the core's answers
+    (``nj_ledger.scorer.taps``, ``nj_ledger.calls``), so the pages read no option of a game's rules but the boxes
+    of its board (drawn), its profile's name and, on the result sheet, the options it prints by name (shown)."""
+    pages = [path for path in sorted((ROOT / "api" / "static").rglob("*.js")) if VENDORED not in path.parents]
+    read = {(str(path.relative_to(ROOT)), option) for path in pages
+            for option in re.findall(r"\brules(?:\(\))?\s*(?:\.\s*(\w+)|\[)", path.read_text(encoding="utf-8"))}
+    assert len(pages) > 50 and ("api/static/pages/table.js", "board") in read
+    shown = {("api/static/pages/sheet.js", "")}  # rulesText: payment, bete and shortfall printed by name
+    assert {(name, option) for name, option in read if option not in {"board", "profile"}} == shown
 
 
 def test_the_core_silences_no_type_check():

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, ViewportSize, expect
 
 from .server import LiveServer, start_server
 
@@ -104,6 +104,25 @@ def page(context: BrowserContext, live_server: LiveServer) -> Iterator[Page]:
     sign_in(page, live_server)
     yield page
     assert errors.errors == []
+
+
+def settled(page: Page) -> None:
+    """The scorer page has the rules' answer of what may be tapped on what it shows (its controls are not busy):
+    a key's state may be read at once."""
+    expect(page.locator("#controls")).to_have_attribute("aria-busy", "false")
+
+
+def wait_for_runtime(page: Page) -> None:
+    """The Pyodide runtime kept by the service worker (the scorer asks for it when it opens with a connection)."""
+    assert page.evaluate("""async () => {
+        const files = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                       "pyodide-lock.json"].map((name) => `/static/vendor/pyodide/${name}`);
+        const kept = async () => (await Promise.all(files.map((path) => caches.match(path)))).every(Boolean);
+        for (let waited = 0; !(await kept()) && waited < 30000; waited += 100) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return kept();
+    }""")
 
 
 def wait_for_worker(page: Page) -> None:

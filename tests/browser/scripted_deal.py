@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Locator, Page, expect
 
+from .conftest import settled
+
 # (seat, cards laid in one turn, the seats whose passes the play records). Chloé (2) deals: Ana opens.
 DEAL = [
     (0, ["9H", "10C", "JD", "QC", "KD", "6C", "7D", "8C", "9D"], []),  # Nain jaune qui prend, sans 10
@@ -48,6 +50,8 @@ class Taps:
         self.count += 1
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
         target.tap()
+        if kind == "card":  # what the seats may do with it is the rules' answer, asked of the server
+            settled(self.page)
 
     def record(self, target: Locator, kind: str) -> None:
         """A tap that records an action: waits for the new state."""

@@ -7,7 +7,7 @@ from playwright.sync_api import Browser, expect
 
 from nj_ledger import new_game
 
-from .conftest import PageErrors, new_context, screenshot, sign_in
+from .conftest import PageErrors, new_context, screenshot, settled, sign_in
 from .server import LiveServer
 
 
@@ -33,9 +33,10 @@ def test_french_pages_and_a_french_refusal(browser: Browser, live_server: LiveSe
     page.route("**/api/v1/games/*/stream*", lambda route: route.abort())  # its stream cut: this page stays behind
     page.goto(f"{live_server.url}/games/{started.game.id}/record")
     expect(page.locator("#status")).to_contain_text("Donne 1 : Léa commence une nouvelle suite")
-    live_server.store.games.append(live_server.club, started.game.id, [{"type": "play", "seat": 0, "cards": ["5H"]}])
     page.locator('#controls .key[data-card="5H"]').click()
     page.locator('#controls .key[data-card="6H"]').click()
+    settled(page)  # then another phone records Léa's 5♥ first
+    live_server.store.games.append(live_server.club, started.game.id, [{"type": "play", "seat": 0, "cards": ["5H"]}])
     with page.expect_response(lambda r: r.url.endswith("/actions")) as refused:
         page.locator("#play").click()
     assert refused.value.status == 409

@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from nj_ledger import new_game
 
-from .conftest import PageErrors, new_context, screenshot, sign_in
+from .conftest import PageErrors, new_context, screenshot, settled, sign_in
 from .server import LiveServer
 
 # A deal of three players scored from the table (no hands dealt), classic rules, 200 chips each;
@@ -26,6 +26,7 @@ CHLOE_KEEPS = ["QS", "7C", "7H", "8C", "8H", "9C", "9H", "10C", "10H", "JH", "JS
 def tap(page: Page, cards: list[str]) -> None:
     for card in cards:
         page.locator(f'#controls .key[data-card="{card}"]').click()
+    settled(page)
 
 
 def record(page: Page, button: str) -> None:
@@ -79,6 +80,7 @@ def test_a_whole_deal_recorded_by_taps_then_replayed(browser: Browser, live_serv
 
     # Only cards that can be played are enabled: after 4♣ only the fives.
     tap(page, ANA_OPENS[:4])
+    settled(page)
     assert page.locator('.key[data-card="6C"]').is_disabled()
     assert page.locator('.key[data-card="5H"]').is_enabled()
     tap(page, ANA_OPENS[4:])
@@ -87,11 +89,13 @@ def test_a_whole_deal_recorded_by_taps_then_replayed(browser: Browser, live_serv
     record(page, "#play")
     assert box(page, "7D") == "0" and chips(page, 0) == "200"
     expect(page.locator("#status")).to_contain_text("Ben to play")
+    settled(page)
     assert page.locator('.key[data-card="AC"]').is_disabled()  # played already
     # The run wants an 8; a 9 could only start a new run by Ana (Ben and Chloé passing): drawn apart.
     expect(page.locator('.key[data-card="9S"]')).to_have_class(re.compile(r"\brestart\b"))
     expect(page.locator('.key[data-card="8S"]')).not_to_have_class(re.compile(r"\brestart\b"))
     page.locator('#record-bar .pick[data-pick="1"]').click()  # choosing Ben: only his cards
+    settled(page)
     assert page.locator('.key[data-card="9S"]').is_disabled()
 
     # A flaky connection: the first answer is lost after the server recorded the play; the page
@@ -185,6 +189,7 @@ def test_undo_and_a_play_out_of_turn(browser: Browser, live_server: LiveServer) 
     assert box(page, "7D") == "15" and chips(page, 0) == "45"
     expect(page.locator("#redo")).to_have_text("Redo: Zoé plays 5♥ 6♣ 7♦")  # offered, not needed here
     expect(page.locator("#status")).to_contain_text("Zoé starts a new run")
+    settled(page)
     assert page.locator('.key[data-card="7D"]').is_enabled()
 
     tap(page, ["5H"])
@@ -199,8 +204,10 @@ def test_undo_and_a_play_out_of_turn(browser: Browser, live_server: LiveServer) 
     # Sans 7, Zoé to play. Yann may only continue with a 7; Xavier, who stopped, completes the
     # round if he plays now (everybody else passes), so he may start a new run with any card.
     page.locator('.seat[data-seat="1"]').click()
+    settled(page)
     assert page.locator('.key[data-card="7H"]').is_enabled() and page.locator('.key[data-card="2C"]').is_disabled()
     page.locator('.seat[data-seat="2"]').click()
+    settled(page)
     assert page.locator('.key[data-card="2C"]').is_enabled()
     page.locator('.seat[data-seat="2"]').click()  # chosen again: back to any seat's cards, new runs apart
     expect(page.locator('.key[data-card="2C"]')).to_have_class(re.compile(r"\brestart\b"))

@@ -21,11 +21,22 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Reque
 
 from nj_ledger import new_game
 
-from .conftest import CHROMIUM_ARGS, PageErrors, chromium_path, new_context, screenshot, sign_in, wait_for_worker
+from .conftest import (
+    CHROMIUM_ARGS,
+    PageErrors,
+    chromium_path,
+    new_context,
+    screenshot,
+    settled,
+    sign_in,
+    wait_for_runtime,
+    wait_for_worker,
+)
 from .server import LiveServer, start_server
 
 NAMES = ["Ana", "Ben", "Chloé"]
 OUTBOX_MODULE = "/static/pages/outbox.js"
+CORE_LOADS = 60_000  # ms: with no connection, what may be tapped waits for the core to load in the page
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +69,22 @@ def open_scorer(page: Page, server: LiveServer, game: str) -> None:
     expect(page.locator("#status")).to_contain_text("Deal 1")
 
 
-def tap_play(page: Page, cards: list[str], seat: int | None = None) -> None:
+def tap_cards(page: Page, cards: list[str]) -> None:
+    """Tap cards, the rules' answer of what may follow come for each (with no connection, once the core has
+    loaded in the page: seconds)."""
     for card in cards:
-        page.locator(f'#controls .key[data-card="{card}"]').tap()
+        key = page.locator(f'#controls .key[data-card="{card}"]')
+        expect(key).to_be_enabled(timeout=CORE_LOADS)
+        key.tap()
+    settled(page)
+
+
+def tap_play(page: Page, cards: list[str], seat: int | None = None) -> None:
+    tap_cards(page, cards)
+    press_play(page, seat)
+
+
+def press_play(page: Page, seat: int | None = None) -> None:
     page.locator("#play" if seat is None else f'#record-bar .pick[data-pick="{seat}"]').tap()
 
 
@@ -94,6 +118,7 @@ def test_offline_reload_and_an_outbox_sent_on_reconnect(browser: Browser, live_s
     sign_in(page, live_server)
     open_scorer(page, live_server, game)
     wait_for_worker(page)
+    wait_for_runtime(page)  # the core's rules, which answer what may be tapped with no connection
     sent = action_requests(page)
 
     # No connection: the page reloads from the service worker, the game from the copy the phone kept.
@@ -227,11 +252,12 @@ def two_phones(browser: Browser, live_server: LiveServer, game: str) -> tuple[Pa
 def test_a_stale_tap_already_recorded_by_the_other_phone(browser: Browser, live_server: LiveServer) -> None:
     game = dealt_game(live_server)
     first, second, errors_first, errors_second = two_phones(browser, live_server, game)
+    tap_cards(first, ["8D"])  # tapped on the first phone, then recorded first by the second
     with second.expect_response(lambda r: r.url.endswith("/actions")):
         tap_play(second, ["8D"])
     # The first phone, behind, records the same play by the same seat: not recorded twice, and said so.
     with first.expect_response(lambda r: r.url.endswith("/actions")) as refused:
-        tap_play(first, ["8D"])
+        press_play(first)
     assert refused.value.status == 409
     notice = first.locator("#notice")
     expect(notice).to_contain_text("Ben lays 8♦: already recorded by another phone, so not recorded twice.")
@@ -248,10 +274,11 @@ def test_a_stale_tap_that_still_fits_is_recorded(browser: Browser, live_server: 
     game = dealt_game(live_server)
     live_server.store.games.append(live_server.club, game, [{"type": "play", "seat": 1, "cards": ["5S"]}])
     first, second, errors_first, errors_second = two_phones(browser, live_server, game)  # both: Chloé, sans 6
+    tap_cards(first, ["6S"])
     with second.expect_response(lambda r: r.url.endswith("/actions")):
         second.locator("#pass").tap()  # Chloé passes
     # The first phone still shows Chloé to act; Ana's 6♠, tapped for Ana, still fits after Chloé's pass.
-    tap_play(first, ["6S"], seat=0)
+    press_play(first, seat=0)
     expect(first.locator("#notice")).to_contain_text("Ana lays 6♠: recorded after Chloé passes, recorded meanwhile "
                                                      "by another phone.")
     expect(first.locator("#outbox")).to_have_count(0)
@@ -264,10 +291,11 @@ def test_a_stale_tap_that_still_fits_is_recorded(browser: Browser, live_server: 
 def test_a_stale_tap_in_conflict_names_both_actions(browser: Browser, live_server: LiveServer) -> None:
     game = dealt_game(live_server)
     first, second, errors_first, errors_second = two_phones(browser, live_server, game)
+    tap_cards(first, ["3C"])
     with second.expect_response(lambda r: r.url.endswith("/actions")):
         tap_play(second, ["3C", "4C"])  # Ben lays 3♣ 4♣
     # The first phone, behind, records only the 3♣ for Ben: it no longer fits (the 3♣ is laid); both are named.
-    tap_play(first, ["3C"])
+    press_play(first)
     entry = first.locator("#outbox .outbox-entry.conflict")
     expect(entry).to_contain_text("Another phone recorded Ben lays 3♣ 4♣ meanwhile, and this phone's tap (Ben lays "
                                   "3♣) no longer fits")

@@ -27,7 +27,7 @@ from nj_ledger.simulator import simulate
 from nj_ledger.state import GameState
 from nj_ledger.view import state_view
 
-from .conftest import PageErrors, new_context, screenshot, sign_in, wait_for_worker
+from .conftest import PageErrors, new_context, screenshot, settled, sign_in, wait_for_runtime, wait_for_worker
 from .server import LiveServer, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,19 +44,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     server = start_server(tmp_path_factory.mktemp("offline-deal"))
     yield server
     server.stop()
-
-
-def wait_for_runtime(page: Page) -> None:
-    """The Pyodide runtime kept by the service worker (the scorer asks for it when it opens with a connection)."""
-    assert page.evaluate("""async () => {
-        const files = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                       "pyodide-lock.json"].map((name) => `/static/vendor/pyodide/${name}`);
-        const kept = async () => (await Promise.all(files.map((path) => caches.match(path)))).every(Boolean);
-        for (let waited = 0; !(await kept()) && waited < 30000; waited += 100) {
-            await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        return kept();
-    }""")
 
 
 def may_lay(state: GameState) -> set[str]:
@@ -95,6 +82,7 @@ def tap(page: Page, action: dict[str, Any], state: GameState) -> None:
             key = page.locator(f'#controls .key[data-card="{card}"]')
             expect(key).to_be_enabled()
             key.tap()
+        settled(page)
         boxes = page.eval_on_selector_all("#record-bar [data-announce]", "boxes => boxes.map(b => b.dataset.announce)")
         for card in boxes:
             if card not in action["announced"]:

@@ -13,7 +13,7 @@ from nj_ledger.cards import card_points, parse_card
 from nj_ledger.decide import new_game
 from nj_ledger.simulator import simulate
 
-from .conftest import PageErrors, new_context, sign_in
+from .conftest import PageErrors, new_context, settled, sign_in
 from .server import LiveServer
 
 
@@ -34,6 +34,7 @@ def play(page: Page, action: dict[str, Any]) -> tuple[int, int]:
         for card in action["cards"]:
             page.locator(f'#controls .key[data-card="{card}"]').tap()
             taps += 1
+        settled(page)
         if pick.is_enabled():
             break
         for _ in action["cards"]:  # this seat cannot lay them yet: take them back, record a pass

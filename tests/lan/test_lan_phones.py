@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from browser.conftest import ARTIFACTS, SESSION_KEY, PageErrors, screenshot, sign_in
+from browser.conftest import ARTIFACTS, SESSION_KEY, PageErrors, screenshot, settled, sign_in
 from browser.scripted_deal import DEAL, NAMES
 from reliability.helpers import free_port
 
@@ -170,6 +170,7 @@ def play(page: Page, turn: int) -> None:
     seat, cards, _ = DEAL[turn]
     for card in cards:
         page.locator(f'#controls .key[data-card="{card}"]').tap()
+    settled(page)
     receiving = page.locator("#record-bar .pick.receiving").get_attribute("data-pick")
     page.locator("#play" if receiving == str(seat) else f'#record-bar .pick[data-pick="{seat}"]').tap()
 

@@ -49,36 +49,24 @@ export function wantedCall(expected) {
   return `sans ${RANK_FR[wanted.rank - 1]}${wanted.suit ? ` ${SUIT_SYMBOL[wanted.suit]}` : ""}`;
 }
 
+const callName = (card) => (card === "7D" ? "Nain jaune" : RANK_FR[rankOf(card) - 1]);
+
 export function honourCall(card) {
-  if (card === "7D") return `Nain jaune qui prend${NBSP}!`;
-  return `${RANK_FR[rankOf(card) - 1]} qui prend${NBSP}!`;
+  return `${callName(card)} qui prend${NBSP}!`;
 }
 
-/** Whether a card ends the run: a King, and the hocs of the 1760 rules. */
-export function endsRun(rules, card) {
-  return rankOf(card) === 13 || (rules.stops || []).includes(card) || rules.wild === card;
-}
-
-export function announceable(rules, card) {
-  return card in rules.board || (rules.hoc_reward > 0 && endsRun(rules, card));
-}
-
-/** The calls of a play: honours taken, "Roi et je recommence", then "sans X" or "J'arrête !". */
-export function playCalls(rules, data, after) {
-  const calls = [];
-  const announced = new Set(data.announced || []);
-  const deal = after && after.deal;
-  const out = deal && deal.winner === data.seat;
-  data.cards.forEach((card, index) => {
-    if (announced.has(card)) calls.push(card in rules.board ? honourCall(card) : `Hoc${NBSP}!`);
-    const last = index === data.cards.length - 1;
-    if (rankOf(card) === 13 && !(last && out)) calls.push("Roi et je recommence");
+/**
+ * The calls of a play, as the rules decide them (a replay step's `calls`), said as the table says them: "Valet qui
+ * prend !", "Hoc !", "Roi et je recommence", "J'arrête !", "Grand Opéra !", "sans 8".
+ */
+export function spoken(calls, rules) {
+  return calls.map((call) => {
+    switch (call.call) {
+      case "takes": return call.card in rules.board ? honourCall(call.card) : `Hoc${NBSP}!`;
+      case "restarts": return `${callName(call.card)} et je recommence`;
+      case "out": return `J'arrête${NBSP}!`;
+      case "grand_opera": return `Grand Opéra${NBSP}!`;
+      default: return wantedCall(call.expected);
+    }
   });
-  if (out) {
-    calls.push(`J'arrête${NBSP}!`);
-    if (deal.grand_opera) calls.push(`Grand Opéra${NBSP}!`);
-  } else if (deal && deal.expected) {
-    calls.push(wantedCall(deal.expected));
-  }
-  return calls;
 }

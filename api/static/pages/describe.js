@@ -1,7 +1,7 @@
 // One event of the log told in a sentence (in the page's language) with the calls made at the table.
 
 import { counted, t } from "./common.js";
-import { cardText, playCalls, wantedCall } from "./cards.js";
+import { cardText, spoken, wantedCall } from "./cards.js";
 import { accountName, gameOverSentences, seatName, settlementSentences } from "./table.js";
 
 const cardsText = (cards) => cards.map(cardText).join(" ");
@@ -47,10 +47,10 @@ export function shownHands(events) {
 }
 
 /**
- * {text: [sentences], calls: [French calls]} for `event`, given the states before and after it
- * and the deal's events (for the settlement).
+ * {text: [sentences], calls: [French calls]} for `event`, given the states before and after it, the deal's events
+ * (for the settlement) and, for a play, its calls as the rules decide them (the replay step's `calls`).
  */
-export function describe(event, before, after, dealEvents = []) {
+export function describe(event, before, after, dealEvents = [], calls = []) {
   if (!event) return { text: [t("step.start")], calls: [] };
   const { type, data } = event;
   const state = after;
@@ -62,7 +62,7 @@ export function describe(event, before, after, dealEvents = []) {
     case "play":
       return {
         text: [t("event.play", { name: seatName(state, data.seat), cards: cardsText(data.cards) })],
-        calls: playCalls(state.rules, data, after),
+        calls: spoken(calls, state.rules),
       };
     case "pass": {
       const text = [t(data.inferred ? "event.pass_inferred" : "event.pass", { name: seatName(state, data.seat) })];

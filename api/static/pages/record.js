@@ -12,11 +12,12 @@
 // (core.js: Pyodide in a worker, loaded when the connection drops or an action gets no answer), the log kept
 // replayed and each waiting action applied, and what may be tapped is what those rules accept; the server's
 // answers replace that state as they come. Until the core has loaded (or if it cannot), the taps are held while
-// an action waits (see docs/OFFLINE.md). A tap made on a state another phone has moved on (409) is sorted out in
+// an action waits (see docs/OFFLINE.md). What may be tapped is always the rules' own answer: the core's in the page,
+// else the server's (record_taps.js). A tap made on a state another phone has moved on (409) is sorted out in
 // `reconcile` (record_reconcile.js).
 //
-// The page's modules: record_page.js (its state, shared), record_core.js (the state shown, what may be tapped),
-// record_taps.js (the page's own answer of what may be tapped, until the core has loaded), record_server.js (the
+// The page's modules: record_page.js (its state, shared), record_core.js (the state shown), record_taps.js (what
+// may be tapped on it: the core's answer in the page, else the server's), record_server.js (the
 // game as the server has it), record_outbox.js (sending), record_reconcile.js (two phones), record_keys.js (buttons
 // and the card grid), record_play.js (a deal in play), record_reveal.js (the settlement), record_mend.js (undo, redo).
 
@@ -31,11 +32,12 @@ import { describe } from "./describe.js";
 import {
   boardElement, gameOverSentences, runElement, seatName, settlementSentences, tableElement,
 } from "./table.js";
-import { project, refreshTaps, tapsNow, wantCore } from "./record_core.js";
+import { project, wantCore } from "./record_core.js";
+import { refreshTaps, tapsNow } from "./record_taps.js";
 import { button } from "./record_keys.js";
 import { mendRow } from "./record_mend.js";
 import { flush, outboxElement, send } from "./record_outbox.js";
-import { dealEvents, drawWith, gameUrl, page } from "./record_page.js";
+import { dealEvents, drawWith, gameUrl, held, page } from "./record_page.js";
 import { chooseSeat, playingControls, receivingSeat } from "./record_play.js";
 import { revealControls } from "./record_reveal.js";
 import { catchUp, noAnswer, reload, streamed } from "./record_server.js";
@@ -109,6 +111,8 @@ function settlement() {
   return lines.map((line) => el("p", {}, line));
 }
 
+let focusHeld = null; // the control that had the keyboard's focus when the taps were held
+
 function render() {
   const state = page.state;
   const d = state.deal;
@@ -133,9 +137,12 @@ function render() {
   else if (state.status === "revealing") controls.push(...revealControls(taps.seen));
   else controls.push(...mendRow());
   controls.unshift(...tableReturn(page.game, state, render)); // a club evening's game: back to its table
-  const focused = focusedControl($("#controls"));
+  const focused = focusedControl($("#controls")) || focusHeld;
+  const busy = held(); // the taps are held: an answer is on its way
   $("#controls").replaceChildren(...controls);
-  restoreFocus($("#controls"), focused);
+  $("#controls").setAttribute("aria-busy", String(busy));
+  focusHeld = busy ? focused : null; // given back when the controls can be used again
+  if (!busy) restoreFocus($("#controls"), focused);
   // Whatever is scrolled into view (a key, a focused field) stops above the bar fixed under the card grid.
   const bar = $("#record-bar");
   document.documentElement.style.scrollPaddingBottom = bar ? `${bar.offsetHeight + 8}px` : "";

@@ -13,7 +13,7 @@ export const page = {
   tapsAsked: null,
   projected: 0, // how many projections the page has shown (a new one asks `taps` again)
   local: false, // the state shown is the core's, after every waiting action
-  taps: null, // the core's answer of what may be tapped now
+  taps: null, // the rules' answer of what may be tapped (the core's in the page, or the server's), for `tapsKey`
   seat: null, // who plays the cards being tapped (default: the seat to act)
   pending: [], // cards tapped, in order
   unticked: new Set(), // honours the player forgot to call
@@ -44,10 +44,14 @@ export function drawWith(drawing) {
   draw = drawing;
 }
 
-export const tapsKey = () => JSON.stringify([page.projected, page.pending, page.seat]);
+/** What an answer of what may be tapped is for: the state shown, the cards tapped, the seat chosen. */
+export const tapsKey = () => JSON.stringify([page.projected, page.local, page.state.version, page.pending, page.seat]);
 
-/** Whether the core's answer of what may be tapped is the one of what is on screen (or there is no core). */
-export const tapsReady = () => !page.core || (page.taps !== null && page.tapsKey === tapsKey());
+/** Whether the page needs to know what may be tapped: a deal in play, or a loser's hand told. */
+export const tapsWanted = () => ["playing", "revealing"].includes(page.state.status);
+
+/** Whether the answer of what may be tapped is the one of what is on screen (or none is needed). */
+export const tapsReady = () => !tapsWanted() || (page.taps !== null && page.tapsKey === tapsKey());
 
 /**
  * Whether taps are held: something is on its way, or waits in the outbox and the next turn is not known (the core

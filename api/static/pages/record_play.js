@@ -1,15 +1,14 @@
-// A deal in play: the cards tapped, then the seat that laid them. What may be tapped is the rules' answer
-// (record_core.js `tapsNow`: the core's, or the page's own until it has loaded); this module only draws it.
+// A deal in play: the cards tapped, then the seat that laid them. What may be tapped, what the run then wants and
+// which cards tapped may be announced are the rules' answer (record_taps.js `tapsNow`); this module only draws it.
 
 import { el, t } from "./common.js";
-import { NBSP, announceable, cardElement, honourCall, wantedCall } from "./cards.js";
+import { NBSP, cardElement, honourCall, wantedCall } from "./cards.js";
 import { seatName } from "./table.js";
-import { startsWith } from "./record_core.js";
 import { button, keypad } from "./record_keys.js";
 import { redoButton, undoButton, undoPanel } from "./record_mend.js";
 import { send } from "./record_outbox.js";
 import { deal, page, render, rules } from "./record_page.js";
-import { wantedAfter } from "./record_taps.js";
+import { startsWith } from "./record_taps.js";
 
 /** The seats the next cards may go to, in the order of play from the seat to act (only the one chosen, if any). */
 function seatsFromTurn() {
@@ -36,15 +35,12 @@ function restartOnly(card, taps) {
   return !(taps.cards[card] || []).includes(deal().turn);
 }
 
-const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-
 /** The call the cards tapped end on, said as they are recorded: "sans 8", "Roi et je recommence", "J'arrête !". */
-function preview(seat) {
+function preview(seat, taps) {
   const d = deal();
   if (!page.pending.length) return "";
   if (page.pending.length === d.hand_sizes[seat]) return `J'arrête${NBSP}!`;
-  const wanted = wantedAfter(rules(), page.pending[page.pending.length - 1]);
-  return wanted ? wantedCall(RANKS[wanted.rank - 1] + (wanted.suit || "")) : "Roi et je recommence";
+  return taps.next ? wantedCall(taps.next) : "Roi et je recommence";
 }
 
 export function playingControls(taps) {
@@ -54,7 +50,7 @@ export function playingControls(taps) {
   const possible = page.pending.length ? recordableSeats(taps) : [];
   // with nothing tapped, the seat chosen: any seat while the run wants a card, else (a new run) the seat to act
   const anyone = d.expected ? state.players.map((p) => p.seat) : [d.turn];
-  const honours = page.pending.filter((card) => announceable(rules(), card));
+  const honours = taps.honours;
   const play = (who) => ({ // read when pressed: a box may have been unticked since
     type: "play", seat: who, cards: [...page.pending], announced: honours.filter((card) => !page.unticked.has(card)),
   });
@@ -92,7 +88,7 @@ export function playingControls(taps) {
         },
       }), el("span", { class: "call" }, card in rules().board ? honourCall(card) : `Hoc${NBSP}!`))));
 
-  const said = preview(seat);
+  const said = preview(seat, taps);
   const bar = el("div", { class: "buttons sticky record-bar", id: "record-bar" },
     undoPanel(), laid, strip,
     el("div", { class: "buttons" },

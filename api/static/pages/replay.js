@@ -66,7 +66,7 @@ function render() {
   const before = page.index > 0 ? page.steps[page.index - 1].state : null;
   const state = step.state;
   const dealEvents = page.steps.map((s) => s.event).filter(Boolean);
-  const told = describe(step.event, before, state, dealEvents);
+  const told = describe(step.event, before, state, dealEvents, step.calls);
   $("#step-text").replaceChildren(...told.text.map((line) => el("p", {}, line)));
   $("#calls").replaceChildren(...told.calls.map((call) => el("li", { class: "call" }, call)));
   const centre = [boardElement(state, changedBoxes(before, state)), runElement(state.deal)];
