@@ -112,10 +112,11 @@ class EventPageSchema(PageSchema):
 
 
 class TapsQuerySchema(Schema):
-    cards = DelimitedList(fields.String(validate=validate.Length(1, 3)), load_default=[],
-                          validate=validate.Length(max=52), metadata={
-                              "description": "The cards tapped so far, in order, comma-separated (`5H,6H`).",
-                              "example": "5H,6H"})
+    cards = DelimitedList(fields.String(validate=validate.Length(1, 3)), load_default=list,
+                          validate=validate.Length(1, 52), metadata={
+                              "description": "The cards tapped so far, in order, comma-separated (`5H,6H`); "
+                                             "left out when none is.",
+                              "example": ["5H", "6H"]})
     seat = fields.Integer(load_default=None, validate=validate.Range(0, MAX_INT), metadata={
         "description": "The seat that lays them; absent: any seat."})
 

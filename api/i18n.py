@@ -117,6 +117,7 @@ VALIDATION_MESSAGES = (
     N_("Special numeric values (nan or infinity) are not permitted."),
     N_("Not a valid boolean."),
     N_("Not a valid list."),
+    N_("Not a valid delimited list."),
     N_("Not a valid tuple."),
     N_("Not a valid mapping type."),
     N_("Not a valid date."),

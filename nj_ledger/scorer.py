@@ -102,12 +102,12 @@ def taps(state: GameState, tapped: Sequence[object], seat: int | None = None) ->
     A card that is not one, or a seat the table does not have, is refused (``invalid-card``, ``unknown-seat``).
     """
     cards = parse_cards(list(tapped))
+    seats = [seat_number(seat, len(state.players))] if seat is not None else list(range(len(state.players)))
     deal = state.deal
     answer: dict[str, Any] = {"version": state.version, "cards": {}, "recordable": [], "starts": [], "seen": [],
                               "next": None, "honours": []}
     if deal is None:
         return answer
-    seats = [seat_number(seat, len(deal.hand_sizes))] if seat is not None else list(range(len(deal.hand_sizes)))
     rules = state.rules
     answer["seen"] = sorted(deal.seen)
     answer["next"] = wanted_label(*rules.wanted_after(cards[-1])) if cards else expected_label(deal)

@@ -41,6 +41,8 @@ def test_bad_taps_are_refused_in_both_languages_and_change_nothing(calls: Calls,
     french = problem(calls.get(f"{url}?cards=ZZ", club=club, headers={"Accept-Language": "fr"}), 422, "invalid-card")
     assert french["detail"] != refused["detail"] and "carte" in french["detail"]
     problem(calls.get(f"{url}?seat=3", club=club), 422, "unknown-seat")
+    not_dealt = calls.game(club, ["Ana", "Ben", "Chloé"])["id"]
+    problem(calls.get(f"/api/v1/games/{not_dealt}/taps?seat=3", club=club), 422, "unknown-seat")
     problem(calls.get(f"{url}?seat=two", club=club), 422)
     problem(calls.get(f"{url}?cards={','.join(['5H'] * 53)}", club=club), 422)
     problem(calls.get("/api/v1/games/nope/taps", club=club), 404, "not-found")

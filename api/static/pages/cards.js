@@ -51,6 +51,9 @@ export function wantedCall(expected) {
 
 const callName = (card) => (card === "7D" ? "Nain jaune" : RANK_FR[rankOf(card) - 1]);
 
+/** "Roi et je recommence": a card that ends the run, its player going on (a hoc, in the 1760 rules). */
+export const restartCall = (card) => `${callName(card)} et je recommence`;
+
 export function honourCall(card) {
   return `${callName(card)} qui prend${NBSP}!`;
 }
@@ -63,7 +66,7 @@ export function spoken(calls, rules) {
   return calls.map((call) => {
     switch (call.call) {
       case "takes": return call.card in rules.board ? honourCall(call.card) : `Hoc${NBSP}!`;
-      case "restarts": return `${callName(call.card)} et je recommence`;
+      case "restarts": return restartCall(call.card);
       case "out": return `J'arrête${NBSP}!`;
       case "grand_opera": return `Grand Opéra${NBSP}!`;
       default: return wantedCall(call.expected);

@@ -10,8 +10,8 @@
 //   and is answered asynchronously.
 // - Only the scorer page uses this module. Opened with a connection, it asks the service worker to keep the
 //   runtime (`keepRuntime`: fetched by the worker, off the page's thread); it loads the runtime (`loadCore`) only
-//   when it is needed: when the connection drops, or an action could not be sent. Until it has loaded (or if it
-//   cannot), the page holds its taps while an action waits.
+//   when it is needed: when the connection drops, or an action could not be sent. Until it has loaded, the server
+//   answers what may be tapped (record_taps.js); with no connection and no core, the page holds its taps.
 
 const RUNTIME = "/static/vendor/pyodide/";
 const WORKER = "/core/worker.js";

@@ -141,8 +141,9 @@ function render() {
   const busy = held(); // the taps are held: an answer is on its way
   $("#controls").replaceChildren(...controls);
   $("#controls").setAttribute("aria-busy", String(busy));
-  focusHeld = busy ? focused : null; // given back when the controls can be used again
-  if (!busy) restoreFocus($("#controls"), focused);
+  focusHeld = busy ? focused : null; // given back when the controls can be used again, unless it moved on since
+  const lost = document.activeElement === document.body || $("#controls").contains(document.activeElement);
+  if (!busy && lost) restoreFocus($("#controls"), focused);
   // Whatever is scrolled into view (a key, a focused field) stops above the bar fixed under the card grid.
   const bar = $("#record-bar");
   document.documentElement.style.scrollPaddingBottom = bar ? `${bar.offsetHeight + 8}px` : "";

@@ -44,8 +44,8 @@ export function drawWith(drawing) {
   draw = drawing;
 }
 
-/** What an answer of what may be tapped is for: the state shown, the cards tapped, the seat chosen. */
-export const tapsKey = () => JSON.stringify([page.projected, page.local, page.state.version, page.pending, page.seat]);
+/** What an answer of what may be tapped is for: the state shown and the cards tapped (it answers for every seat). */
+export const tapsKey = () => JSON.stringify([page.projected, page.local, page.state.version, page.pending]);
 
 /** Whether the page needs to know what may be tapped: a deal in play, or a loser's hand told. */
 export const tapsWanted = () => ["playing", "revealing"].includes(page.state.status);

@@ -2,12 +2,12 @@
 // which cards tapped may be announced are the rules' answer (record_taps.js `tapsNow`); this module only draws it.
 
 import { el, t } from "./common.js";
-import { NBSP, cardElement, honourCall, wantedCall } from "./cards.js";
+import { NBSP, cardElement, honourCall, restartCall, wantedCall } from "./cards.js";
 import { seatName } from "./table.js";
 import { button, keypad } from "./record_keys.js";
 import { redoButton, undoButton, undoPanel } from "./record_mend.js";
 import { send } from "./record_outbox.js";
-import { deal, page, render, rules } from "./record_page.js";
+import { deal, held, page, render, rules } from "./record_page.js";
 import { startsWith } from "./record_taps.js";
 
 /** The seats the next cards may go to, in the order of play from the seat to act (only the one chosen, if any). */
@@ -40,7 +40,7 @@ function preview(seat, taps) {
   const d = deal();
   if (!page.pending.length) return "";
   if (page.pending.length === d.hand_sizes[seat]) return `J'arrête${NBSP}!`;
-  return taps.next ? wantedCall(taps.next) : "Roi et je recommence";
+  return taps.next ? wantedCall(taps.next) : restartCall(page.pending[page.pending.length - 1]);
 }
 
 export function playingControls(taps) {
@@ -110,6 +110,7 @@ export function playingControls(taps) {
  * back to the default (any seat's cards, the seat to act first).
  */
 export function chooseSeat(seat) {
+  if (held()) return; // what the seat may lay is not known yet
   const starts = startsWith(seat);
   page.seat = page.seat === seat ? null : seat;
   if (page.seat !== null && !starts) page.pending = [];

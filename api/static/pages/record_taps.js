@@ -4,7 +4,7 @@
 // screen has come, the taps are held (record_page.js `held`). With no connection and the core not loaded yet, the
 // core is loaded and answers once it has (docs/OFFLINE.md).
 
-import { ApiError, api } from "./common.js";
+import { ApiError, api, notify } from "./common.js";
 import { project, wantCore } from "./record_core.js";
 import { gameUrl, page, render, tapsKey, tapsWanted } from "./record_page.js";
 import { catchUp, noAnswer } from "./record_server.js";
@@ -24,7 +24,7 @@ function answered(key, taps) {
 /** The core's answer, from its worker. */
 function askCore(key) {
   const mine = page.projected;
-  page.core.taps(page.pending, page.seat).then((taps) => {
+  page.core.taps(page.pending, null).then((taps) => {
     if (mine === page.projected) answered(key, taps);
   }, (failure) => { // the page goes back to the server's state and answers
     console.warn("the core could not answer what may be tapped", failure);
@@ -35,32 +35,49 @@ function askCore(key) {
   });
 }
 
+const RETRY_FIRST = 1_000; // ms before a question the server did not answer is asked again, doubled each time
+const RETRY_MOST = 15_000;
+let retryIn = RETRY_FIRST;
+let retrying = null;
+
+/** Ask again later (the server out of reach, busy, or refusing for a while): the taps stay held meanwhile. */
+function retryLater(key) {
+  clearTimeout(retrying);
+  retrying = setTimeout(() => {
+    retrying = null;
+    if (page.tapsAsked === key) page.tapsAsked = null;
+    render();
+  }, retryIn);
+  retryIn = Math.min(retryIn * 2, RETRY_MOST);
+}
+
 /** The server's answer, for the game as it has it: dropped when that is not the state shown (the page catches up). */
 function askServer(key) {
-  const query = new URLSearchParams();
-  if (page.pending.length) query.set("cards", page.pending.join(","));
-  if (page.seat !== null) query.set("seat", String(page.seat));
+  const query = page.pending.length ? `?cards=${page.pending.join(",")}` : "";
   const version = page.state.version;
-  api(`${gameUrl()}/taps?${query}`).then((taps) => {
+  api(`${gameUrl()}/taps${query}`).then((taps) => {
+    retryIn = RETRY_FIRST;
+    page.offline = false;
     if (taps.version === version) {
       answered(key, taps);
     } else if (page.tapsAsked === key) { // the game moved on: asked again once the page has it as it is now
       page.tapsAsked = null;
-      catchUp();
+      if (!page.outbox.length) catchUp().catch((failure) => console.warn("the game could not be read again", failure));
     }
   }, (failure) => {
-    if (page.tapsAsked === key) page.tapsAsked = null;
-    if (noAnswer(failure)) { // no connection: the core answers once it has loaded
+    if (page.tapsAsked !== key) return;
+    if (failure instanceof TypeError || !navigator.onLine) { // no connection: the core answers once it has loaded
       page.offline = true;
       wantCore();
-      render();
-    } else if (!(failure instanceof ApiError && failure.status === 401)) {
-      console.warn("the server could not answer what may be tapped", failure);
+    } else if (!noAnswer(failure) && !(failure instanceof ApiError && [401, 429].includes(failure.status))) {
+      notify(failure.message); // the server's own words (a game gone, a token revoked…)
     }
+    retryLater(key);
+    render();
   });
 }
 
-/** Ask for what may be tapped when the state shown, the cards tapped or the seat chosen changed. */
+/** Ask for what may be tapped when the state shown or the cards tapped changed (the seat chosen filters it). */
 export function refreshTaps() {
   if (page.computing || !tapsWanted()) return;
   const key = tapsKey();
@@ -68,20 +85,30 @@ export function refreshTaps() {
   if (page.core) {
     page.tapsAsked = key;
     askCore(key);
-  } else if (!page.local && !page.offline) {
+  } else if (!page.local && !page.outbox.length) { // while actions wait without the core, the taps are held
     page.tapsAsked = key;
     askServer(key);
   }
 }
 
-/** What may be tapped now (`seen`, a Set: the cards seen this deal); nothing while the answer has not come. */
+/**
+ * What may be tapped now (`seen`, a Set: the cards seen this deal), for the seat chosen (any when none is); nothing
+ * while the answer has not come.
+ */
 export function tapsNow() {
   const taps = ready() || NONE;
-  return { ...taps, seen: new Set(taps.seen) };
+  const chosen = (seats) => (page.seat === null ? seats : seats.filter((seat) => seat === page.seat));
+  return {
+    ...taps,
+    cards: Object.fromEntries(Object.entries(taps.cards).map(([card, seats]) => [card, chosen(seats)])),
+    recordable: chosen(taps.recordable),
+    starts: chosen(taps.starts),
+    seen: new Set(taps.seen),
+  };
 }
 
-/** Whether `seat` may start a play with the cards tapped so far (false when the answer does not say). */
+/** Whether `seat` may start a play with the cards tapped so far (false while the answer has not come). */
 export function startsWith(seat) {
   const taps = ready();
-  return taps !== null && (page.seat === null || page.seat === seat) && taps.starts.includes(seat);
+  return taps !== null && taps.starts.includes(seat);
 }
