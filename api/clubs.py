@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 from nj_ledger.application import clubs
 from nj_ledger.store import ROLES, NewToken, PlayerInfo, iso
 
-from .auth import require_admin
+from .auth import caller, require_admin
 from .context import next_page, store
 from .dumping import ViewSchema
 from .inputs import Blueprint
@@ -144,8 +144,11 @@ class Tokens(MethodView):
     @blp.arguments(NewTokenSchema(), required=False)  # no body: a viewer token with no label
     @blp.response(201, TokenSchema)
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """A new token for the club: role `scorer` (read and write) or `viewer` (read only)."""
-        return _made(clubs.new_token(store(), club, payload["role"], payload["label"])), 201, NO_STORE
+        """A new token for the club: role `scorer` (read and write), `viewer` (read only) or `director` (what a
+        scorer may do, and the decisions only the club's director takes; made by a director only: 403
+        `forbidden` for a scorer, or on the server with `nj-ledger tokens create CLUB --role director`)."""
+        made = clubs.new_token(store(), club, payload["role"], payload["label"], by=caller().role)
+        return _made(made), 201, NO_STORE
 
 
 TOKEN_ID = f"<int(max={MAX_INT}):token>"
@@ -157,9 +160,10 @@ class ClubToken(MethodView):
     @blp.alt_response(409, description="The club's last scorer token (last-scorer-token): make another first.")
     def delete(self, club: str, token: int) -> Response:
         """Revoke a token: from now on it is refused with 401 by every worker, and the streams it opened end
-        within a second. Revoking it again changes nothing; the club's last scorer token is kept (409
-        `last-scorer-token`)."""
-        clubs.revoke_token(store(), club, token)
+        within a second. Revoking it again changes nothing; the club's last token that may write (a scorer's or
+        the director's) is kept (409 `last-scorer-token`); a director's token is revoked by a director only (403
+        `forbidden`)."""
+        clubs.revoke_token(store(), club, token, by=caller().role)
         return Response(status=204)
 
 
@@ -167,8 +171,9 @@ class ClubToken(MethodView):
 class RotateToken(MethodView):
     @blp.response(201, TokenSchema)
     def post(self, club: str, token: int) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """A new secret for a token: a new token with its role and label (shown once), the old one revoked."""
-        return _made(clubs.rotate_token(store(), club, token)), 201, NO_STORE
+        """A new secret for a token: a new token with its role and label (shown once), the old one revoked; a
+        director's token is rotated by a director only (403 `forbidden`)."""
+        return _made(clubs.rotate_token(store(), club, token, by=caller().role)), 201, NO_STORE
 
 
 @blp.route("/clubs/<club>/players")

@@ -73,7 +73,7 @@ def clubs_list(as_json: bool) -> None:
 
 @main.group()
 def tokens() -> None:
-    """A club's tokens: list, revoke, rotate."""
+    """A club's tokens: list, create, revoke, rotate."""
 
 
 @tokens.command("list")
@@ -97,6 +97,21 @@ def _print_tokens(club_id: str, as_json: bool) -> None:
         used = row["last_used_at"] or say("never")
         click.echo(say("{id:>5}  {role:<6}  {label:<20}  made {created_at}  last used {used}  {state}",
                        **{**row, "label": row["label"] or "-", "used": used, "state": state}))
+
+
+@tokens.command("create")
+@click.argument("club_id", metavar="CLUB", callback=_an_id)
+@click.option("--role", type=click.Choice(["director", "scorer", "viewer"]), default="scorer", show_default=True,
+              help="director: what a scorer may do, and the decisions only the club's director takes.")
+@click.option("--label", default="", help="Whose token it is (\"Jeanne's phone\").")
+def tokens_create(club_id: str, role: str, label: str) -> None:
+    """A new token of CLUB, its secret shown once: the server's operator makes the club's director's."""
+    from nj_ledger.application import clubs
+
+    store = _store()
+    made = clubs.new_token(store, clubs.known_club(store, club_id).id, role, label[:120])
+    click.echo(say("Token {token} made.", token=made.id))
+    _echo_token(made)
 
 
 @tokens.command("revoke")

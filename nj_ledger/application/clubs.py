@@ -43,19 +43,23 @@ def every_token(store: Store, club: str) -> list[TokenRecord]:
     return store.tokens.tokens(known_club(store, club).id, limit=EVERY_TOKEN)
 
 
-def new_token(store: Store, club: str, role: str, label: str) -> NewToken:
-    """A new token of the club with a role (``scorer`` or ``viewer``) and a label; its secret is shown once."""
-    return store.tokens.create_token(club, role, label)
+def new_token(store: Store, club: str, role: str, label: str, by: str | None = None) -> NewToken:
+    """A new token of the club with a role (``director``, ``scorer`` or ``viewer``) and a label; its secret is
+    shown once. ``by``: the role of who asks (None: the server's operator); a director's token is a director's
+    to make."""
+    return store.tokens.create_token(club, role, label, by)
 
 
-def revoke_token(store: Store, club: str, token: int) -> TokenRecord:
-    """Revoke a token of the club (again: no change); the club's last scorer token is refused."""
-    return store.tokens.revoke_token(club, token)
+def revoke_token(store: Store, club: str, token: int, by: str | None = None) -> TokenRecord:
+    """Revoke a token of the club (again: no change); the club's last token that may write is refused, a
+    director's is a director's to revoke."""
+    return store.tokens.revoke_token(club, token, by)
 
 
-def rotate_token(store: Store, club: str, token: int) -> NewToken:
-    """A new secret for a token: a new token with its role and label, the old one revoked."""
-    return store.tokens.rotate_token(club, token)
+def rotate_token(store: Store, club: str, token: int, by: str | None = None) -> NewToken:
+    """A new secret for a token: a new token with its role and label, the old one revoked (a director's, by a
+    director)."""
+    return store.tokens.rotate_token(club, token, by)
 
 
 def players_page(store: Store, club: str, limit: int, offset: int) -> Page[PlayerInfo]:

@@ -24,6 +24,7 @@ from .base import Database, iso, utcnow
 from .clubs import Clubs
 from .database import default_database_url, make_engine
 from .errors import (
+    DirectorsOnly,
     IdempotencyMismatch,
     LastScorerToken,
     LogDamaged,
@@ -40,7 +41,7 @@ from .keys import KeyInfo, Keys, SigningKeyError
 from .phones import SIGN_IN_LIFE, NewSignInCode, Phones, SignedIn, SignInCodeInfo
 from .recorders import Recorder, recorder_for
 from .shares import RESOURCES, SHARE_ROLE, Shares
-from .tokens import ROLES, Tokens
+from .tokens import DIRECTOR, ROLES, Tokens
 from .values import (
     Appended,
     ClubInfo,
@@ -118,6 +119,7 @@ class Credential(Protocol):
 
 
 __all__ = [
+    "DIRECTOR",
     "RESOURCES",
     "ROLES",
     "SHARE_ROLE",
@@ -125,6 +127,7 @@ __all__ = [
     "TABLE_ROLE",
     "Appended",
     "ClubInfo",
+    "DirectorsOnly",
     "EveningInfo",
     "EveningRead",
     "GameInfo",

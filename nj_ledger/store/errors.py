@@ -95,6 +95,17 @@ class LastScorerToken(StoreError):
                          "revoking it, or rotate it instead.", token=token)
 
 
+class DirectorsOnly(StoreError):
+    """A director's token is made, revoked or rotated by a director (or by the server's operator), never by a
+    scorer: a scorer could otherwise make themselves the club's director."""
+
+    code = "forbidden"
+
+    def __init__(self) -> None:
+        super().__init__("Only the club's director makes, revokes or rotates a director's token (or the server's "
+                         "operator: nj-ledger tokens create CLUB --role director).")
+
+
 class SignInCodeUnknown(StoreError):
     """A phone's sign-in code that this ledger never made (a code misread, or guessed)."""
 

@@ -63,7 +63,7 @@ class Token(Base):
     """A club's bearer token; only the SHA-256 digest of the secret is kept."""
 
     __tablename__ = "tokens"
-    __table_args__ = (CheckConstraint("role IN ('scorer', 'viewer')", name="role"),)
+    __table_args__ = (CheckConstraint("role IN ('director', 'scorer', 'viewer')", name="role"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)

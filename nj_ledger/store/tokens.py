@@ -15,12 +15,14 @@ from sqlalchemy.orm import Session
 
 from .base import Database, utcnow
 from .cache import Remembered
-from .errors import LastScorerToken, NotFound
+from .errors import DirectorsOnly, LastScorerToken, NotFound
 from .followers import announce_revoked
 from .models import Club, Token
 from .values import NewToken, TokenInfo, TokenRecord
 
-ROLES = ("scorer", "viewer")
+DIRECTOR = "director"  # the club's director: what a scorer may do, and the decisions only the director takes
+ROLES = (DIRECTOR, "scorer", "viewer")
+WRITERS = (DIRECTOR, "scorer")
 # When a token was last used is kept to the minute: a process writes it at most once a minute per token.
 LAST_USED_GRAIN = timedelta(minutes=1)
 _TOKENS = cast(Table, Token.__table__)
@@ -42,8 +44,16 @@ def token_digest(secret: str) -> str:
 
 
 
+def _directors_only(role: str, by: str | None) -> None:
+    if role == DIRECTOR and by not in (None, DIRECTOR):
+        raise DirectorsOnly()
+
+
 class Tokens:
-    """A club's tokens (role ``scorer`` or ``viewer``): one of the credentials a request may carry."""
+    """A club's tokens (role ``director``, ``scorer`` or ``viewer``): one of the credentials a request may carry.
+
+    A director's token is made, revoked and rotated by a director only (``by``, the role of who asks; None: the
+    server's operator, on its command line)."""
 
     def __init__(self, db: Database, cache_size: int = 512) -> None:
         self.db = db
@@ -59,7 +69,8 @@ class Tokens:
         session.flush()
         return NewToken(row.id, club_id, role, label, secret, row.created_at)
 
-    def create_token(self, club_id: str, role: str = "scorer", label: str = "") -> NewToken:
+    def create_token(self, club_id: str, role: str = "scorer", label: str = "", by: str | None = None) -> NewToken:
+        _directors_only(role, by)
         with self.db.writing() as session:
             if session.get(Club, club_id) is None:
                 raise NotFound("There is no club {club!r}.", club=club_id)
@@ -106,27 +117,30 @@ class Tokens:
             raise NotFound("This club has no token {token} in use.", token=token_id)
         return row
 
-    def revoke_token(self, club_id: str, token_id: int) -> TokenRecord:
+    def revoke_token(self, club_id: str, token_id: int, by: str | None = None) -> TokenRecord:
         """Refuse a token from now on (every worker at once). Revoking a revoked token changes nothing; the
-        club's last scorer token is kept (:class:`LastScorerToken`), or the club could never write again."""
+        club's last token that may write (a scorer's or the director's) is kept (:class:`LastScorerToken`), or the
+        club could never write again."""
         with self.db.writing() as session:
             row = session.get(Token, token_id)
             if row is None or row.club_id != club_id:
                 raise NotFound("This club has no token {token} in use.", token=token_id)
+            _directors_only(row.role, by)
             if row.revoked_at is None:
-                # the club's scorer tokens in use, locked: two revocations at once cannot both see another left
-                scorers = session.scalars(select(Token.id).where(
-                    Token.club_id == club_id, Token.role == "scorer", Token.revoked_at.is_(None)).with_for_update())
-                if row.role == "scorer" and set(scorers) <= {token_id}:
+                # the club's writing tokens in use, locked: two revocations at once cannot both see another left
+                writers = session.scalars(select(Token.id).where(
+                    Token.club_id == club_id, Token.role.in_(WRITERS), Token.revoked_at.is_(None)).with_for_update())
+                if row.role in WRITERS and set(writers) <= {token_id}:
                     raise LastScorerToken(token_id)
                 row.revoked_at = utcnow()
                 announce_revoked(session, "token", token_id)  # its open streams end, in every process
             return TokenRecord.of(row)
 
-    def rotate_token(self, club_id: str, token_id: int) -> NewToken:
+    def rotate_token(self, club_id: str, token_id: int, by: str | None = None) -> NewToken:
         """A new secret for a token: a new token with its role and label, the old one revoked, in one step."""
         with self.db.writing() as session:
             old = self._active_token(session, club_id, token_id)
+            _directors_only(old.role, by)
             new = self.add(session, club_id, old.role, old.label)
             old.revoked_at = utcnow()
             announce_revoked(session, "token", token_id)

@@ -34,7 +34,11 @@ class TokenInfo:
 
     @property
     def can_write(self) -> bool:
-        return self.role == "scorer"
+        return self.role in ("scorer", "director")
+
+    @property
+    def is_director(self) -> bool:
+        return self.role == "director"
 
 
 @dataclass(frozen=True)
