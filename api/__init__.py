@@ -20,6 +20,7 @@ from nj_ledger.store import Store
 from . import (
     accesslog,
     analysis,
+    archives,  # noqa: F401 - its route joins the clubs' blueprint before it is registered
     auth,
     clubs,
     docs,

@@ -76,6 +76,7 @@ TEMPLATE_SOURCES: tuple[tuple[str, Mapping[str, int]], ...] = (
     ("nj_ledger/store/**/*.py", {**dict.fromkeys(store_errors(), 0), "__init__": 0}),  # a refusal of the store
     ("nj_ledger/application/*.py", {"__init__": 0}),  # a refusal of a use case
     ("nj_ledger/audit.py", AUDIT_KEYWORDS), ("nj_ledger/findings.py", AUDIT_KEYWORDS),  # the audit's findings
+    ("nj_ledger/archive.py", {"_problem": 1}),  # what is wrong with a club's archive
 )
 TEMPLATE_KEYWORDS = ("template", "detail")
 

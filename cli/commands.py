@@ -14,7 +14,7 @@ command line speaks French when the terminal's locale is French (:mod:`cli.langu
 
 from __future__ import annotations
 
-from . import analyse, clubs, evenings, games, keys, serve, simulate  # noqa: F401 - each adds its commands to main
+from . import analyse, archive, clubs, evenings, games, keys, serve, simulate  # noqa: F401 - each adds its commands to main
 from .app import examples_folder, main
 from .backup import register_backups
 

@@ -131,7 +131,8 @@ def heads_check(file: Any) -> None:
     from nj_ledger.receipts import well_formed
 
     listed = document.get("receipts") if isinstance(document, dict) else document
-    receipts = [receipt for receipt in listed if well_formed(receipt)] if isinstance(listed, list) else []
+    receipts = [receipt for receipt in listed if well_formed(receipt) and "game" in receipt] if isinstance(
+        listed, list) else []  # a game's receipts: an evening's or an archive's are not a game's head
     if not receipts:
         raise click.ClickException(say("{file} holds no receipt.", file=file.name))
     store = _store()

@@ -51,6 +51,9 @@ SIGNED_FIELDS = ("at", "game", "head", "key", "version")
 FIELDS = (*SIGNED_FIELDS, "signature")
 EVENING_SIGNED_FIELDS = ("at", "evening", "head", "key", "version")  # an evening's receipt: ``evening`` for ``game``
 EVENING_FIELDS = (*EVENING_SIGNED_FIELDS, "signature")
+ARCHIVE_SIGNED_FIELDS = ("archive", "at", "head", "key", "version")  # a club's archive: the club's id, its digest
+ARCHIVE_FIELDS = (*ARCHIVE_SIGNED_FIELDS, "signature")
+_SIGNED = {"game": SIGNED_FIELDS, "evening": EVENING_SIGNED_FIELDS, "archive": ARCHIVE_SIGNED_FIELDS}
 KEY_ID_LENGTH = 16  # hex characters: 64 bits of the public key's SHA-256
 _HEAD = re.compile(r"[0-9a-f]{64}")
 _GAME = re.compile(r"[A-Za-z0-9]{1,64}")  # a game's id: letters and digits
@@ -83,7 +86,7 @@ def key_id(public_key: bytes) -> str:
 
 def signed_bytes(receipt: Mapping[str, Any]) -> bytes:
     """What a receipt's signature covers: the canonical JSON of its other fields."""
-    names = EVENING_SIGNED_FIELDS if "evening" in receipt and "game" not in receipt else SIGNED_FIELDS
+    names = next((fields for name, fields in _SIGNED.items() if name in receipt), SIGNED_FIELDS)
     return canonical_bytes({name: receipt[name] for name in names})
 
 
@@ -124,6 +127,11 @@ class Signer:
         """A receipt for the log of decisions of ``evening`` at ``version`` (its seq) with head hash ``head``."""
         return self._signed({"evening": evening, "version": version, "head": head, "at": at, "key": self.id})
 
+    def sign_archive(self, club: str, version: int, digest: str, at: str) -> dict[str, Any]:
+        """A receipt for a club's archive (:mod:`nj_ledger.archive`) of format ``version`` whose digest is
+        ``digest``: the server vouches for the whole file, the members and the seasons as much as the logs."""
+        return self._signed({"archive": club, "version": version, "head": digest, "at": at, "key": self.id})
+
     def _signed(self, receipt: dict[str, Any]) -> dict[str, Any]:
         receipt["signature"] = b64url(self.private.sign(signed_bytes(receipt)))
         return receipt
@@ -131,10 +139,10 @@ class Signer:
 
 def well_formed(receipt: Any) -> bool:
     """Whether ``receipt`` has the fields of a receipt (a game's, or an evening's), each of the right kind."""
-    if not isinstance(receipt, Mapping) or set(receipt) not in (set(FIELDS), set(EVENING_FIELDS)):
+    if not isinstance(receipt, Mapping) or set(receipt) not in (set(FIELDS), set(EVENING_FIELDS), set(ARCHIVE_FIELDS)):
         return False
     version, head, key = receipt["version"], receipt["head"], receipt["key"]
-    game = receipt["game"] if "game" in receipt else receipt["evening"]  # the log's id: letters and digits
+    game = next(receipt[name] for name in _SIGNED if name in receipt)  # the log's (or club's) id: letters and digits
     return (type(version) is int and 1 <= version < 2**63 and isinstance(game, str) and _GAME.fullmatch(game)
             is not None and isinstance(head, str) and _HEAD.fullmatch(head) is not None and isinstance(key, str)
             and _KEY.fullmatch(key) is not None and isinstance(receipt["at"], str)

@@ -1,0 +1,94 @@
+"""A club's archive: everything the club holds, in one file signed by the server, that anyone checks offline
+(:mod:`nj_ledger.archive`).
+
+Each log goes in as it stood at a head the ledger signed: a game's records up to the version of its receipt, an
+evening's decisions up to its receipt's, so that what is appended while the archive is made never leaves a log
+and its receipt apart."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..archive import FORMAT, VERSION, archive_digest
+from ..notation import write_njn
+from ..store import Store, iso, utcnow
+from ..store.documents import export_document
+from ..store.projections.seasons import seasons
+from .clubs import MEMBERS_PAGE
+
+GAMES_PAGE = 200  # games listed at once
+ENTRIES_PAGE = 500  # an evening's decisions read at once
+
+
+def club_archive(store: Store, club: str) -> dict[str, Any]:
+    """The archive of ``club`` (NotFound for none): the club, its members, seasons, games, evenings and the public
+    keys, its digest and the server's signature of it."""
+    info = store.clubs.club(club)
+    archive: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "club": {"id": info.id, "name": info.name, "created_at": iso(info.created_at)},
+        "made_at": iso(utcnow()),
+        "members": list(_members(store, club)),
+        "seasons": [{"name": s.name, "starts_on": s.starts_on.isoformat(), "ends_on": s.ends_on.isoformat(),
+                     "qualifying_evenings": s.qualifying_evenings, "best_evenings": s.best_evenings}
+                    for s in seasons(store.db, club)],
+        "games": [_game(store, club, info.name, game) for game in _game_ids(store, club)],
+        "evenings": [_evening(store, club, evening) for evening in _evening_ids(store, club)],
+        "keys": [key.view() for key in store.keys.signing_keys()],
+    }
+    archive["digest"] = digest = archive_digest(archive)
+    archive["receipt"] = store.keys.signer().sign_archive(club, VERSION, digest, iso(utcnow()))
+    return archive
+
+
+def _members(store: Store, club: str) -> Iterator[dict[str, Any]]:
+    offset = 0
+    while True:
+        found = store.clubs.players(club, MEMBERS_PAGE, offset)
+        yield from ({"id": p.id, "name": p.name, "created_at": iso(p.created_at)} for p in found)
+        if len(found) < MEMBERS_PAGE:
+            return
+        offset += MEMBERS_PAGE
+
+
+def _game_ids(store: Store, club: str) -> Iterator[str]:
+    offset = 0
+    while True:
+        found = store.games.list_games(club, limit=GAMES_PAGE, offset=offset)
+        yield from (game.id for game in found)  # newest first, as the club lists them
+        if len(found) < GAMES_PAGE:
+            return
+        offset += GAMES_PAGE
+
+
+def _game(store: Store, club: str, club_name: str, game: str) -> dict[str, Any]:
+    document = export_document(store.games, club, game)
+    records = document["events"]
+    receipt = store.games.receipt(club, game, records[-1]["seq"]) if records else None
+    return {"id": game, "document": document, "njn": write_njn(document, {"club": club_name}), "receipt": receipt}
+
+
+def _evening_ids(store: Store, club: str) -> Iterator[str]:
+    offset = 0
+    while True:
+        found = store.evenings.list_evenings(club, limit=GAMES_PAGE, offset=offset)
+        yield from (evening.id for evening in found)
+        if len(found) < GAMES_PAGE:
+            return
+        offset += GAMES_PAGE
+
+
+def _evening(store: Store, club: str, evening: str) -> dict[str, Any]:
+    info, receipt = store.evenings.evening_receipt(club, evening)
+    upto = receipt["version"] if receipt is not None else None
+    entries: list[dict[str, Any]] = []
+    while True:
+        found = store.evenings.evening_entries(club, evening, entries[-1]["seq"] if entries else 0, ENTRIES_PAGE)
+        entries += [entry for entry in found if upto is None or entry["seq"] <= upto]
+        if len(found) < ENTRIES_PAGE or (upto is not None and entries and entries[-1]["seq"] >= upto):
+            break
+    summary = {"name": info.name, "played_on": info.played_on.isoformat(), "status": info.status,
+               "created_at": iso(info.created_at)}
+    return {"id": evening, "evening": summary, "entries": entries, "receipt": receipt}
