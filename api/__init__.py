@@ -90,7 +90,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     api = LedgerApi(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer", "description": (
-        "A club token (role scorer or viewer), the secret of a share link (POST /clubs/{club}/shares), which "
+        "A club token (role director, scorer or viewer), the secret of a share link (POST /clubs/{club}/shares), which "
         "reads its one game or its club's scoreboard and nothing else, or a table token of an evening (POST "
         "/clubs/{club}/evenings), which reaches its table's games only.")})
     for blueprint in (health.blp, clubs.blp, shares.blp, games.blp, replay.blp, exchange.blp, scoreboards.blp,

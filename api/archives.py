@@ -91,7 +91,7 @@ class Archive(MethodView):
         """The club's archive: the club, its members, its seasons, every game (its document with every record
         and hash, its NJN record, the receipt of its head), every evening (its decisions with their hashes and
         the receipt of its head), the public keys, the digest of it all and the server's signature of that
-        digest. `nj-ledger archive verify FILE` checks it with no server. A scorer's token only (403 for a
-        viewer's)."""
+        digest. `nj-ledger archive verify FILE` checks it with no server. A scorer's or the director's token only
+        (403 for a viewer's)."""
         with whole_log_read():  # every log of the club is read: a few such reads at once, as audits
             return club_archive(store(), club)

@@ -226,7 +226,7 @@ def scorer_reader() -> TokenInfo:
     :func:`within_table`)."""
     token = reader()
     if not isinstance(token, (ShareInfo, TableInfo)) and not token.can_write:
-        raise Problem(403, "forbidden", "A member's personal data is given to a club's scorer token only.")
+        raise Problem(403, "forbidden", "A member's personal data is given to a club's scorer or director token only.")
     return token
 
 

@@ -28,7 +28,7 @@ from flask import Flask, Response, current_app, g, redirect, request
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
-from nj_ledger.store import ROLES, NewSignInCode, SignInCodeInfo, iso
+from nj_ledger.store import PHONE_ROLES, NewSignInCode, SignInCodeInfo, iso
 from nj_ledger.store.errors import SignInCodeUnknown
 
 from .addresses import is_loopback_host, public_base, qr_svg, qr_uri
@@ -58,7 +58,7 @@ STATUS = ("waiting", "used", "expired")
 
 
 class NewPhoneSchema(Schema):
-    role = fields.String(load_default="scorer", validate=validate.OneOf(ROLES), metadata={
+    role = fields.String(load_default="scorer", validate=validate.OneOf(PHONE_ROLES), metadata={
         "description": "`scorer` (records games; the default) or `viewer` (reads only): the phone's token's."})
     label = fields.String(load_default="", validate=validate.Length(max=120), metadata={
         "description": "Whose phone, as the club's tokens will list its token (default: \"phone (QR code)\")."})

@@ -60,7 +60,8 @@ class MemberData(MethodView):
     def get(self, club: str, member: str) -> dict[str, Any]:
         """Everything the club holds about one member (by name, any case, or id), for the member who asks for
         it: who they are to the club, every game they sat in with its result once ended, their figures, their
-        evenings, and every evening decision that names them. A scorer's token only (403 for a viewer's)."""
+        evenings, and every evening decision that names them. A scorer's or the director's token only (403 for a
+        viewer's)."""
         with whole_log_read():  # every evening of the club is read: a few such reads at once, as audits
             found = member_data(store(), club, member)
         return {"club": club, "member": player_view(found.member),

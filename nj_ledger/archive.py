@@ -67,10 +67,14 @@ def verify_archive(archive: Any, trusted: Mapping[str, bytes] | None = None) -> 
     """Check a club's archive (JSON already read) with no server; ``trusted``: the public keys the checker holds
     (by id), else the archive's own keys are believed (the report lists them, to be compared with the server's)."""
     report = ArchiveReport()
-    for problem in _problems(archive, trusted, report):
-        report.problems.append(problem)
-        if len(report.problems) >= MOST_PROBLEMS:
-            break
+    try:
+        for problem in _problems(archive, trusted, report):
+            report.problems.append(problem)
+            if len(report.problems) >= MOST_PROBLEMS:
+                break
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):  # a part of a kind no check expects
+        report.problems.append(_problem("archive-unreadable", "A part of the archive cannot be read (text that is "
+                                        "not Unicode, a value of the wrong kind): it was altered."))
     return report
 
 
@@ -162,7 +166,7 @@ def _game(game: Mapping[str, Any], keys: Mapping[str, bytes]) -> Iterator[Messag
     receipt = game.get("receipt")
     if receipt is not None:
         last = records[-1] if records else {}
-        if not verify(receipt, keys) or receipt["game"] != name:
+        if not verify(receipt, keys) or receipt.get("game") != name:
             yield _problem("receipt-invalid", "Game {game}: its receipt is not signed by a key believed.",
                            game=name)
         elif receipt["version"] != last.get("seq") or receipt["head"] != last.get("hash"):

@@ -1,9 +1,10 @@
 """A club's archive: everything the club holds, in one file signed by the server, that anyone checks offline
 (:mod:`nj_ledger.archive`).
 
-Each log goes in as it stood at a head the ledger signed: a game's records up to the version of its receipt, an
-evening's decisions up to its receipt's, so that what is appended while the archive is made never leaves a log
-and its receipt apart."""
+The club's parts are read one after another, not in one snapshot: each log goes in whole with the receipt of
+the head it was read at (a game's records and the receipt at its last one, an evening's decisions up to its
+receipt's), so a log and its receipt never part; a game or a round begun while the archive is made may be in it
+or in the next one."""
 
 from __future__ import annotations
 
@@ -54,10 +55,13 @@ def _members(store: Store, club: str) -> Iterator[dict[str, Any]]:
 
 
 def _game_ids(store: Store, club: str) -> Iterator[str]:
+    """Newest first, as the club lists them, each once (a game made meanwhile shifts the pages)."""
     offset = 0
+    seen: set[str] = set()
     while True:
         found = store.games.list_games(club, limit=GAMES_PAGE, offset=offset)
-        yield from (game.id for game in found)  # newest first, as the club lists them
+        yield from (game.id for game in found if game.id not in seen)
+        seen.update(game.id for game in found)
         if len(found) < GAMES_PAGE:
             return
         offset += GAMES_PAGE
@@ -72,9 +76,11 @@ def _game(store: Store, club: str, club_name: str, game: str) -> dict[str, Any]:
 
 def _evening_ids(store: Store, club: str) -> Iterator[str]:
     offset = 0
+    seen: set[str] = set()
     while True:
         found = store.evenings.list_evenings(club, limit=GAMES_PAGE, offset=offset)
-        yield from (evening.id for evening in found)
+        yield from (evening.id for evening in found if evening.id not in seen)
+        seen.update(evening.id for evening in found)
         if len(found) < GAMES_PAGE:
             return
         offset += GAMES_PAGE

@@ -41,7 +41,7 @@ from .keys import KeyInfo, Keys, SigningKeyError
 from .phones import SIGN_IN_LIFE, NewSignInCode, Phones, SignedIn, SignInCodeInfo
 from .recorders import Recorder, recorder_for
 from .shares import RESOURCES, SHARE_ROLE, Shares
-from .tokens import DIRECTOR, ROLES, Tokens
+from .tokens import DIRECTOR, PHONE_ROLES, ROLES, Tokens
 from .values import (
     Appended,
     ClubInfo,
@@ -120,6 +120,7 @@ class Credential(Protocol):
 
 __all__ = [
     "DIRECTOR",
+    "PHONE_ROLES",
     "RESOURCES",
     "ROLES",
     "SHARE_ROLE",

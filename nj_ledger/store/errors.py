@@ -91,8 +91,8 @@ class LastScorerToken(StoreError):
     code = "last-scorer-token"
 
     def __init__(self, token: int) -> None:
-        super().__init__("Token {token} is the club's last scorer token: make another scorer token before "
-                         "revoking it, or rotate it instead.", token=token)
+        super().__init__("Token {token} is the club's last token that may write: make another scorer token "
+                         "before revoking it, or rotate it instead.", token=token)
 
 
 class DirectorsOnly(StoreError):

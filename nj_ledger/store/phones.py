@@ -21,7 +21,7 @@ from sqlalchemy import CursorResult, delete, select, update
 from .base import Database, utcnow
 from .errors import NotFound, SignInCodeExpired, SignInCodeUnknown, SignInCodeUsed
 from .models import Club, PhoneCode
-from .tokens import Tokens, token_digest
+from .tokens import PHONE_ROLES, Tokens, token_digest
 from .values import ClubInfo, NewToken
 
 SIGN_IN_LIFE = timedelta(minutes=2)  # long enough to scan, short enough that a photograph of it is soon worthless
@@ -99,7 +99,7 @@ class Phones:
         >>> (phone.club.id == club.id, phone.token.role, store.authenticate(phone.token.secret).label)
         (True, 'viewer', "Ana's phone")
         """
-        if role not in ("scorer", "viewer"):
+        if role not in PHONE_ROLES:
             raise ValueError("role must be scorer or viewer")
         secret = secrets.token_urlsafe(CODE_BYTES)
         now = utcnow()

@@ -23,6 +23,7 @@ from .values import NewToken, TokenInfo, TokenRecord
 DIRECTOR = "director"  # the club's director: what a scorer may do, and the decisions only the director takes
 ROLES = (DIRECTOR, "scorer", "viewer")
 WRITERS = (DIRECTOR, "scorer")
+PHONE_ROLES = ("scorer", "viewer")  # what a phone signed in by a code may be: never the club's director
 # When a token was last used is kept to the minute: a process writes it at most once a minute per token.
 LAST_USED_GRAIN = timedelta(minutes=1)
 _TOKENS = cast(Table, Token.__table__)

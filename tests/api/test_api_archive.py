@@ -127,5 +127,10 @@ def test_any_damage_is_named_never_raised(archived: dict[str, Any]) -> None:
         assert not verify_archive({**archived, "evenings": evenings}).ok
         receipt = {**archived["games"][0], "receipt": value}
         assert not verify_archive({**archived, "games": [receipt, *archived["games"][1:]]}).ok
+    swapped = {**archived["games"][0], "receipt": archived["evenings"][0]["receipt"]}  # signed, of another log
+    assert verify_archive({**archived, "games": [swapped, *archived["games"][1:]]}).problems[0].code == (
+        "receipt-invalid")
+    lone = json.loads(json.dumps(archived).replace('"Ana"', '"\\ud800na"', 1))  # a lone surrogate, read from JSON
+    assert not verify_archive(lone).ok
     assert verify_archive({**archived, "version": 2}).problems[0].code == "archive-version"
     assert verify_archive([archived]).problems[0].code == "not-an-archive"

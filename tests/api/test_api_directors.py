@@ -36,6 +36,7 @@ def test_a_scorer_never_makes_revokes_nor_rotates_a_directors_token(calls: Calls
                  if t["role"] == "director"]
     problem(calls.delete(f"/api/v1/clubs/{club.id}/tokens/{directors[0]}", club=club), 403, "forbidden")
     problem(calls.post(f"/api/v1/clubs/{club.id}/tokens/{directors[0]}/rotate", club=club), 403, "forbidden")
+    problem(calls.post(f"/api/v1/clubs/{club.id}/phones", {"role": "director"}, club=director), 422)
     assert roles(calls, club) == before
     assert calls.read("GET", f"/api/v1/clubs/{club.id}", club=director)["id"] == club.id
 

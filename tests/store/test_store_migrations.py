@@ -138,3 +138,43 @@ def test_an_evening_written_before_its_entries_kept_a_version_reads_as_version_1
             session.execute(text("UPDATE evening_log SET v = 2 WHERE evening_id = 'old-evening'"))
     finally:
         store.close()
+
+
+def test_the_director_role_comes_over_tokens_a_phone_signed_in_with_and_goes_back(empty_url: str) -> None:
+    """SQLite copies the tokens' table to widen its role check: the phone codes that name a token keep naming it,
+    on the way up and on the way down (where the club's directors become scorers)."""
+    from alembic import command
+
+    upgrade(empty_url, "0015_evening_log_version")
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("INSERT INTO clubs (id, name, created_at) VALUES "
+                                    "('c1', 'Club', CURRENT_TIMESTAMP)"))
+            connection.execute(text("INSERT INTO tokens (id, club_id, role, digest, label, created_at) VALUES "
+                                    "(7, 'c1', 'scorer', 'd7', 'phone', CURRENT_TIMESTAMP)"))
+            connection.execute(text("INSERT INTO phone_codes (id, club_id, role, digest, label, created_at, "
+                                    "expires_at, used_at, token_id) VALUES (1, 'c1', 'scorer', 'p1', 'phone', "
+                                    "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 7)"))
+    finally:
+        engine.dispose()
+    upgrade(empty_url)
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as connection:
+            assert connection.execute(text("SELECT token_id FROM phone_codes")).scalar_one() == 7
+            connection.execute(text("INSERT INTO tokens (id, club_id, role, digest, label, created_at) VALUES "
+                                    "(8, 'c1', 'director', 'd8', 'Jeanne', CURRENT_TIMESTAMP)"))
+        with pytest.raises(DBAPIError), engine.begin() as connection:
+            connection.execute(text("INSERT INTO tokens (id, club_id, role, digest, label, created_at) VALUES "
+                                    "(9, 'c1', 'boss', 'd9', '', CURRENT_TIMESTAMP)"))
+    finally:
+        engine.dispose()
+    command.downgrade(alembic_config(empty_url), "0015_evening_log_version")
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as connection:
+            assert connection.execute(text("SELECT token_id FROM phone_codes")).scalar_one() == 7
+            assert connection.execute(text("SELECT role FROM tokens ORDER BY id")).scalars().all() == ["scorer"] * 2
+    finally:
+        engine.dispose()
