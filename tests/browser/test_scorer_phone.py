@@ -8,7 +8,7 @@ from playwright.sync_api import Browser, expect
 
 from nj_ledger import new_game
 
-from .conftest import PageErrors, new_context, screenshot, sign_in
+from .conftest import PageErrors, new_context, screenshot, settled, sign_in
 from .server import LiveServer
 
 COVERED = """() => {
@@ -49,6 +49,7 @@ def test_one_header_row_and_every_card_row_reachable(browser: Browser, live_serv
         live_server.club, new_game(["Ana", "Ben", "Chloé"], "classic", 60), [{"type": "deal"}])
     page.goto(f"{live_server.url}/games/{started.game.id}/record")
     expect(page.locator("#status")).to_contain_text("Ana")
+    settled(page)  # drawn as it stays: the rules' answer of what may be tapped has come
     expect(page.locator("html")).to_have_attribute("lang", language)
 
     header = page.evaluate(ROW)
