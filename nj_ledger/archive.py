@@ -163,15 +163,13 @@ def _game(game: Mapping[str, Any], keys: Mapping[str, bytes]) -> Iterator[Messag
         yield _problem("chain-broken", "Game {game}: event {seq} is not the one its chain holds (changed, "
                        "removed or moved).", game=name, seq=chain["first_bad_seq"])
         return
-    receipt = game.get("receipt")
-    if receipt is not None:
-        last = records[-1] if records else {}
-        if not verify(receipt, keys) or receipt.get("game") != name:
-            yield _problem("receipt-invalid", "Game {game}: its receipt is not signed by a key believed.",
-                           game=name)
-        elif receipt["version"] != last.get("seq") or receipt["head"] != last.get("hash"):
-            yield _problem("receipt-differs", "Game {game}: its log is not the one its receipt signed (version "
-                           "{version}).", game=name, version=receipt["version"])
+    receipt: Any = game.get("receipt")
+    fault = _receipt_fault(receipt, "game", name, records, keys)
+    if fault == "receipt-invalid":
+        yield _problem(fault, "Game {game}: its receipt is not signed by a key believed.", game=name)
+    elif fault == "receipt-differs":
+        yield _problem(fault, "Game {game}: its log is not the one its receipt signed (version {version}).",
+                       game=name, version=receipt["version"])
     try:
         audited = audit(records, version=len(records), head_hash=records[-1]["hash"] if records else None)
     except (KeyError, TypeError, ValueError):
@@ -193,15 +191,28 @@ def _evening(evening: Mapping[str, Any], keys: Mapping[str, bytes]) -> Iterator[
         yield _problem("chain-broken", "Evening {evening}: decision {seq} is not the one its chain holds "
                        "(changed, removed or moved).", evening=name, seq=bad)
         return
-    receipt = evening.get("receipt")
-    if receipt is not None:
-        last = entries[-1] if entries else {}
-        if not verify(receipt, keys) or receipt.get("evening") != name:
-            yield _problem("receipt-invalid", "Evening {evening}: its receipt is not signed by a key believed.",
-                           evening=name)
-        elif receipt["version"] != last.get("seq") or receipt["head"] != last.get("hash"):
-            yield _problem("receipt-differs", "Evening {evening}: its log is not the one its receipt signed "
-                           "(version {version}).", evening=name, version=receipt["version"])
+    receipt: Any = evening.get("receipt")
+    fault = _receipt_fault(receipt, "evening", name, entries, keys)
+    if fault == "receipt-invalid":
+        yield _problem(fault, "Evening {evening}: its receipt is not signed by a key believed.", evening=name)
+    elif fault == "receipt-differs":
+        yield _problem(fault, "Evening {evening}: its log is not the one its receipt signed (version {version}).",
+                       evening=name, version=receipt["version"])
+
+
+def _receipt_fault(receipt: Any, kind: str, name: str, log: Sequence[Mapping[str, Any]],
+                   keys: Mapping[str, bytes]) -> str | None:
+    """What is wrong with the receipt of a log (its ``kind``: ``game`` or ``evening``) whose rows chain soundly:
+    not signed by a key believed, or of another log (``receipt-invalid``), or not of its head
+    (``receipt-differs``); None when it holds, or there is none (a head older than signing)."""
+    if receipt is None:
+        return None
+    if not verify(receipt, keys) or receipt.get(kind) != name:
+        return "receipt-invalid"
+    last = log[-1] if log else {}
+    if receipt["version"] != last.get("seq") or receipt["head"] != last.get("hash"):
+        return "receipt-differs"
+    return None
 
 
 __all__ = ["FORMAT", "VERSION", "ArchiveReport", "archive_digest", "public_keys", "verify_archive"]

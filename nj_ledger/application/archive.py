@@ -8,8 +8,8 @@ or in the next one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol
 
 from ..archive import FORMAT, VERSION, archive_digest
 from ..notation import write_njn
@@ -35,8 +35,10 @@ def club_archive(store: Store, club: str) -> dict[str, Any]:
         "seasons": [{"name": s.name, "starts_on": s.starts_on.isoformat(), "ends_on": s.ends_on.isoformat(),
                      "qualifying_evenings": s.qualifying_evenings, "best_evenings": s.best_evenings}
                     for s in seasons(store.db, club)],
-        "games": [_game(store, club, info.name, game) for game in _game_ids(store, club)],
-        "evenings": [_evening(store, club, evening) for evening in _evening_ids(store, club)],
+        "games": [_game(store, club, info.name, game) for game in _each_once(
+            lambda offset: store.games.list_games(club, limit=GAMES_PAGE, offset=offset))],
+        "evenings": [_evening(store, club, evening) for evening in _each_once(
+            lambda offset: store.evenings.list_evenings(club, limit=GAMES_PAGE, offset=offset))],
         "keys": [key.view() for key in store.keys.signing_keys()],
     }
     archive["digest"] = digest = archive_digest(archive)
@@ -54,14 +56,20 @@ def _members(store: Store, club: str) -> Iterator[dict[str, Any]]:
         offset += MEMBERS_PAGE
 
 
-def _game_ids(store: Store, club: str) -> Iterator[str]:
-    """Newest first, as the club lists them, each once (a game made meanwhile shifts the pages)."""
+class _Listed(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+def _each_once(page: Callable[[int], Sequence[_Listed]]) -> Iterator[str]:
+    """The ids of a list read a page at a time (``page(offset)``), newest first as the club lists them, each once
+    (a game or an evening made meanwhile shifts the pages)."""
     offset = 0
     seen: set[str] = set()
     while True:
-        found = store.games.list_games(club, limit=GAMES_PAGE, offset=offset)
-        yield from (game.id for game in found if game.id not in seen)
-        seen.update(game.id for game in found)
+        found = page(offset)
+        yield from (item.id for item in found if item.id not in seen)
+        seen.update(item.id for item in found)
         if len(found) < GAMES_PAGE:
             return
         offset += GAMES_PAGE
@@ -72,18 +80,6 @@ def _game(store: Store, club: str, club_name: str, game: str) -> dict[str, Any]:
     records = document["events"]
     receipt = store.games.receipt(club, game, records[-1]["seq"]) if records else None
     return {"id": game, "document": document, "njn": write_njn(document, {"club": club_name}), "receipt": receipt}
-
-
-def _evening_ids(store: Store, club: str) -> Iterator[str]:
-    offset = 0
-    seen: set[str] = set()
-    while True:
-        found = store.evenings.list_evenings(club, limit=GAMES_PAGE, offset=offset)
-        yield from (evening.id for evening in found if evening.id not in seen)
-        seen.update(evening.id for evening in found)
-        if len(found) < GAMES_PAGE:
-            return
-        offset += GAMES_PAGE
 
 
 def _evening(store: Store, club: str, evening: str) -> dict[str, Any]:
