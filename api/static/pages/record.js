@@ -111,8 +111,6 @@ function settlement() {
   return lines.map((line) => el("p", {}, line));
 }
 
-let focusHeld = null; // the control that had the keyboard's focus when the taps were held
-
 function render() {
   const state = page.state;
   const d = state.deal;
@@ -137,13 +135,11 @@ function render() {
   else if (state.status === "revealing") controls.push(...revealControls(taps.seen));
   else controls.push(...mendRow());
   controls.unshift(...tableReturn(page.game, state, render)); // a club evening's game: back to its table
-  const focused = focusedControl($("#controls")) || focusHeld;
-  const busy = held(); // the taps are held: an answer is on its way
+  const focused = focusedControl($("#controls"));
   $("#controls").replaceChildren(...controls);
-  $("#controls").setAttribute("aria-busy", String(busy));
-  focusHeld = busy ? focused : null; // given back when the controls can be used again, unless it moved on since
-  const lost = document.activeElement === document.body || $("#controls").contains(document.activeElement);
-  if (!busy && lost) restoreFocus($("#controls"), focused);
+  // While the taps are held the controls stay focusable (aria-disabled), so the focus never leaves the grid.
+  $("#controls").setAttribute("aria-busy", String(held()));
+  restoreFocus($("#controls"), focused);
   // Whatever is scrolled into view (a key, a focused field) stops above the bar fixed under the card grid.
   const bar = $("#record-bar");
   document.documentElement.style.scrollPaddingBottom = bar ? `${bar.offsetHeight + 8}px` : "";

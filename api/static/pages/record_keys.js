@@ -1,13 +1,18 @@
-// The scorer's buttons and its card grid, held while an action is on its way (record_page.js `held`).
+// The scorer's buttons and its card grid, held while an action is on its way (record_page.js `held`). A held
+// control is `aria-disabled`, not `disabled`: it keeps the keyboard's focus while the answer comes, and ignores taps.
 
 import { el, t } from "./common.js";
 import { DECK, cardText, parseCard } from "./cards.js";
 import { held } from "./record_page.js";
 
+/** A tap's handler that does nothing while the controls are held. */
+const unlessHeld = (onclick) => onclick && ((event) => { if (!held()) onclick(event); });
+
 export function button(label, onclick, { primary = false, disabled = false, id = null, cls = null, dataset = null, pressed = null } = {}) {
   return el("button", {
     type: "button", id, class: [primary ? "primary" : null, cls].filter(Boolean).join(" ") || null,
-    disabled: disabled || held(), onclick, dataset, "aria-pressed": pressed === null ? null : String(pressed),
+    disabled, "aria-disabled": held() ? "true" : null, onclick: unlessHeld(onclick), dataset,
+    "aria-pressed": pressed === null ? null : String(pressed),
   }, label);
 }
 
@@ -18,6 +23,7 @@ export function keypad(enabled, onTap, kind = () => null) {
     .sort((a, b) => parseCard(a).rank - parseCard(b).rank || a.slice(-1).localeCompare(b.slice(-1)))
     .map((card) => el("button", {
       type: "button", class: ["key", /[DH]$/.test(card) ? "red" : "black", kind(card)].filter(Boolean).join(" "),
-      dataset: { card }, disabled: !enabled(card) || held(), onclick: () => onTap(card),
+      dataset: { card }, disabled: !enabled(card), "aria-disabled": held() ? "true" : null,
+      onclick: unlessHeld(() => onTap(card)),
     }, cardText(card))));
 }

@@ -57,7 +57,7 @@ export function revealControls(seen) {
   }]), { primary: true, id: "reveal-count" });
   const label = () => {
     const ready = /^\d+$/.test(page.points);
-    record.disabled = !ready || held();
+    record.disabled = !ready; // while the taps are held, the button is aria-disabled and ignores taps
     record.textContent = ready
       ? t("count.record_points", { name: seatName(state, seat), points: counted(Number(page.points), "point"), cards: counted(size, "card") })
       : t("count.record", { name: seatName(state, seat) });
