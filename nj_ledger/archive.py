@@ -1,6 +1,7 @@
 """A club's archive: one file with everything a club holds, that anyone can check with no server.
 
-The file (JSON, :data:`FORMAT` version :data:`VERSION`) holds the club, its members, its seasons, every game
+The file (JSON, :data:`FORMAT` version :data:`VERSION`) holds the club, its members (but those erased), the
+members' erasures (:mod:`nj_ledger.erasures`: what each one redacted, chained and signed), its seasons, every game
 (its game document with every stored record and its hash, its NJN record, the signed receipt of its head),
 every evening (its summary, its log of decisions with their hashes, the receipt of its head), and the public
 keys that signed. Its ``digest`` is the SHA-256 of the canonical JSON of everything else, and its ``receipt``
@@ -9,7 +10,8 @@ for the members and the seasons as much as for the logs.
 
 :func:`verify_archive` checks a file offline, in this order, and names the first thing wrong: the file's shape,
 the keys (each id is its key's), the archive's signature (by a key trusted: the archive's own, or those the
-checker holds), each game (its chain, its receipt, its audit: conservation of chips and the re-computation of
+checker holds), the erasures (their chain and signatures), each game (its chain, through what the erasures
+vouch for where they redacted a record, its receipt, its audit: conservation of chips and the re-computation of
 every state from the actions), each evening (its chain and its receipt), then the digest, which covers what no
 chain does (the members' names, the seasons, the NJN records). Pure: no I/O.
 """
@@ -22,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .audit import audit
-from .chain import canonical_bytes, verify_chain
+from .chain import Redactions, canonical_bytes, verify_chain
+from .erasures import first_bad_erasure, redactions_by_log
 from .evenings.entries import first_bad_entry
 from .messages import Message
 from .receipts import ALGORITHM, from_b64url, key_id, verify
@@ -98,13 +101,20 @@ def _problems(archive: Any, trusted: Mapping[str, bytes] | None, report: Archive
         yield _problem("archive-unsigned", "The archive is not signed by a key believed (its receipt names key "
                        "{key}): it was not made by this club's server, or was signed again since.",
                        key=str(receipt.get("key") if isinstance(receipt, Mapping) else None))
+    erasures = archive.get("erasures", [])  # an archive made before erasures has none
+    bad = first_bad_erasure(erasures, archive["club"]["id"], keys)
+    if bad is not None:
+        yield _problem("erasure-invalid", "Erasure {number} is not the one its chain and signature hold: the "
+                       "erasures were altered.", number=bad)
+        return
+    redacted = redactions_by_log(erasures)
     for game in archive["games"]:
         report.games += 1
         report.events += len(game["document"]["events"])
-        yield from _game(game, keys)
+        yield from _game(game, keys, redacted.get(("game", game["id"]), {}))
     for evening in archive["evenings"]:
         report.evenings += 1
-        yield from _evening(evening, keys)
+        yield from _evening(evening, keys, redacted.get(("evening", evening["id"]), {}))
     digest = archive_digest(archive)
     if digest != archive["digest"] or (isinstance(receipt, Mapping) and receipt.get("head") != digest):
         yield _problem("digest-differs", "The archive was changed after it was made: its content no longer has "
@@ -122,6 +132,9 @@ def _shape(archive: Mapping[str, Any]) -> Message | None:
     for name, kind in wanted.items():
         if not isinstance(archive.get(name), kind):
             return _incomplete(name)
+    if not isinstance(archive.get("erasures", []), list) or not all(
+            isinstance(e, Mapping) and isinstance(e.get("redactions"), list) for e in archive.get("erasures", [])):
+        return _incomplete("erasures")
     club = archive["club"]
     if not isinstance(club.get("id"), str) or not isinstance(club.get("name"), str):
         return _incomplete("club")
@@ -155,10 +168,10 @@ def _keys(listed: list[Any], trusted: Mapping[str, bytes] | None) -> Generator[M
     return keys
 
 
-def _game(game: Mapping[str, Any], keys: Mapping[str, bytes]) -> Iterator[Message]:
+def _game(game: Mapping[str, Any], keys: Mapping[str, bytes], redacted: Redactions) -> Iterator[Message]:
     name = game["id"]
     records = game["document"]["events"]
-    chain = verify_chain(records)
+    chain = verify_chain(records, redacted)
     if not chain["ok"]:
         yield _problem("chain-broken", "Game {game}: event {seq} is not the one its chain holds (changed, "
                        "removed or moved).", game=name, seq=chain["first_bad_seq"])
@@ -171,7 +184,8 @@ def _game(game: Mapping[str, Any], keys: Mapping[str, bytes]) -> Iterator[Messag
         yield _problem(fault, "Game {game}: its log is not the one its receipt signed (version {version}).",
                        game=name, version=receipt["version"])
     try:
-        audited = audit(records, version=len(records), head_hash=records[-1]["hash"] if records else None)
+        audited = audit(records, version=len(records), head_hash=records[-1]["hash"] if records else None,
+                        redacted=redacted)
     except (KeyError, TypeError, ValueError):
         audited = {"ok": False, "findings": []}
     if not audited["ok"]:
@@ -180,11 +194,11 @@ def _game(game: Mapping[str, Any], keys: Mapping[str, bytes]) -> Iterator[Messag
                        code=first.code if first else "unreadable", seq=first.seq if first else None)
 
 
-def _evening(evening: Mapping[str, Any], keys: Mapping[str, bytes]) -> Iterator[Message]:
+def _evening(evening: Mapping[str, Any], keys: Mapping[str, bytes], redacted: Redactions) -> Iterator[Message]:
     name = evening["id"]
     entries = evening["entries"]
     try:
-        bad = first_bad_entry(entries)
+        bad = first_bad_entry(entries, redacted)
     except (KeyError, TypeError, ValueError):
         bad = 1
     if bad is not None:

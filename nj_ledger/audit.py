@@ -1,10 +1,8 @@
 """The audit of a game's log: every chip that moved, and every reason to doubt the record.
 
-Pure: it reads stored records (``{seq, deal, type, data, v, recorded_at, hash}``)
-and returns the report the API serves (SPEC §5, §7)::
-
-    {ok, transfers, totals, conservation, chain, head, checkpoints, recomputation, corrections,
-     settled_by_count, findings}
+Pure: it reads stored records (``{seq, deal, type, data, v, recorded_at, hash}``) and returns the report the API
+serves (SPEC §5, §7): ``{ok, transfers, totals, conservation, chain, head, checkpoints, recomputation, corrections,
+settled_by_count, redactions, findings}``
 
 and, when members' receipts are checked (:func:`check_receipts`, :func:`with_receipts`), ``receipts``.
 
@@ -25,11 +23,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .bounds import MAX_DEAL_EVENTS
-from .chain import verify_chain
+from .chain import Redactions, verify_chain
 from .decide import decide
 from .errors import LedgerError
 from .events import Event, event_from_dict
-from .findings import Finding, count_event, difference, finding, withdrawal_of
+from .findings import Finding, count_event, difference, finding, redactions_told, withdrawal_of
 from .receipts import verify
 from .reducer import fold
 from .report import Items, Kept, Summary
@@ -60,31 +58,34 @@ def checkpoints_report(count: int, first_bad_seq: int | None) -> tuple[dict[str,
 
 def audit(records: Iterable[Mapping[str, Any]], checkpoints: Sequence[Mapping[str, Any]] = (),
           checkpoint_valid: CheckpointCheck | None = None, *, version: int | None = None,
-          head_hash: str | None = None) -> dict[str, Any]:
+          head_hash: str | None = None, redacted: Redactions | None = None) -> dict[str, Any]:
     """The audit of a game's stored records; ``version`` and ``head_hash`` are what the game's summary says
     of its log (the ledger acknowledges events up to ``version``). The ``checkpoints`` are held, in seq order,
-    to ``checkpoint_valid`` until the first that fails (None: none is checked)."""
+    to ``checkpoint_valid`` until the first that fails (None: none is checked); ``redacted``: see audit_log."""
 
     def checked() -> tuple[dict[str, Any], list[Finding]]:
         valid = checkpoint_valid or (lambda _: True)
         return checkpoints_report(len(checkpoints), next((c["seq"] for c in checkpoints if not valid(c)), None))
 
     kept = Kept()
-    return audit_log(records, kept, checked, version=version, head_hash=head_hash).whole(kept)
+    return audit_log(records, kept, checked, version=version, head_hash=head_hash, redacted=redacted).whole(kept)
 
 
 def audit_log(records: Iterable[Mapping[str, Any]], items: Items,
               checkpoints: Callable[[], tuple[dict[str, Any], list[Finding]]], *, version: int | None = None,
-              head_hash: str | None = None) -> Summary:
+              head_hash: str | None = None, redacted: Redactions | None = None) -> Summary:
     """The audit of records read once, in log order: the items go to ``items`` as they are read, the rest is the
     :class:`Summary`. ``checkpoints()``, asked once the records are read, is the check of the signed
-    checkpoints (:func:`checkpoints_report`)."""
+    checkpoints (:func:`checkpoints_report`). The records an erasure ``redacted`` are verified through what it
+    recorded (:func:`nj_ledger.chain.redaction_holds`) and told (:func:`nj_ledger.findings.redactions_told`)."""
     auditor = _Auditor(items, version)
     passed = auditor.read(records)
-    chain = verify_chain(passed)  # it stops at the first break...
+    chain = verify_chain(passed, redacted)  # it stops at the first break...
     for _ in passed:  # ...and the auditor reads on to the end
         pass
-    return auditor.summary(chain, head_hash, *checkpoints())
+    summary = auditor.summary(chain, head_hash, *checkpoints())
+    summary.report["redactions"], told = redactions_told(redacted or {})
+    return Summary(summary.report, [*told, *summary.first], summary.last)
 
 
 class _Auditor:

@@ -137,10 +137,31 @@ def link(previous: str, body: bytes) -> str:
     return hashlib.sha256(previous.encode() + body).hexdigest()
 
 
-def first_unlinked(records: Iterable[Mapping[str, Any]],
-                   hash_of: Callable[[str, Mapping[str, Any]], str]) -> Mapping[str, Any] | None:
+Redactions = Mapping[int, Mapping[str, Any]]
+"""The records of a log whose personal content an erasure redacted, by seq: each one's ``previous`` hash and its
+``hash`` as the chain holds them, and ``redacted``, the link of the record as the erasure left it
+(:mod:`nj_ledger.store.erasures`)."""
+
+
+def redaction_holds(redaction: Mapping[str, Any], previous: str, stored: str, now: str) -> bool:
+    """Whether a redacted record still stands in its chain: it follows ``previous`` and keeps its ``stored`` hash,
+    as the erasure recorded them, and its content is what the erasure left (``now``: its link after
+    ``previous``). Its hash is no longer recomputed from its content: the erasure, itself chained and signed,
+    vouches for the link.
+
+    >>> holds = {"previous": "a", "hash": "b", "redacted": "c"}
+    >>> redaction_holds(holds, "a", "b", "c"), redaction_holds(holds, "a", "b", "d")
+    (True, False)
+    """
+    return (hmac.compare_digest(redaction["previous"], previous) and hmac.compare_digest(redaction["hash"], stored)
+            and hmac.compare_digest(redaction["redacted"], now))
+
+
+def first_unlinked(records: Iterable[Mapping[str, Any]], hash_of: Callable[[str, Mapping[str, Any]], str],
+                   redacted: Redactions | None = None) -> Mapping[str, Any] | None:
     """The first record whose ``seq`` is not its place in the log or whose ``hash`` is not ``hash_of(previous
-    hash, record)`` (compared in constant time), None when the chain holds.
+    hash, record)`` (compared in constant time), None when the chain holds. A record an erasure redacted
+    (``redacted``) is held to what the erasure recorded (:func:`redaction_holds`).
 
     >>> records = [{"seq": 1, "hash": link(GENESIS, b"1")}, {"seq": 2, "hash": "0" * 64}]
     >>> first_unlinked(records, lambda previous, record: link(previous, str(record["seq"]).encode()))["seq"]
@@ -148,7 +169,13 @@ def first_unlinked(records: Iterable[Mapping[str, Any]],
     """
     previous = GENESIS
     for number, record in enumerate(records, 1):
-        if record["seq"] != number or not hmac.compare_digest(record["hash"], hash_of(previous, record)):
+        redaction = redacted.get(number) if redacted else None
+        if record["seq"] != number:
+            return record
+        if redaction is None:
+            if not hmac.compare_digest(record["hash"], hash_of(previous, record)):
+                return record
+        elif not redaction_holds(redaction, previous, record["hash"], hash_of(previous, record)):
             return record
         previous = record["hash"]
     return None
@@ -208,9 +235,10 @@ def chain_events(previous_hash: str, version: int, events: Iterable[Event], reco
     return records
 
 
-def verify_chain(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def verify_chain(records: Iterable[Mapping[str, Any]], redacted: Redactions | None = None) -> dict[str, Any]:
     """``{ok, first_bad_seq, checked}``: the first record whose seq or hash is not what the chain wants
-    (each record hashed as :func:`event_hash` hashes it: the verdict is the exact one)."""
+    (each record hashed as :func:`event_hash` hashes it: the verdict is the exact one). A record an erasure
+    redacted (``redacted``) is held to what the erasure recorded (:func:`redaction_holds`)."""
     previous = GENESIS
     position = 0
     sha256, written = hashlib.sha256, record_bytes  # what event_hash does, in a loop run a million times
@@ -218,7 +246,10 @@ def verify_chain(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         position += 1
         try:
             stored = record["hash"]
-            intact = record["seq"] == position and sha256(previous.encode() + written(record)).hexdigest() == stored
+            now = sha256(previous.encode() + written(record)).hexdigest()
+            redaction = redacted.get(position) if redacted else None
+            intact = record["seq"] == position and (
+                now == stored if redaction is None else redaction_holds(redaction, previous, stored, now))
         except (KeyError, TypeError, ValueError):  # a hashed field is missing or is not JSON
             intact = False
         if not intact:

@@ -165,3 +165,22 @@ def count_event(event: Event, seq: int, state: GameState, transfers: list[dict[s
                 "{card} was played without being announced: no hoc chips were paid.",
                 card=uncalled,
             ))
+
+
+def redactions_told(redacted: Mapping[int, Mapping[str, Any]],
+                    log: Literal["game", "evening"] = "game") -> tuple[list[dict[str, Any]], list[Finding]]:
+    """The records of a log (a game's events, an evening's decisions) a member's erasure redacted (by seq, each with
+    its erasure's number), as an audit lists them (``{seq, erasure}``, in log order) and tells them (an info finding
+    ``redacted`` each)."""
+    listed = [{"seq": seq, "erasure": redaction.get("erasure")} for seq, redaction in sorted(redacted.items())]
+    return listed, [_redacted(log, seq, redaction.get("erasure")) for seq, redaction in sorted(redacted.items())]
+
+
+def _redacted(log: str, seq: int, erasure: Any) -> Finding:
+    if log == "game":
+        return finding("info", seq, "redacted", "Event {seq} names a member who was erased (erasure {erasure}): "
+                       "their name was replaced by a pseudonym; the event's hash is the one written, vouched for by "
+                       "the erasure.", seq=seq, erasure=erasure)
+    return finding("info", seq, "redacted", "Decision {seq} names a member who was erased (erasure {erasure}): "
+                   "their name was replaced by a pseudonym; the decision's hash is the one written, vouched for by "
+                   "the erasure.", seq=seq, erasure=erasure)

@@ -32,7 +32,7 @@ import re
 import sys
 import unicodedata
 from functools import cache
-from typing import Final
+from typing import Any, Final
 
 # Categories of characters that show nothing: controls (NUL, tab, newline…), format characters (U+200B–U+200F,
 # U+202A–U+202E, U+2060–U+2064, U+2066–U+206F, U+FEFF, tags…), line and paragraph separators.
@@ -92,3 +92,28 @@ def hidden_ranges() -> tuple[tuple[int, int], ...]:
         else:
             ranges.append([number, number])
     return tuple((first, last) for first, last in ranges)
+
+
+def redacted(value: Any, name: str, pseudonym: str) -> Any:
+    """``value`` (plain JSON: texts, lists, objects) with the name ``name`` written ``pseudonym`` wherever a text
+    holds it as a word of its own, whatever its case ("Ana", "ana arrived late", but not "Anatole"), in the keys of
+    objects as in their values; key order kept. A member's erasure writes their name out of what the club holds
+    this way.
+
+    >>> redacted({"players": ["Ana", "Ben"], "reason": "ana arrived late", "by": "Anatole", "Ana": 5},
+    ...          "Ana", "Joueur 1")
+    {'players': ['Joueur 1', 'Ben'], 'reason': 'Joueur 1 arrived late', 'by': 'Anatole', 'Joueur 1': 5}
+    """
+    pattern = re.compile(rf"(?<!\w){re.escape(normal_name(name))}(?!\w)", re.IGNORECASE)
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            return pattern.sub(lambda _: pseudonym, unicodedata.normalize("NFC", item)) if pattern.search(
+                unicodedata.normalize("NFC", item)) else item
+        if isinstance(item, dict):
+            return {walk(key): walk(inner) for key, inner in item.items()}
+        if isinstance(item, list):
+            return [walk(inner) for inner in item]
+        return item
+
+    return walk(value)

@@ -53,7 +53,10 @@ EVENING_SIGNED_FIELDS = ("at", "evening", "head", "key", "version")  # an evenin
 EVENING_FIELDS = (*EVENING_SIGNED_FIELDS, "signature")
 ARCHIVE_SIGNED_FIELDS = ("archive", "at", "head", "key", "version")  # a club's archive: the club's id, its digest
 ARCHIVE_FIELDS = (*ARCHIVE_SIGNED_FIELDS, "signature")
-_SIGNED = {"game": SIGNED_FIELDS, "evening": EVENING_SIGNED_FIELDS, "archive": ARCHIVE_SIGNED_FIELDS}
+ERASURE_SIGNED_FIELDS = ("at", "erasure", "head", "key", "version")  # a member's erasure: the club, its number
+ERASURE_FIELDS = (*ERASURE_SIGNED_FIELDS, "signature")
+_SIGNED = {"game": SIGNED_FIELDS, "evening": EVENING_SIGNED_FIELDS, "archive": ARCHIVE_SIGNED_FIELDS,
+           "erasure": ERASURE_SIGNED_FIELDS}
 KEY_ID_LENGTH = 16  # hex characters: 64 bits of the public key's SHA-256
 _HEAD = re.compile(r"[0-9a-f]{64}")
 _GAME = re.compile(r"[A-Za-z0-9]{1,64}")  # a game's id: letters and digits
@@ -132,6 +135,11 @@ class Signer:
         ``digest``: the server vouches for the whole file, the members and the seasons as much as the logs."""
         return self._signed({"archive": club, "version": version, "head": digest, "at": at, "key": self.id})
 
+    def sign_erasure(self, club: str, number: int, head: str, at: str) -> dict[str, Any]:
+        """A receipt for the club's ``number``-th erasure of a member, whose hash (chained after the club's
+        erasures before it) is ``head``: the server vouches for the records it redacted and how they stood."""
+        return self._signed({"erasure": club, "version": number, "head": head, "at": at, "key": self.id})
+
     def _signed(self, receipt: dict[str, Any]) -> dict[str, Any]:
         receipt["signature"] = b64url(self.private.sign(signed_bytes(receipt)))
         return receipt
@@ -139,7 +147,8 @@ class Signer:
 
 def well_formed(receipt: Any) -> bool:
     """Whether ``receipt`` has the fields of a receipt (a game's, or an evening's), each of the right kind."""
-    if not isinstance(receipt, Mapping) or set(receipt) not in (set(FIELDS), set(EVENING_FIELDS), set(ARCHIVE_FIELDS)):
+    if not isinstance(receipt, Mapping) or set(receipt) not in (set(FIELDS), set(EVENING_FIELDS), set(ARCHIVE_FIELDS),
+                                                                 set(ERASURE_FIELDS)):
         return False
     version, head, key = receipt["version"], receipt["head"], receipt["key"]
     game = next(receipt[name] for name in _SIGNED if name in receipt)  # the log's (or club's) id: letters and digits

@@ -57,6 +57,6 @@ class Summary:
                 "totals": report["totals"], "conservation": report["conservation"], "chain": report["chain"],
                 "head": report["head"], "checkpoints": report["checkpoints"],
                 "recomputation": report["recomputation"], "corrections": items.corrections,
-                "settled_by_count": report["settled_by_count"],
+                "settled_by_count": report["settled_by_count"], "redactions": report.get("redactions", []),
                 **({"receipts": report["receipts"]} if "receipts" in report else {}),
                 "findings": [*self.first, *items.findings, *self.last]}

@@ -23,15 +23,18 @@ ENTRIES_PAGE = 500  # an evening's decisions read at once
 
 
 def club_archive(store: Store, club: str) -> dict[str, Any]:
-    """The archive of ``club`` (NotFound for none): the club, its members, seasons, games, evenings and the public
-    keys, its digest and the server's signature of it."""
+    """The archive of ``club`` (NotFound for none): the club, its members (but those erased), its erasures,
+    seasons, games, evenings and the public keys, its digest and the server's signature of it."""
     info = store.clubs.club(club)
+    erasures = store.erasures.records(club)
+    erased = {erasure["member"] for erasure in erasures}
     archive: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "club": {"id": info.id, "name": info.name, "created_at": iso(info.created_at)},
         "made_at": iso(utcnow()),
-        "members": list(_members(store, club)),
+        "members": [member for member in _members(store, club) if member["id"] not in erased],
+        "erasures": erasures,
         "seasons": [{"name": s.name, "starts_on": s.starts_on.isoformat(), "ends_on": s.ends_on.isoformat(),
                      "qualifying_evenings": s.qualifying_evenings, "best_evenings": s.best_evenings}
                     for s in seasons(store.db, club)],

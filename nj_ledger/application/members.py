@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import EveningRead, PlayerInfo, Store
+from ..store import ErasureInfo, EveningRead, PlayerInfo, Store
 from ..store.projections import ScoreLine, player_stats
 from .evenings import nights_of
 
@@ -64,3 +64,15 @@ def _names(value: Any, key: str) -> bool:
     if isinstance(value, (list, tuple)):
         return any(_names(item, key) for item in value)
     return False
+
+
+def erase_member(store: Store, club: str, member: str, reason: str, by: Mapping[str, Any]) -> ErasureInfo:
+    """Erase ``member`` (a name, any case, or an id) for ``reason``, decided by ``by``
+    (:mod:`nj_ledger.store.erasures`)."""
+    return store.erasures.erase(club, member, reason, by)
+
+
+def erasures(store: Store, club: str) -> tuple[list[ErasureInfo], dict[str, Any]]:
+    """The club's erasures, oldest first, and their chain's check."""
+    store.clubs.club(club)  # 404 for a club that is not there
+    return store.erasures.erasures(club), store.erasures.chain(club)

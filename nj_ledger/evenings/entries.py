@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..chain import canonical_bytes, first_unlinked, link
+from ..chain import Redactions, canonical_bytes, first_unlinked, link
 from ..events import upcast
 
 CREATED = "evening_created"
@@ -111,7 +111,8 @@ def entry_hash(previous: str, item: Mapping[str, Any]) -> str:
     return link(previous, canonical_bytes(fields))
 
 
-def first_bad_entry(entries: Sequence[Mapping[str, Any]]) -> int | None:
-    """The seq of the first entry whose hash or place in the chain is not right, or None when the log is sound."""
-    bad = first_unlinked(entries, entry_hash)
+def first_bad_entry(entries: Sequence[Mapping[str, Any]], redacted: Redactions | None = None) -> int | None:
+    """The seq of the first entry whose hash or place in the chain is not right, or None when the log is sound (the
+    entries a member's erasure ``redacted`` held to what it recorded: :func:`nj_ledger.chain.redaction_holds`)."""
+    bad = first_unlinked(entries, entry_hash, redacted)
     return None if bad is None else int(bad["seq"])

@@ -23,7 +23,10 @@ from .analyses import Analyses
 from .base import Database, iso, utcnow
 from .clubs import Clubs
 from .database import default_database_url, make_engine
+from .erasures import ErasureInfo, Erasures
 from .errors import (
+    AlreadyErased,
+    DirectorsDecide,
     DirectorsOnly,
     IdempotencyMismatch,
     LastScorerToken,
@@ -81,6 +84,7 @@ class Store:
         self.games = Games(self.db, self.keys, cache_size)
         self.evenings = Evenings(self.db, self.games, self.keys, self.tables, cache_size)
         self.analyses = Analyses(self.db)
+        self.erasures = Erasures(self.db, self.keys, self.games)
         # who a secret may speak for, asked in this order: a club token (the most requests carry one: they cost
         # one lookup), a share link, an evening's table token
         self.credentials: tuple[Credential, ...] = (self.tokens, self.shares, self.tables)
@@ -126,9 +130,12 @@ __all__ = [
     "SHARE_ROLE",
     "SIGN_IN_LIFE",
     "TABLE_ROLE",
+    "AlreadyErased",
     "Appended",
     "ClubInfo",
+    "DirectorsDecide",
     "DirectorsOnly",
+    "ErasureInfo",
     "EveningInfo",
     "EveningRead",
     "GameInfo",

@@ -47,6 +47,7 @@ from .errors import NotFound
 from .keys import Keys, create_once
 from .models import Base, Club, Game
 from .recorder import LAST_SEQ, paced
+from .redactions import redactions_of
 from .values import Record
 
 CHECKPOINT_KEY_ENV = "NJ_LEDGER_CHECKPOINT_KEY"
@@ -332,8 +333,8 @@ def audit_game_into(keys: Keys, club_id: str, game_id: str, items: Items,
                 yield record
 
         records = paced(keys.db.recorder.select_records(connection, game_id, 0, LAST_SEQ))
-        summary = audit_log(acknowledged(records), items,
-                            checkpoints.report, version=game.version, head_hash=game.head_hash)
+        summary = audit_log(acknowledged(records), items, checkpoints.report, version=game.version,
+                            head_hash=game.head_hash, redacted=redactions_of(connection, "game", game_id))
     if receipts is None:
         return summary
     named = {r.get("key") for r in receipts if isinstance(r, Mapping)} - set(public_keys)

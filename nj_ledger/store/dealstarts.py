@@ -67,14 +67,16 @@ class DealStarts:
             game = self._games.get(game_id)
             return 0 if game is None else game.version
 
-    def before(self, game_id: str, deal: int, upto: int, read: Reader) -> GameState:
+    def before(self, game_id: str, deal: int, upto: int, read: Reader, players: list[str] | None = None) -> GameState:
         """A state of its own (the caller may fold it) just before ``deal``'s first event.
 
-        ``read(after, upto)`` gives the game's records; ``upto`` is the game's version.
+        ``read(after, upto)`` gives the game's records; ``upto`` is the game's version; ``players``, the names its
+        summary holds (states kept with other names are of a log a member's erasure redacted since: folded again).
         """
         with self._lock:
             game = self._games.get(game_id)
-            if game is None:
+            if game is None or (players is not None and game.state is not None
+                                and list(game.state.players) != players):
                 game = self._games[game_id] = _Game()
             self._games.move_to_end(game_id)
             while len(self._games) > self.capacity:

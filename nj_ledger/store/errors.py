@@ -146,3 +146,23 @@ def unreplayable(game: str, number: int) -> LogDamaged:
     """The refusal of a deal whose stored events cannot be replayed."""
     return LogDamaged("The log of game {game!r} cannot be replayed at deal {number}: events were removed or changed "
                       "outside the ledger. Its audit shows what changed.", game=game, number=number)
+
+
+class DirectorsDecide(StoreError):
+    """A decision only the club's director takes (a member's erasure), asked by a scorer or a viewer."""
+
+    code = "forbidden"
+
+    def __init__(self) -> None:
+        super().__init__("Only the club's director erases a member (or the server's operator: nj-ledger members "
+                         "erase CLUB MEMBER --reason TEXT).")
+
+
+class AlreadyErased(StoreError):
+    """The member was erased already: an erasure is decided once."""
+
+    code = "already-erased"
+
+    def __init__(self, pseudonym: str, number: int) -> None:
+        super().__init__("This member was erased already (erasure {number}): they are {pseudonym} now.",
+                         pseudonym=pseudonym, number=number)

@@ -20,7 +20,7 @@ Each table's code and the table tokens are kept by :mod:`.evening_tables`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any, cast
 
@@ -50,6 +50,7 @@ from .followers import EVENING_PREFIX
 from .games import Games
 from .keys import Keys
 from .models import Club, Evening, EveningTable, Game
+from .redactions import redactions_of
 from .values import GameInfo
 
 _EVENINGS = cast(Table, Evening.__table__)
@@ -86,6 +87,7 @@ class EveningRead:
     outcomes: dict[str, GameOutcome]
     codes: dict[int, str]  # table number -> code
     receipt: dict[str, Any] | None = None  # the receipt of the head, when a decision was just recorded
+    redacted: dict[int, dict[str, Any]] = field(default_factory=dict)  # the decisions an erasure redacted, by seq
 
 
 def outcome_of(state: GameState) -> GameOutcome:
@@ -179,7 +181,8 @@ class Evenings:
         (:func:`.evening_checkpoints.audit_entries`), read in one snapshot of the database."""
         with self.db.snapshot() as session:
             connection = session.connection()
-            read = self._read_evening(connection, club_id, evening_id)
+            read = replace(self._read_evening(connection, club_id, evening_id),
+                           redacted=redactions_of(connection, "evening", evening_id))
 
             def keys(wanted: str | None) -> Mapping[str, bytes]:
                 return self.keys.verifying_keys(wanted, connection)

@@ -242,6 +242,8 @@ class Games:
     def state_on(self, connection: Connection, game: GameInfo) -> GameState:
         """The state at the game's version: the cached one, brought up to date from the log if need be."""
         cached = self.cache.get(game.id)
+        if cached is not None and list(cached.players) != game.players:  # a member's erasure redacted the log
+            cached = None
         if cached is not None and cached.version == game.version:
             return cached
         state: GameState | None = None
@@ -326,7 +328,7 @@ class Games:
             if last - first + 1 != len(segment):  # a deal is one stretch of the log; read it as one if not
                 segment = list(read(first - 1, last))
             try:
-                state = self.deal_starts.before(game_id, deal, version, read)
+                state = self.deal_starts.before(game_id, deal, version, read, owner[2])
             except (KeyError, TypeError, ValueError, AttributeError, AssertionError):
                 raise unreplayable(game_id, deal) from None
             return state, segment

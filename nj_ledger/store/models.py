@@ -20,6 +20,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -324,3 +325,45 @@ class DealAnalysis(Base):
     status: Mapped[str] = mapped_column(String(16))
     body: Mapped[dict[str, Any]] = mapped_column(JSONValue)
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ErasureRecord(Base):
+    """A member's erasure, decided by the club's director: who was erased (the member's id and the pseudonym
+    that now stands for them), why, by which token, when; chained after the club's erasures before it (``hash``)
+    and signed (``receipt``). It holds no personal data. Appended and never updated or deleted."""
+
+    __tablename__ = "erasures"
+    __table_args__ = (CheckConstraint("number >= 1", name="number_positive"),)
+
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # the club's erasures, gap-free from 1
+    member_id: Mapped[int] = mapped_column(ForeignKey("players.id"), unique=True)
+    pseudonym: Mapped[str] = mapped_column(String(80))
+    reason: Mapped[str] = mapped_column(String(500))
+    by: Mapped[dict[str, Any]] = mapped_column(JSON())  # the deciding token's id and role
+    recorded_at: Mapped[str] = mapped_column(String(32))
+    hash: Mapped[str] = mapped_column(String(64))
+    receipt: Mapped[dict[str, Any] | None] = mapped_column(JSON())
+
+
+class RedactionRecord(Base):
+    """One record of a log (a game's event, an evening's decision) whose personal content an erasure redacted:
+    the hash before it and its own hash as the chain holds them, and ``redacted``, the link of its content as
+    the erasure left it (:func:`nj_ledger.chain.redaction_holds`). Appended and never updated or deleted."""
+
+    __tablename__ = "redactions"
+    __table_args__ = (
+        ForeignKeyConstraint(["club_id", "erasure"], ["erasures.club_id", "erasures.number"]),
+        Index(None, "log", "log_id", "seq"),
+        CheckConstraint("log IN ('game', 'evening')", name="log"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[str] = mapped_column(String(24))
+    erasure: Mapped[int] = mapped_column(Integer)
+    log: Mapped[str] = mapped_column(String(8))
+    log_id: Mapped[str] = mapped_column(String(24))
+    seq: Mapped[int] = mapped_column(Integer)
+    previous: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64))
+    redacted: Mapped[str] = mapped_column(String(64))

@@ -181,10 +181,11 @@ class Recorder(ABC):
                                  "outside the ledger.", evening=evening_id, seq=row[0]) from None
         return entries
 
-    def owner_and_version(self, connection: Connection, game_id: str) -> tuple[str, int] | None:
-        """``(club_id, version)`` of a game, or None if there is no such game."""
+    def owner_and_version(self, connection: Connection, game_id: str) -> tuple[str, int, list[str]] | None:
+        """``(club_id, version, players)`` of a game (its players' names as its summary holds them), or None if
+        there is no such game."""
         rows = self.fetch(_driver(connection), SELECT_OWNER_AND_VERSION, (game_id,))
-        return (rows[0][0], int(rows[0][1])) if rows else None
+        return (rows[0][0], int(rows[0][1]), list(json_value(rows[0][2]))) if rows else None
 
     def members(self, connection: Connection, club_id: str, keys: Sequence[str]) -> dict[str, int]:
         """The member id of each name key of ``keys`` that is a member of ``club_id`` (every game created asks:

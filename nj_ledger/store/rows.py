@@ -57,7 +57,7 @@ INSERT_ENTRY = (f"INSERT INTO evening_log ({', '.join(ENTRY_COLUMNS)}) "
                 f"VALUES ({', '.join(['{mark}'] * len(ENTRY_COLUMNS))})")
 SELECT_ENTRIES = ('SELECT seq, type, CAST(data AS TEXT), CAST("by" AS TEXT), v, recorded_at, hash FROM evening_log '
                   "WHERE evening_id = {mark} AND seq > {mark}")  # then the type wanted, the order, the limit
-SELECT_OWNER_AND_VERSION = "SELECT club_id, version FROM games WHERE id = {mark}"
+SELECT_OWNER_AND_VERSION = "SELECT club_id, version, CAST(player_names AS TEXT) FROM games WHERE id = {mark}"
 SELECT_MEMBERS = "SELECT name_key, id FROM players WHERE club_id = {mark} AND name_key IN ({marks})"
 
 

@@ -186,12 +186,13 @@ def test_the_rows_of_chained_records_hold_the_text_their_hashes_were_taken_over(
     assert [row[4] for row in event_rows("g", records)] == [canonical_json(r["data"]) for r in records]
 
 
-def test_a_games_owner_and_version_are_read_in_one_statement(store: Store, club: ClubInfo) -> None:
+def test_a_games_owner_version_and_players_are_read_in_one_statement(store: Store, club: ClubInfo) -> None:
     records = simulated_records()
     game_id = stored_log(store, club, records)
     with store.db.reading() as session:
         connection = session.connection()
-        assert store.db.recorder.owner_and_version(connection, game_id) == (club.id, len(records))
+        players = store.games.game(club.id, game_id).players  # the game's summary
+        assert store.db.recorder.owner_and_version(connection, game_id) == (club.id, len(records), players)
         assert store.db.recorder.owner_and_version(connection, "no-such-game") is None
 
 

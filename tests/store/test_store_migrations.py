@@ -20,7 +20,7 @@ from nj_ledger.store.models import Base
 TABLES = {"clubs", "tokens", "players", "games", "game_players", "events", "idempotency_keys", "checkpoints",
           "signing_keys", "shares", "club_feed", "evenings", "evening_log", "evening_tables", "table_tokens",
           "game_results", "seat_results", "score_rollups", "seasons", "deal_analyses", "phone_codes",
-          "evening_checkpoints", "alembic_version"}
+          "evening_checkpoints", "erasures", "redactions", "alembic_version"}
 
 
 @pytest.fixture

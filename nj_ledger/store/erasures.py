@@ -1,0 +1,276 @@
+"""A member's erasure: their name written out of everything the club holds, every log still verifiable.
+
+The director decides it, with a reason; in one transaction (a process killed half way leaves the member fully
+erased or not at all):
+
+- every log that names the member (the events of each game they sat in that name them — its start, its end's
+  standings, a reason — and each evening decision whose data names them) is checked, then redacted: the name
+  becomes the member's pseudonym ("Joueur 3"), every other field of the record is kept, its stored hash included.
+  A :class:`~.models.RedactionRecord` says, for each record, the hash before it, its own hash and the link of its
+  content as redacted, so the audit verifies the chain through it (:func:`nj_ledger.chain.redaction_holds`) and
+  every receipt and checkpoint, which sign hashes, still holds;
+- the copies that are not logs (the games' and evenings' summaries, stored answers, analyses, labels) are written
+  again with the pseudonym, and so is the member's row: their id, games, chips and ratings stay, so every figure
+  and standing is what it was;
+- the erasure itself is recorded (:class:`~.models.ErasureRecord`): the member's id and pseudonym, the reason, the
+  deciding token, the time and the redactions, chained after the club's erasures before it and signed, holding no
+  name.
+
+Free texts are searched for the name as a word of its own ("Ana arrived late"), whatever its case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from ..chain import GENESIS, event_hash, first_unlinked, verify_chain
+from ..erasures import erasure_hash, first_bad_erasure
+from ..evenings import entry_hash
+from ..names import redacted
+from ..receipts import Signer
+from .base import Database, iso, utcnow
+from .clubs import find_member, name_key
+from .errors import AlreadyErased, DirectorsDecide, LogDamaged
+from .games import Games
+from .keys import Keys
+from .models import (
+    DealAnalysis,
+    ErasureRecord,
+    Evening,
+    EveningEntry,
+    EventRecord,
+    Game,
+    GamePlayer,
+    IdempotencyRecord,
+    Player,
+    RedactionRecord,
+    Share,
+    Token,
+)
+from .redactions import redactions_of
+from .rows import JSONText, json_text
+
+DECIDERS = ("director", "operator")  # the club's director's token, or the server's operator (the CLI)
+PSEUDONYM = "Joueur {number}"  # the club's language: a French club's members read it on every page
+
+
+@dataclass(frozen=True)
+class ErasureInfo:
+    """A recorded erasure, and how many records of each kind it redacted (``redacted``: games, events, evenings,
+    entries)."""
+
+    club: str
+    number: int
+    member: int
+    pseudonym: str
+    reason: str
+    by: dict[str, Any]
+    recorded_at: str
+    hash: str
+    receipt: dict[str, Any] | None
+    redacted: dict[str, int]
+
+    @classmethod
+    def of(cls, row: ErasureRecord, redactions: Sequence[RedactionRecord]) -> ErasureInfo:
+        counts = {"games": len({r.log_id for r in redactions if r.log == "game"}),
+                  "events": sum(r.log == "game" for r in redactions),
+                  "evenings": len({r.log_id for r in redactions if r.log == "evening"}),
+                  "entries": sum(r.log == "evening" for r in redactions)}
+        return cls(row.club_id, row.number, row.member_id, row.pseudonym, row.reason, dict(row.by), row.recorded_at,
+                   row.hash, None if row.receipt is None else dict(row.receipt), counts)
+
+
+def erasure_record(row: ErasureRecord, redactions: Iterable[RedactionRecord]) -> dict[str, Any]:
+    """An erasure as a record (:mod:`nj_ledger.erasures`): every field of it, its redactions listed."""
+    return {"club": row.club_id, "number": row.number, "member": row.member_id, "pseudonym": row.pseudonym,
+            "reason": row.reason, "by": dict(row.by), "recorded_at": row.recorded_at,
+            "redactions": [[r.log, r.log_id, r.seq, r.previous, r.hash, r.redacted] for r in redactions],
+            "hash": row.hash, "receipt": None if row.receipt is None else dict(row.receipt)}
+
+
+class Erasures:
+    """The club's erasures of members (:mod:`this module <nj_ledger.store.erasures>`)."""
+
+    def __init__(self, db: Database, keys: Keys, games: Games) -> None:
+        self.db, self.keys, self.games = db, keys, games
+
+    def erase(self, club_id: str, who: str, reason: str, by: Mapping[str, Any]) -> ErasureInfo:
+        """Erase the member ``who`` (a name, any case, or an id) for ``reason``, decided by ``by`` (the deciding
+        token's ``role`` and ``token`` id; the operator's ``{"role": "operator"}``): :class:`DirectorsDecide` for
+        any other role, :class:`NotFound`, :class:`AlreadyErased`, :class:`LogDamaged` when a log to redact does
+        not verify (the erasure does not vouch for a damaged record)."""
+        if by.get("role") not in DECIDERS:
+            raise DirectorsDecide()
+        reason = reason.strip()
+        if not reason:
+            raise ValueError("an erasure needs a reason")
+        signer = self.keys.signer()  # checked before the transaction: it may need one of its own
+
+        def attempt() -> ErasureInfo:  # again when it lost a race (a deadlock with an append, on PostgreSQL)
+            with self.db.writing() as session:
+                info, redacted = self._erase(session, club_id, who, reason, by, signer)
+            for game_id in redacted:
+                self.games.cache.forget(game_id)
+            return info
+
+        return self.db.retrying(attempt)
+
+    def _erase(self, session: Session, club_id: str, who: str, reason: str, by: Mapping[str, Any],
+               signer: Signer) -> tuple[ErasureInfo, set[str]]:
+        """The erasure, in the transaction of ``session``; and the games whose log it redacted."""
+        connection = session.connection()
+        self.db.recorder.lock_clubs(connection, [club_id])  # one erasure of a club at a time: gap-free numbers
+        member = find_member(session, club_id, who)
+        done = session.scalars(select(ErasureRecord).where(ErasureRecord.member_id == member.id)).first()
+        if done is not None:
+            raise AlreadyErased(done.pseudonym, done.number)
+        last = session.scalars(select(ErasureRecord).where(ErasureRecord.club_id == club_id)
+                               .order_by(ErasureRecord.number.desc()).limit(1)).first()
+        number = 1 if last is None else last.number + 1
+        row = ErasureRecord(club_id=club_id, number=number, member_id=member.id,
+                            pseudonym=_pseudonym(session, club_id, number), reason=reason,
+                            by={key: by[key] for key in ("role", "token") if key in by},
+                            recorded_at=iso(utcnow()), hash="", receipt=None)
+        name, pseudonym = member.name, row.pseudonym
+        games = self._redact_games(session, club_id, member.id, name, pseudonym)
+        entries = self._redact_evenings(session, club_id, name, pseudonym)
+        redactions = [RedactionRecord(club_id=club_id, erasure=number, **fields)
+                      for fields, _ in [*games, *entries]]
+        row.hash = erasure_hash(GENESIS if last is None else last.hash, erasure_record(row, redactions))
+        row.receipt = signer.sign_erasure(club_id, number, row.hash, row.recorded_at)
+        session.add(row)
+        session.flush()
+        session.add_all(redactions)
+        session.flush()  # the records are redacted once their redactions are recorded (the logs' triggers)
+        for fields, text in games:
+            connection.execute(update(EventRecord).where(EventRecord.game_id == fields["log_id"],
+                                                         EventRecord.seq == fields["seq"]).values(data=text))
+        for fields, text in entries:
+            connection.execute(update(EveningEntry).where(EveningEntry.evening_id == fields["log_id"],
+                                                          EveningEntry.seq == fields["seq"]).values(data=text))
+        self._rewrite_copies(session, club_id, member.id, name, pseudonym)
+        member.name, member.name_key = pseudonym, name_key(pseudonym)
+        return ErasureInfo.of(row, redactions), {fields["log_id"] for fields, _ in games}
+
+    def _read(self, session: Session, club_id: str) -> list[tuple[ErasureRecord, list[RedactionRecord]]]:
+        rows = session.scalars(select(ErasureRecord).where(ErasureRecord.club_id == club_id)
+                               .order_by(ErasureRecord.number)).all()
+        redactions = session.scalars(select(RedactionRecord).where(RedactionRecord.club_id == club_id)
+                                     .order_by(RedactionRecord.id)).all()
+        return [(row, [r for r in redactions if r.erasure == row.number]) for row in rows]
+
+    def erasures(self, club_id: str) -> list[ErasureInfo]:
+        """The club's erasures, oldest first."""
+        with self.db.reading() as session:
+            return [ErasureInfo.of(row, redactions) for row, redactions in self._read(session, club_id)]
+
+    def records(self, club_id: str) -> list[dict[str, Any]]:
+        """The club's erasures as records (:func:`erasure_record`), oldest first: what an archive carries."""
+        with self.db.reading() as session:
+            return [erasure_record(row, redactions) for row, redactions in self._read(session, club_id)]
+
+    def chain(self, club_id: str) -> dict[str, Any]:
+        """The club's erasures held to their chain and their signatures: ``{ok, count, first_bad}`` (the number of
+        the first erasure whose place, hash, link or receipt fails: :func:`nj_ledger.erasures.first_bad_erasure`)."""
+        with self.db.snapshot() as session:
+            records = [erasure_record(row, redactions) for row, redactions in self._read(session, club_id)]
+            keys = self.keys.verifying_keys(None, session.connection())
+        bad = first_bad_erasure(records, club_id, keys)
+        return {"ok": bad is None, "count": len(records), "first_bad": bad}
+
+    # --- the logs ----------------------------------------------------------------------------------
+    def _redact_games(self, session: Session, club_id: str, member_id: int, name: str,
+                      pseudonym: str) -> list[tuple[dict[str, Any], JSONText]]:
+        """The redactions of the events of every game the member sat in that name them (their summaries written
+        again on the way), each with the record's new data."""
+        connection = session.connection()
+        seated = select(GamePlayer.game_id).where(GamePlayer.player_id == member_id)
+        found = []
+        for game in session.scalars(select(Game).where(Game.club_id == club_id, Game.id.in_(seated))
+                                    .order_by(Game.id).with_for_update()):
+            records = list(self.db.recorder.select_records(connection, game.id, 0, game.version))
+            known = redactions_of(connection, "game", game.id)
+            if not verify_chain(records, known)["ok"]:
+                raise _damaged("game", game.id)
+            previous = GENESIS
+            for record in records:
+                data = record["data"]
+                new = redacted(data, name, pseudonym)  # the players of game_started, the standings, any reason
+                if new != data:
+                    fields = {"log": "game", "log_id": game.id, "seq": record["seq"], "previous": previous,
+                              "hash": record["hash"], "redacted": event_hash(previous, {**record, "data": new})}
+                    found.append((fields, JSONText(json_text(new, sort_keys=True))))
+                previous = record["hash"]
+            game.player_names = redacted(list(game.player_names), name, pseudonym)
+            game.meta = redacted(dict(game.meta or {}), name, pseudonym)
+        return found
+
+    def _redact_evenings(self, session: Session, club_id: str, name: str,
+                         pseudonym: str) -> list[tuple[dict[str, Any], JSONText]]:
+        """The redactions of every decision of the club's evenings whose data names the member (the evenings'
+        names written again on the way), each with the decision's new data."""
+        connection = session.connection()
+        found = []
+        for evening in session.scalars(select(Evening).where(Evening.club_id == club_id).order_by(Evening.id)
+                                       .with_for_update()):
+            entries = self.db.recorder.select_entries(connection, evening.id)
+            known = redactions_of(connection, "evening", evening.id)
+            if first_unlinked(entries, entry_hash, known) is not None:
+                raise _damaged("evening", evening.id)
+            previous = GENESIS
+            for item in entries:
+                hashed = item.hashed()
+                new = redacted(hashed["data"], name, pseudonym)
+                if new != hashed["data"]:
+                    fields = {"log": "evening", "log_id": evening.id, "seq": item.seq, "previous": previous,
+                              "hash": item.hash, "redacted": entry_hash(previous, {**hashed, "data": new})}
+                    found.append((fields, JSONText(json_text(new))))
+                previous = str(item.hash)
+            evening.name = redacted(evening.name, name, pseudonym)
+        return found
+
+    @staticmethod
+    def _rewrite_copies(session: Session, club_id: str, member_id: int, name: str, pseudonym: str) -> None:
+        """The copies of the member's name that are not logs: stored answers, analyses, labels."""
+        seated = select(GamePlayer.game_id).where(GamePlayer.player_id == member_id)
+        rows: list[Any] = [*session.scalars(select(IdempotencyRecord).where(IdempotencyRecord.club_id == club_id)),
+                           *session.scalars(select(DealAnalysis).where(DealAnalysis.game_id.in_(seated)))]
+        for row in rows:
+            body = redacted(row.body, name, pseudonym)
+            if body != row.body:
+                row.body = body
+        for labelled in [*session.scalars(select(Token).where(Token.club_id == club_id)),
+                         *session.scalars(select(Share).where(Share.club_id == club_id))]:
+            label = redacted(labelled.label, name, pseudonym)
+            if label != labelled.label:
+                labelled.label = label
+
+
+def _pseudonym(session: Session, club_id: str, number: int) -> str:
+    """The erased member's pseudonym: "Joueur N", N the erasure's number, or the next free one if a member is
+    called so."""
+    while True:
+        candidate = PSEUDONYM.format(number=number)
+        taken = session.scalars(select(Player.id).where(Player.club_id == club_id,
+                                                        Player.name_key == name_key(candidate))).first()
+        if taken is None:
+            return candidate
+        number += 1
+
+
+def _damaged(log: str, log_id: str) -> LogDamaged:
+    if log == "game":
+        return LogDamaged("The log of game {game!r} does not verify: it was changed outside the ledger. An erasure "
+                          "vouches for the records it redacts, so it waits until the game's audit is understood.",
+                          game=log_id)
+    return LogDamaged("The log of evening {evening!r} does not verify: it was changed outside the ledger. An erasure "
+                      "vouches for the records it redacts, so it waits until the evening's audit is understood.",
+                      evening=log_id)
+
+
+__all__ = ["DECIDERS", "ErasureInfo", "Erasures", "erasure_record"]
