@@ -65,12 +65,30 @@ class ArchivedEveningSchema(ViewSchema):
     receipt = fields.Nested(EveningReceiptSchema, allow_none=True)
 
 
+class ArchivedErasureSchema(ViewSchema):
+    club = fields.String()
+    number = fields.Integer()
+    member = fields.Integer(metadata={"description": "The erased member's id (not listed in `members`)."})
+    pseudonym = fields.String()
+    reason = fields.String()
+    by = fields.Dict()
+    recorded_at = fields.String()
+    redactions = fields.List(fields.List(fields.Raw()), metadata={
+        "description": "Each record it redacted: [log (game or evening), its id, seq, the hash before it, its "
+                       "hash, the link of its content as redacted]."})
+    hash = fields.String(metadata={"description": "SHA-256 of the previous erasure's hash and the canonical JSON of "
+                                                  "every other field but `receipt`."})
+    receipt = fields.Dict(allow_none=True, metadata={"description": "The server's signature of `hash`."})
+
+
 class ArchiveSchema(ViewSchema):
     format = fields.String(metadata={"example": "nj-ledger/club-archive"})
     version = fields.Integer()
     club = fields.Nested(ArchivedClubSchema)
     made_at = fields.String()
-    members = fields.List(fields.Nested(PlayerSchema))
+    members = fields.List(fields.Nested(PlayerSchema), metadata={"description": "But those erased."})
+    erasures = fields.List(fields.Nested(ArchivedErasureSchema), metadata={
+        "description": "The members' erasures, oldest first: the records they redacted are verified through them."})
     seasons = fields.List(fields.Nested(ArchivedSeasonSchema))
     games = fields.List(fields.Nested(ArchivedGameSchema), metadata={"description": "Newest first."})
     evenings = fields.List(fields.Nested(ArchivedEveningSchema), metadata={"description": "Newest first."})
@@ -88,10 +106,10 @@ class Archive(MethodView):
     @blp.response(200, ArchiveSchema)
     @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON, headers=RETRY_AFTER, description=BUSY)
     def get(self, club: str) -> dict[str, Any]:
-        """The club's archive: the club, its members, its seasons, every game (its document with every record
-        and hash, its NJN record, the receipt of its head), every evening (its decisions with their hashes and
-        the receipt of its head), the public keys, the digest of it all and the server's signature of that
-        digest. `nj-ledger archive verify FILE` checks it with no server. A scorer's or the director's token only
-        (403 for a viewer's)."""
+        """The club's archive: the club, its members (but those erased), their erasures, its seasons, every game
+        (its document with every record and hash, its NJN record, the receipt of its head), every evening (its
+        decisions with their hashes and the receipt of its head), the public keys, the digest of it all and the
+        server's signature of that digest. `nj-ledger archive verify FILE` checks it with no server. A scorer's or
+        the director's token only (403 for a viewer's)."""
         with whole_log_read():  # every log of the club is read: a few such reads at once, as audits
             return club_archive(store(), club)

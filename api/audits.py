@@ -94,6 +94,11 @@ class CorrectionSchema(ViewSchema):
     amount = fields.Integer(metadata={"description": "An adjustment: the chips moved."})
 
 
+class RedactionSchema(ViewSchema):
+    seq = fields.Integer()
+    erasure = fields.Integer(metadata={"description": "The number of the club's erasure that redacted it."})
+
+
 class AuditSchema(ViewSchema):
     ok = fields.Boolean(metadata={"description": "False when any part of the audit fails."})
     events = fields.Integer()
@@ -115,6 +120,11 @@ class AuditSchema(ViewSchema):
                        "points, honours) rather than shown card by card, in log order (a settlement an undo "
                        "withdrew is not listed); each settlement by count also has an info finding "
                        "settled-by-count naming the players, at its place in the log."})
+    redactions = fields.List(fields.Nested(RedactionSchema), metadata={
+        "description": "The events whose content a member's erasure redacted (their name replaced by a pseudonym), "
+                       "in log order: each one's hash is the one written, verified through what the erasure "
+                       "recorded (the hash before it, its own, its content's link as redacted); each also has an "
+                       "info finding `redacted`."})
     findings = fields.List(fields.Nested(FindingSchema))
 
 

@@ -17,10 +17,10 @@ from marshmallow import Schema, fields, validate
 
 from nj_ledger import evenings as core
 from nj_ledger.application import evenings
-from nj_ledger.findings import Finding, finding
+from nj_ledger.findings import Finding, finding, redactions_told
 from nj_ledger.store import EveningRead
 
-from .audits import FindingSchema
+from .audits import FindingSchema, RedactionSchema
 from .context import etag, store
 from .dumping import ViewSchema
 from .evening_view import blp
@@ -81,8 +81,12 @@ class EveningAuditSchema(ViewSchema):
     first_bad_seq = fields.Integer(allow_none=True, metadata={"description": "The first decision altered."})
     checkpoints = fields.Nested(SignedSchema, metadata={
         "description": "The log held to the checkpoints the ledger signed of the evening's head at each decision."})
+    redactions = fields.List(fields.Nested(RedactionSchema), metadata={
+        "description": "The decisions whose content a member's erasure redacted (their name replaced by a "
+                       "pseudonym), verified through what the erasure recorded; each also has an info finding "
+                       "`redacted`."})
     findings = fields.List(fields.Nested(FindingSchema), metadata={
-        "description": "chain-broken, checkpoint-mismatch, the receipts' findings, or not-signed (info)."})
+        "description": "chain-broken, checkpoint-mismatch, the receipts' findings, not-signed or redacted (info)."})
 
 
 class EveningReceiptsBodySchema(Schema):
@@ -97,8 +101,9 @@ def audited(club: str, evening: str, receipts: Sequence[Mapping[str, Any]] | Non
     """The evening and its audit: ``chain`` (the hash chain, as it always was), ``checkpoints``, the members'
     ``receipts`` when given (each of this evening once), the verdict and the findings in the language of the request."""
     read, signed, held = evenings.evening_audit(store(), club, evening, receipts)
-    bad = core.first_bad_entry(read.entries)
-    found: list[Finding] = []
+    bad = core.first_bad_entry(read.entries, read.redacted)
+    listed, told = redactions_told(read.redacted, "evening")
+    found: list[Finding] = list(told)
     if bad is not None:
         found.append(finding("error", bad, "chain-broken", BROKEN, seq=bad))
     if signed["first_bad_seq"] is not None:
@@ -108,7 +113,8 @@ def audited(club: str, evening: str, receipts: Sequence[Mapping[str, Any]] | Non
         found.append(finding("info", None, "not-signed", NOT_SIGNED))
     doubted = [seq for seq in (bad, signed["first_bad_seq"]) if seq is not None]
     report: dict[str, Any] = {"chain": {"ok": bad is None, "first_bad_seq": bad},
-                              "checkpoints": {**signed, "signed": signed["signed_from"] is not None}}
+                              "checkpoints": {**signed, "signed": signed["signed_from"] is not None},
+                              "redactions": listed}
     ok = bad is None and signed["ok"]
     if held is not None:
         found.extend(held["findings"])

@@ -1,23 +1,26 @@
 """What the club holds about one member, given whole when they ask for it (``GET /clubs/{club}/members/{member}/
-data``): a scorer's token only, as personal data. Its route joins the scoreboards' blueprint (:mod:`api.scoreboards`),
-beside the member's figures."""
+data``): a scorer's token only, as personal data; and a member's erasure (``POST /clubs/{club}/members/{member}/
+erasure``), decided by the club's director, with the club's erasures (``GET /clubs/{club}/erasures``). Their routes
+join the scoreboards' blueprint (:mod:`api.scoreboards`), beside the member's figures."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from flask.views import MethodView
-from marshmallow import fields
+from marshmallow import Schema, fields, validate
 
-from nj_ledger.application.members import member_data
+from nj_ledger.application.members import erase_member, erasures, member_data
 
 from .audits import BUSY, RETRY_AFTER, whole_log_read
+from .auth import caller
 from .clubs import PlayerSchema, player_view
 from .context import store
 from .dumping import ViewSchema
+from .erasure_schemas import ErasureSchema, ErasuresSchema, erasure_view
 from .evening_ladder import HistoryNightSchema
 from .problems import PROBLEM_JSON
-from .schemas import ProblemSchema
+from .schemas import ProblemSchema, Visible
 from .scoreboards import FiguresSchema, blp, figures_view
 
 
@@ -67,3 +70,38 @@ class MemberData(MethodView):
         return {"club": club, "member": player_view(found.member),
                 "figures": figures_view(found.figures), "games": found.games, "evenings": found.evenings,
                 "named_in": found.named_in}
+
+
+class ErasureBodySchema(Schema):
+    reason = fields.String(required=True, validate=[validate.Length(max=500), Visible()], metadata={
+        "description": "Why the member is erased (their request, the club's rule…): kept in the club's audit. "
+                       "Write no one's name here: the reason is kept as written."})
+
+
+@blp.route("/clubs/<club>/members/<member>/erasure")
+class MemberErasure(MethodView):
+    @blp.arguments(ErasureBodySchema())
+    @blp.response(201, ErasureSchema)
+    def post(self, payload: dict[str, Any], club: str, member: str) -> tuple[dict[str, Any], int]:
+        """Erase a member (by name, any case, or id), for a reason: their name leaves every answer, page, export,
+        share, stream, scoreboard and CSV for a stable pseudonym ("Joueur 3"); their games, chips and ratings
+        stay, so every other member's figures are what they were. Every log that named them is redacted, each
+        record keeping its hash: the audits verify the chains through the erasure, which is recorded (who, when,
+        why, what it redacted), chained and signed, and holds no name. The club's director's token only (403
+        `forbidden`); 404 for an unknown member; 409 `already-erased` for a member erased before."""
+        token = caller()
+        info = erase_member(store(), club, member, payload["reason"], {"role": token.role, "token": token.id})
+        return erasure_view(info), 201
+
+
+@blp.route("/clubs/<club>/erasures")
+class Erasures(MethodView):
+    for_scorers = ("GET",)
+
+    @blp.response(200, ErasuresSchema)
+    def get(self, club: str) -> dict[str, Any]:
+        """The club's erasures of members, oldest first, and their chain's check: who was erased (their id and
+        pseudonym), why, by which token, when, and how many records each redacted. A scorer's or the director's
+        token."""
+        found, chain = erasures(store(), club)
+        return {"erasures": [erasure_view(info) for info in found], "chain": chain}

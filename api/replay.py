@@ -95,7 +95,8 @@ class Replay(MethodView):
         # by many at once, costs one); a longer one, stored before the bounds, is streamed, never held whole.
         if len(records) > MAX_DEAL_EVENTS:
             return Response(answer(), status=200, mimetype="application/json")
-        key = (club, game, number, records[-1]["seq"], records[-1]["hash"], at)
+        # the names too: a member's erasure rewrites them, every hash kept
+        key = (club, game, number, records[-1]["seq"], records[-1]["hash"], at, tuple(state.players))
         body = current_app.extensions[ANSWERS].get(key, lambda: b"".join(answer()))
         return Response(body, status=200, mimetype="application/json")
 

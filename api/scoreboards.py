@@ -19,6 +19,7 @@ from flask import Response
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
+from nj_ledger.application.members import erasures
 from nj_ledger.names import sort_key
 from nj_ledger.scoring import WIN_UNITS
 from nj_ledger.store import GameInfo
@@ -37,6 +38,7 @@ from nj_ledger.store.projections import (
 from .audits import BUSY, RETRY_AFTER, audited_page, tallied, whole_log_read
 from .context import next_page, store
 from .dumping import ViewSchema
+from .erasure_schemas import ErasuresSchema, erasure_view
 from .i18n import translate_finding
 from .inputs import Blueprint
 from .problems import PROBLEM_JSON, Problem
@@ -178,6 +180,9 @@ class GameAuditSchema(ViewSchema):
 class ClubAuditSchema(PageSchema):
     club = fields.String()
     games = fields.List(fields.Nested(GameAuditSchema), metadata={"description": "Newest first."})
+    erasures = fields.Nested(ErasuresSchema, metadata={
+        "description": "The club's erasures of members (on every page), held to their chain and signatures: who "
+                       "was erased (id, pseudonym), why, by which token, when, what each redacted."})
 
 
 # --- periods and rows --------------------------------------------------------------------------
@@ -363,8 +368,9 @@ class ClubAudit(MethodView):
         page = audited_page(games[: query["limit"]])
         with whole_log_read():
             lines = [game_audit(club, game) for game in page]
+        found, chain = erasures(store(), club)
         return {
-            "club": club, "games": lines,
+            "club": club, "games": lines, "erasures": {"erasures": [erasure_view(e) for e in found], "chain": chain},
             "next": next_page("scoreboards.ClubAudit", len(games) > len(page), limit=query["limit"],
                               offset=query["offset"] + len(page)),
         }

@@ -95,7 +95,7 @@ def _print_tokens(club_id: str, as_json: bool) -> None:
     for row in rows:
         state = say("revoked {moment}", moment=row["revoked_at"]) if row["revoked_at"] else say("in use")
         used = row["last_used_at"] or say("never")
-        click.echo(say("{id:>5}  {role:<6}  {label:<20}  made {created_at}  last used {used}  {state}",
+        click.echo(say("{id:>5}  {role:<8}  {label:<20}  made {created_at}  last used {used}  {state}",
                        **{**row, "label": row["label"] or "-", "used": used, "state": state}))
 
 

@@ -4,7 +4,8 @@ The group and what its commands share are in :mod:`cli.app`; each family of comm
 them to the group when imported here: :mod:`cli.serve` (``serve``, ``db upgrade``), :mod:`cli.clubs` (clubs and
 tokens), :mod:`cli.games` (``demo``, ``games list``, ``import``, ``export``), :mod:`cli.analyse`,
 :mod:`cli.simulate` (``simulate``, ``projections rebuild``, ``bench``), :mod:`cli.keys` (``admin-token``, signing
-keys, signed heads), :mod:`cli.evenings` (club evenings) and :mod:`cli.backup` (``backup``, ``restore``). The
+keys, signed heads), :mod:`cli.evenings` (club evenings), :mod:`cli.members` (members' erasure), :mod:`cli.archive`
+(a club's archive) and :mod:`cli.backup` (``backup``, ``restore``). The
 command line speaks French when the terminal's locale is French (:mod:`cli.language`).
 
     $ nj-ledger db upgrade
@@ -14,7 +15,7 @@ command line speaks French when the terminal's locale is French (:mod:`cli.langu
 
 from __future__ import annotations
 
-from . import analyse, archive, clubs, evenings, games, keys, serve, simulate  # noqa: F401 - each adds its commands to main
+from . import analyse, archive, clubs, evenings, games, keys, members, serve, simulate  # noqa: F401 - each adds its commands
 from .app import examples_folder, main
 from .backup import register_backups
 

@@ -115,6 +115,8 @@ def test_any_damage_is_named_never_raised(archived: dict[str, Any]) -> None:
     odd: list[Any] = [None, 0, "x", [], {}, [None], [{}], {"id": 1}, [{"id": "g", "document": {"events": [{}]}}]]
     for name in list(archived):
         for value in odd:
+            if value == archived[name]:  # a club with no erasure: its list is empty already
+                continue
             damaged = {**archived, name: value}
             report = verify_archive(damaged)
             assert not report.ok and report.problems[0].code, (name, value)

@@ -31,6 +31,7 @@ def test_the_openapi_document_lists_every_route_with_problem_errors(client) -> N
         "/api/v1/games/{game}/audit", "/api/v1/games/{game}/export",
         "/api/v1/clubs/{club}/scoreboard", "/api/v1/clubs/{club}/players/{player}/stats",
         "/api/v1/clubs/{club}/members/{member}/data", "/api/v1/clubs/{club}/archive",
+        "/api/v1/clubs/{club}/members/{member}/erasure", "/api/v1/clubs/{club}/erasures",
         "/api/v1/clubs/{club}/seasons", "/api/v1/clubs/{club}/audit", "/api/v1/keys",
         "/api/v1/clubs/{club}/tokens/{token}", "/api/v1/clubs/{club}/tokens/{token}/rotate",
         "/api/v1/clubs/{club}/shares", "/api/v1/clubs/{club}/shares/{share}",
