@@ -62,6 +62,14 @@ class ArchiveReport:
         return not self.problems
 
 
+class ArchiveRefused(Exception):
+    """An archive brought to a server with something wrong (its ``report`` names it): nothing of it is stored."""
+
+    def __init__(self, report: ArchiveReport) -> None:
+        super().__init__(report.problems[0].code if report.problems else "refused")
+        self.report = report
+
+
 def _problem(code: str, template: str, /, **params: Any) -> Message:
     return Message(code, template, params)
 
@@ -229,4 +237,4 @@ def _receipt_fault(receipt: Any, kind: str, name: str, log: Sequence[Mapping[str
     return None
 
 
-__all__ = ["FORMAT", "VERSION", "ArchiveReport", "archive_digest", "public_keys", "verify_archive"]
+__all__ = ["FORMAT", "VERSION", "ArchiveRefused", "ArchiveReport", "archive_digest", "public_keys", "verify_archive"]

@@ -8,12 +8,12 @@ or in the next one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
-from ..archive import FORMAT, VERSION, archive_digest
+from ..archive import FORMAT, VERSION, ArchiveRefused, ArchiveReport, archive_digest, verify_archive
 from ..notation import write_njn
-from ..store import Store, iso, utcnow
+from ..store import ImportedClub, Store, iso, utcnow
 from ..store.documents import export_document
 from ..store.projections.seasons import seasons
 from .clubs import MEMBERS_PAGE
@@ -97,3 +97,14 @@ def _evening(store: Store, club: str, evening: str) -> dict[str, Any]:
     summary = {"name": info.name, "played_on": info.played_on.isoformat(), "status": info.status,
                "created_at": iso(info.created_at)}
     return {"id": evening, "evening": summary, "entries": entries, "receipt": receipt}
+
+
+def import_club(store: Store, archive: Any, trusted: Mapping[str, bytes] | None = None,
+                ) -> tuple[ImportedClub, ArchiveReport]:
+    """The club of ``archive`` brought into this server, all or nothing (:mod:`nj_ledger.store.imports`), once
+    :func:`nj_ledger.archive.verify_archive` finds nothing wrong with it (believing the keys ``trusted``, else its
+    own): :class:`~nj_ledger.archive.ArchiveRefused` otherwise, and nothing is stored."""
+    report = verify_archive(archive, trusted)
+    if not report.ok:
+        raise ArchiveRefused(report)
+    return store.imports.import_club(archive), report

@@ -40,6 +40,7 @@ from .errors import (
 from .evening_tables import TABLE_ROLE, NewTableLink, TableInfo, TableScope, TableTokens
 from .evenings import EveningInfo, EveningRead, Evenings
 from .games import Games
+from .imports import ClubImports, ImportedClub
 from .keys import KeyInfo, Keys, SigningKeyError
 from .phones import SIGN_IN_LIFE, NewSignInCode, Phones, SignedIn, SignInCodeInfo
 from .recorders import Recorder, recorder_for
@@ -85,6 +86,7 @@ class Store:
         self.evenings = Evenings(self.db, self.games, self.keys, self.tables, cache_size)
         self.analyses = Analyses(self.db)
         self.erasures = Erasures(self.db, self.keys, self.games)
+        self.imports = ClubImports(self.db, self.keys, self.tokens, self.games, self.evenings)
         # who a secret may speak for, asked in this order: a club token (the most requests carry one: they cost
         # one lookup), a share link, an evening's table token
         self.credentials: tuple[Credential, ...] = (self.tokens, self.shares, self.tables)
@@ -141,6 +143,7 @@ __all__ = [
     "GameInfo",
     "IdempotencyMismatch",
     "IdempotentRequest",
+    "ImportedClub",
     "KeyInfo",
     "LastScorerToken",
     "LogDamaged",

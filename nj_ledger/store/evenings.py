@@ -315,6 +315,30 @@ class Evenings:
 
         return self.db.retrying(attempt)
 
+    def record_again(self, connection: Connection, club_id: str, summary: Mapping[str, Any],
+                     entries: Sequence[Mapping[str, Any]], signer: Signer) -> str:
+        """An evening of another server recorded here, in the caller's transaction (a club's import): its row, each
+        of its decisions appended again as it was taken (the games it names already given their ids here), each
+        chained and signed anew; a log that does not fold is refused (ValueError). Its id here."""
+        now = utcnow()
+        info = EveningInfo(new_id(), club_id, summary["name"], date.fromisoformat(summary["played_on"]), now, now,
+                           0, "open")
+        connection.execute(insert(_EVENINGS), [{
+            "id": info.id, "club_id": club_id, "name": info.name, "played_on": info.played_on, "created_at": now,
+            "updated_at": now, "version": 0, "head_hash": GENESIS, "status": "open"}])
+        previous = GENESIS
+        for item in entries:
+            status = "closed" if item["type"] == CLOSED else None
+            previous = self._append(connection, info, previous, item["type"], dict(item["data"]), item["by"],
+                                    signer, status=status)["head"]
+            info = replace(info, version=info.version + 1, status=status or info.status)
+        try:
+            state = fold_evening(self._entries(connection, info.id))
+        except Exception as failure:  # noqa: BLE001 - a log this ledger cannot fold is not imported
+            raise ValueError(f"evening {summary['name']!r} cannot be folded: {failure}") from None
+        self.tables.add_tables(connection, info.id, state.table_count())
+        return info.id
+
     @staticmethod
     def _fold_started(started: Any) -> GameState:
         from ..reducer import replay

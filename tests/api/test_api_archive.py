@@ -24,7 +24,12 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "dimanche-chez-jean
 
 @pytest.fixture
 def archived(calls: Calls, club: Club, store: Store) -> dict[str, Any]:
-    """A club with an example game, a game being played and an evening with a round played and a mend."""
+    return archived_club(calls, club, store)
+
+
+def archived_club(calls: Calls, club: Club, store: Store) -> dict[str, Any]:
+    """A club with an example game, a game being played and an evening with a round played and a mend, a season;
+    its archive."""
     import_document(store.games, club.id, json.loads(EXAMPLE.read_text(encoding="utf-8")))
     playing = calls.game(club, ["Sylvie", "Ana", "Ben"])["id"]
     assert calls.act(club, playing, {"type": "deal"}).status_code == 201
