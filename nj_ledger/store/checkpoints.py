@@ -334,7 +334,8 @@ def audit_game_into(keys: Keys, club_id: str, game_id: str, items: Items,
 
         records = paced(keys.db.recorder.select_records(connection, game_id, 0, LAST_SEQ))
         summary = audit_log(acknowledged(records), items, checkpoints.report, version=game.version,
-                            head_hash=game.head_hash, redacted=redactions_of(connection, "game", game_id))
+                            head_hash=game.head_hash,
+                            redacted=redactions_of(connection, club_id, public_keys, "game", game_id))
     if receipts is None:
         return summary
     named = {r.get("key") for r in receipts if isinstance(r, Mapping)} - set(public_keys)

@@ -21,7 +21,7 @@ Free texts are searched for the name as a word of its own ("Ana arrived late"), 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +52,7 @@ from .models import (
     Share,
     Token,
 )
-from .redactions import redactions_of
+from .redactions import erasure_record, erasure_records, redactions_of
 from .rows import JSONText, json_text
 
 DECIDERS = ("director", "operator")  # the club's director's token, or the server's operator (the CLI)
@@ -83,14 +83,6 @@ class ErasureInfo:
                   "entries": sum(r.log == "evening" for r in redactions)}
         return cls(row.club_id, row.number, row.member_id, row.pseudonym, row.reason, dict(row.by), row.recorded_at,
                    row.hash, None if row.receipt is None else dict(row.receipt), counts)
-
-
-def erasure_record(row: ErasureRecord, redactions: Iterable[RedactionRecord]) -> dict[str, Any]:
-    """An erasure as a record (:mod:`nj_ledger.erasures`): every field of it, its redactions listed."""
-    return {"club": row.club_id, "number": row.number, "member": row.member_id, "pseudonym": row.pseudonym,
-            "reason": row.reason, "by": dict(row.by), "recorded_at": row.recorded_at,
-            "redactions": [[r.log, r.log_id, r.seq, r.previous, r.hash, r.redacted] for r in redactions],
-            "hash": row.hash, "receipt": None if row.receipt is None else dict(row.receipt)}
 
 
 class Erasures:
@@ -170,16 +162,18 @@ class Erasures:
             return [ErasureInfo.of(row, redactions) for row, redactions in self._read(session, club_id)]
 
     def records(self, club_id: str) -> list[dict[str, Any]]:
-        """The club's erasures as records (:func:`erasure_record`), oldest first: what an archive carries."""
+        """The club's erasures as records (:func:`.redactions.erasure_record`), oldest first: what an archive
+        carries."""
         with self.db.reading() as session:
-            return [erasure_record(row, redactions) for row, redactions in self._read(session, club_id)]
+            return erasure_records(session.connection(), club_id)
 
     def chain(self, club_id: str) -> dict[str, Any]:
         """The club's erasures held to their chain and their signatures: ``{ok, count, first_bad}`` (the number of
         the first erasure whose place, hash, link or receipt fails: :func:`nj_ledger.erasures.first_bad_erasure`)."""
         with self.db.snapshot() as session:
-            records = [erasure_record(row, redactions) for row, redactions in self._read(session, club_id)]
-            keys = self.keys.verifying_keys(None, session.connection())
+            connection = session.connection()
+            records = erasure_records(connection, club_id)
+            keys = self.keys.verifying_keys(None, connection)
         bad = first_bad_erasure(records, club_id, keys)
         return {"ok": bad is None, "count": len(records), "first_bad": bad}
 
@@ -189,12 +183,13 @@ class Erasures:
         """The redactions of the events of every game the member sat in that name them (their summaries written
         again on the way), each with the record's new data."""
         connection = session.connection()
+        keys = self.keys.verifying_keys(None, connection)
         seated = select(GamePlayer.game_id).where(GamePlayer.player_id == member_id)
         found = []
         for game in session.scalars(select(Game).where(Game.club_id == club_id, Game.id.in_(seated))
                                     .order_by(Game.id).with_for_update()):
             records = list(self.db.recorder.select_records(connection, game.id, 0, game.version))
-            known = redactions_of(connection, "game", game.id)
+            known = redactions_of(connection, club_id, keys, "game", game.id)
             if not verify_chain(records, known)["ok"]:
                 raise _damaged("game", game.id)
             previous = GENESIS
@@ -215,11 +210,12 @@ class Erasures:
         """The redactions of every decision of the club's evenings whose data names the member (the evenings'
         names written again on the way), each with the decision's new data."""
         connection = session.connection()
+        keys = self.keys.verifying_keys(None, connection)
         found = []
         for evening in session.scalars(select(Evening).where(Evening.club_id == club_id).order_by(Evening.id)
                                        .with_for_update()):
             entries = self.db.recorder.select_entries(connection, evening.id)
-            known = redactions_of(connection, "evening", evening.id)
+            known = redactions_of(connection, club_id, keys, "evening", evening.id)
             if first_unlinked(entries, entry_hash, known) is not None:
                 raise _damaged("evening", evening.id)
             previous = GENESIS
@@ -273,4 +269,4 @@ def _damaged(log: str, log_id: str) -> LogDamaged:
                       evening=log_id)
 
 
-__all__ = ["DECIDERS", "ErasureInfo", "Erasures", "erasure_record"]
+__all__ = ["DECIDERS", "ErasureInfo", "Erasures"]

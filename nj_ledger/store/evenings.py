@@ -181,11 +181,12 @@ class Evenings:
         (:func:`.evening_checkpoints.audit_entries`), read in one snapshot of the database."""
         with self.db.snapshot() as session:
             connection = session.connection()
-            read = replace(self._read_evening(connection, club_id, evening_id),
-                           redacted=redactions_of(connection, "evening", evening_id))
 
             def keys(wanted: str | None) -> Mapping[str, bytes]:
                 return self.keys.verifying_keys(wanted, connection)
+
+            read = replace(self._read_evening(connection, club_id, evening_id),
+                           redacted=redactions_of(connection, club_id, keys(None), "evening", evening_id))
 
             signed, held = audit_entries(connection, keys, evening_id, read.info.version, read.entries, receipts)
             return read, signed, held

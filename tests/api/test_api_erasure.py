@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import MetaData, select
+from sqlalchemy import MetaData, insert, select, update
 from test_api_directors import director_of
 from test_api_evenings import create, decide, play, start_round
 
 from cli.commands import main
 from nj_ledger.archive import verify_archive
+from nj_ledger.chain import event_hash
 from nj_ledger.store import Store
+from nj_ledger.store.models import EventRecord, RedactionRecord
 from support.http import Calls, Club
 
 NAME = "Gwenaëlle"  # a name no other text of the club holds, in any case
@@ -207,3 +209,26 @@ def test_the_operator_erases_from_the_command_line(store: Store, club: Club, pla
     blank = CliRunner().invoke(main, ["members", "erase", club.id, "Ben", "--reason", " "],
                                env={"NJ_LEDGER_DATABASE_URL": database_url})
     assert blank.exit_code != 0 and store.clubs.member(club.id, "Ben").name == "Ben"
+
+
+def test_a_redaction_forged_outside_the_ledger_breaks_the_chain(calls: Calls, club: Club, store: Store,
+                                                                 played: dict[str, Any]) -> None:
+    """Someone who may write the database alters an event and records a redaction for it, to pass the change for
+    an erasure's: the redaction belongs to no signed erasure, so the audit believes none of the club's."""
+    calls.read("POST", f"/api/v1/clubs/{club.id}/members/{NAME}/erasure", {"reason": "asked"},
+               club=director_of(store, club), status=201)
+    game = played["game"]
+    records = store.games.records(club.id, game)
+    target = next(r for r in records if r["type"] == "play")
+    altered = {**target, "data": {**target["data"], "announced": ["forged"]}}
+    with store.db.engine.begin() as connection:
+        connection.execute(insert(RedactionRecord), [{
+            "club_id": club.id, "erasure": 1, "log": "game", "log_id": game, "seq": target["seq"],
+            "previous": records[target["seq"] - 2]["hash"], "hash": target["hash"],
+            "redacted": event_hash(records[target["seq"] - 2]["hash"], altered)}])
+        connection.execute(update(EventRecord).where(EventRecord.game_id == game, EventRecord.seq == target["seq"])
+                           .values(data=altered["data"]))
+    audit = calls.read("GET", f"/api/v1/games/{game}/audit", club=club)
+    assert not audit["ok"] and audit["chain"]["first_bad_seq"] == 1, audit["chain"]
+    assert calls.read("GET", f"/api/v1/clubs/{club.id}/erasures", club=club)["chain"] == {
+        "ok": False, "count": 1, "first_bad": 1}
