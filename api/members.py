@@ -41,6 +41,7 @@ class NamedInSchema(ViewSchema):
     seq = fields.Integer(metadata={"description": "The decision's place in the evening's log."})
     type = fields.String()
     recorded_at = fields.String()
+    data = fields.Dict(metadata={"description": "The decision as it was recorded (what it says of the member)."})
 
 
 class MemberDataSchema(ViewSchema):

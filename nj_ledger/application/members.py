@@ -52,7 +52,7 @@ def named_in(reads: Sequence[EveningRead], name: str) -> list[dict[str, Any]]:
         for entry in read.entries:
             if _names(entry.data, key):
                 found.append({"evening": read.info.id, "seq": entry.seq, "type": entry.type,
-                              "recorded_at": entry.recorded_at})
+                              "recorded_at": entry.recorded_at, "data": dict(entry.data)})
     return found
 
 

@@ -38,6 +38,8 @@ def test_a_member_is_given_their_games_figures_evenings_and_the_decisions_naming
     assert [night["evening"] for night in ana["evenings"]] == [evening]
     named = [(item["evening"], item["type"]) for item in ana["named_in"]]
     assert (evening, "evening_created") in named and (evening, "score_adjusted") in named
+    adjusted = next(item["data"] for item in ana["named_in"] if item["type"] == "score_adjusted")
+    assert adjusted["player"] == "Ana"  # what the decision says of the member, whole
     by_id = calls.read("GET", f"/api/v1/clubs/{club.id}/members/{ana['member']['id']}/data", club=club, status=200)
     assert by_id == ana
     assert PLAYERS[0] == "Ana"
