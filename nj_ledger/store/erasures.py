@@ -33,11 +33,13 @@ from ..erasures import erasure_hash, first_bad_erasure
 from ..evenings import entry_hash
 from ..names import redacted
 from ..receipts import Signer
+from ..reducer import replay
 from .base import Database, iso, utcnow
 from .clubs import find_member, name_key
-from .errors import AlreadyErased, DirectorsDecide, LogDamaged, NotFound
+from .errors import AlreadyErased, DirectorsDecide, ErasureRefused, LogDamaged, NotFound
 from .games import Games
 from .keys import Keys
+from .log import event_of
 from .models import (
     DealAnalysis,
     ErasureRecord,
@@ -210,6 +212,7 @@ class Erasures:
             if not verify_chain(records, known)["ok"]:
                 raise _damaged("game", game.id)
             previous = GENESIS
+            after = []
             for record in records:
                 data = record["data"]
                 new = redacted(data, name, pseudonym)  # the players of game_started, the standings, any reason
@@ -217,7 +220,9 @@ class Erasures:
                     fields = {"log": "game", "log_id": game.id, "seq": record["seq"], "previous": previous,
                               "hash": record["hash"], "redacted": event_hash(previous, {**record, "data": new})}
                     found.append((fields, JSONText(json_text(new, sort_keys=True))))
+                after.append({**record, "data": new})
                 previous = record["hash"]
+            _same_game(game.id, records, after, name)
             game.player_names = redacted(list(game.player_names), name, pseudonym)
             game.meta = redacted(dict(game.meta or {}), name, pseudonym)
         return found
@@ -262,6 +267,21 @@ class Erasures:
             label = redacted(labelled.label, name, pseudonym)
             if label != labelled.label:
                 labelled.label = label
+
+
+def _same_game(game_id: str, records: list[Any], after: list[Any], name: str) -> None:
+    """Refuse a redaction that would change a game's facts: a name that is also a word of the log (a member called
+    "classic", the rules' profile) would be written out of more than the names."""
+    def outcome(log: list[Any]) -> Any:
+        state = replay(event_of(record) for record in log)
+        return state.version, state.status, state.balances, state.board(), state.deals_played
+
+    try:
+        same = outcome(records) == outcome(after)
+    except Exception:  # noqa: BLE001 - a redacted log the engine cannot fold: refused as one that would change
+        same = False
+    if not same:
+        raise ErasureRefused(game_id, name)
 
 
 def _texts(value: Any) -> Iterator[str]:

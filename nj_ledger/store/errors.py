@@ -166,3 +166,15 @@ class AlreadyErased(StoreError):
     def __init__(self, pseudonym: str, number: int) -> None:
         super().__init__("This member was erased already (erasure {number}): they are {pseudonym} now.",
                          pseudonym=pseudonym, number=number)
+
+
+class ErasureRefused(StoreError):
+    """An erasure that would change a game's facts, not only its names: the member's name is also a word the log
+    uses for something else."""
+
+    code = "erasure-refused"
+
+    def __init__(self, game: str, name: str) -> None:
+        super().__init__("The name {name!r} is also a word the log of game {game!r} uses for something else: "
+                         "writing it out would change the game, so the erasure is refused and nothing changed.",
+                         name=name, game=game)

@@ -246,3 +246,15 @@ def test_a_person_an_evening_named_who_never_sat_at_a_table_is_erased_too(
     shown = calls.get(f"/api/v1/clubs/{club.id}/evenings/{evening}/decisions", club=club).get_data(as_text=True)
     assert "yannick" not in shown.casefold() and "Joueur 1 came after dinner" in shown
     assert calls.read("POST", f"/api/v1/clubs/{club.id}/evenings/{evening}/audit", {}, club=club)["ok"]
+
+
+def test_a_name_that_is_also_a_word_of_the_log_is_refused_not_written_out(calls: Calls, club: Club,
+                                                                          store: Store, problem) -> None:
+    game = calls.game(club, ["Classic", "Ben", "Chloé"])["id"]  # the rules' profile is "classic" too
+    assert calls.act(club, game, {"type": "deal"}).status_code == 201
+    refused = problem(calls.post(f"/api/v1/clubs/{club.id}/members/Classic/erasure", {"reason": "asked"},
+                                 club=director_of(store, club), headers={"Accept-Language": "fr"}), 409,
+                      "erasure-refused")
+    assert "Classic" in refused["detail"]
+    assert calls.state(club, game)["players"][0]["name"] == "Classic"
+    assert calls.read("GET", f"/api/v1/games/{game}/audit", club=club)["ok"]
