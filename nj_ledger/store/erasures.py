@@ -21,7 +21,7 @@ Free texts are searched for the name as a word of its own ("Ana arrived late"), 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,7 @@ from ..receipts import Signer
 from ..reducer import replay
 from .base import Database, iso, utcnow
 from .clubs import find_member, name_key
-from .errors import AlreadyErased, DirectorsDecide, ErasureRefused, LogDamaged, NotFound
+from .errors import AlreadyErased, DirectorsDecide, ErasureRefused, LogDamaged
 from .games import Games
 from .keys import Keys
 from .log import event_of
@@ -56,7 +56,6 @@ from .models import (
 )
 from .redactions import erasure_record, erasure_records, redactions_of
 from .rows import JSONText, json_text
-from .writes import register_players
 
 DECIDERS = ("director", "operator")  # the club's director's token, or the server's operator (the CLI)
 PSEUDONYM = "Joueur {number}"  # the club's language: a French club's members read it on every page
@@ -120,7 +119,7 @@ class Erasures:
         """The erasure, in the transaction of ``session``; and the games whose log it redacted."""
         connection = session.connection()
         self.db.recorder.lock_clubs(connection, [club_id])  # one erasure of a club at a time: gap-free numbers
-        member = self._member(session, club_id, who)
+        member = find_member(session, club_id, who)
         done = session.scalars(select(ErasureRecord).where(ErasureRecord.member_id == member.id)).first()
         if done is not None:
             raise AlreadyErased(done.pseudonym, done.number)
@@ -151,22 +150,6 @@ class Erasures:
         self._rewrite_copies(session, club_id, member.id, name, pseudonym)
         member.name, member.name_key = pseudonym, name_key(pseudonym)
         return ErasureInfo.of(row, redactions), {fields["log_id"] for fields, _ in games}
-
-    def _member(self, session: Session, club_id: str, who: str) -> Player:
-        """The member ``who`` (a name, any case, or an id); a person an evening named who never sat at one of its
-        tables is registered now, as their name was written there, to be erased (NotFound for a name the club
-        holds nowhere)."""
-        try:
-            return find_member(session, club_id, who)
-        except NotFound:
-            key = name_key(who)
-            for data in session.scalars(select(EveningEntry.data).join(Evening, Evening.id == EveningEntry.evening_id)
-                                        .where(Evening.club_id == club_id)):
-                written = next((text for text in _texts(data) if name_key(text) == key), None)
-                if written is not None:
-                    [member] = register_players(session.connection(), club_id, [written], utcnow())
-                    return session.get_one(Player, member)
-            raise
 
     def _read(self, session: Session, club_id: str) -> list[tuple[ErasureRecord, list[RedactionRecord]]]:
         rows = session.scalars(select(ErasureRecord).where(ErasureRecord.club_id == club_id)
@@ -282,19 +265,6 @@ def _same_game(game_id: str, records: list[Any], after: list[Any], name: str) ->
         same = False
     if not same:
         raise ErasureRefused(game_id, name)
-
-
-def _texts(value: Any) -> Iterator[str]:
-    """Every text of plain JSON data, keys included."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from _texts(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _texts(item)
 
 
 def _pseudonym(session: Session, club_id: str, number: int) -> str:

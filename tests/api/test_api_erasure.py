@@ -234,20 +234,6 @@ def test_a_redaction_forged_outside_the_ledger_breaks_the_chain(calls: Calls, cl
         "ok": False, "count": 1, "first_bad": 1}
 
 
-def test_a_person_an_evening_named_who_never_sat_at_a_table_is_erased_too(
-        calls: Calls, club: Club, store: Store, played: dict[str, Any]) -> None:
-    evening = played["evening"]
-    decide(calls, club, evening, type="arrival", players=["Yannick"], reason="Yannick came after dinner")
-    assert "Yannick" not in [p["name"] for p in calls.read("GET", f"/api/v1/clubs/{club.id}/players",
-                                                           club=club)["players"]]  # not a member: never played
-    erased = calls.read("POST", f"/api/v1/clubs/{club.id}/members/yannick/erasure", {"reason": "asked"},
-                        club=director_of(store, club), status=201)
-    assert erased["pseudonym"] == "Joueur 1" and erased["redacted"]["entries"] == 1
-    shown = calls.get(f"/api/v1/clubs/{club.id}/evenings/{evening}/decisions", club=club).get_data(as_text=True)
-    assert "yannick" not in shown.casefold() and "Joueur 1 came after dinner" in shown
-    assert calls.read("POST", f"/api/v1/clubs/{club.id}/evenings/{evening}/audit", {}, club=club)["ok"]
-
-
 def test_a_name_that_is_also_a_word_of_the_log_is_refused_not_written_out(calls: Calls, club: Club,
                                                                           store: Store, problem) -> None:
     game = calls.game(club, ["Classic", "Ben", "Chloé"])["id"]  # the rules' profile is "classic" too
