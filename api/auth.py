@@ -220,12 +220,18 @@ def writer() -> TokenInfo:
     return token
 
 
+def sees_members_data() -> bool:
+    """Whether the caller may read the club's members' personal data (a scorer's or the director's token)."""
+    token = reader()
+    return not isinstance(token, (ShareInfo, TableInfo)) and token.can_write
+
+
 def scorer_reader() -> TokenInfo:
     """The caller, allowed to read a member's personal data: a club's scorer token; 403 for a viewer's (a share
     or a table token finds nothing there, as on any route outside its reach: :func:`within_share`,
     :func:`within_table`)."""
     token = reader()
-    if not isinstance(token, (ShareInfo, TableInfo)) and not token.can_write:
+    if not isinstance(token, (ShareInfo, TableInfo)) and not sees_members_data():
         raise Problem(403, "forbidden", "A member's personal data is given to a club's scorer or director token only.")
     return token
 

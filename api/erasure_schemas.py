@@ -28,7 +28,8 @@ class ErasureSchema(ViewSchema):
     number = fields.Integer(metadata={"description": "The club's erasures are numbered from 1."})
     member = fields.Integer(metadata={"description": "The erased member's id: it stays, as their games do."})
     pseudonym = fields.String(metadata={"description": "What stands for the member's name everywhere now."})
-    reason = fields.String()
+    reason = fields.String(metadata={"description": "Why the director decided it: given to the club's writers "
+                                                    "(director, scorers) only, not to a viewer nor a share."})
     by = fields.Nested(ErasureBySchema)
     recorded_at = fields.String()
     hash = fields.String(metadata={"description": "Chained after the club's erasure before it: SHA-256 of the "
@@ -46,7 +47,12 @@ class ErasuresSchema(ViewSchema):
                                                  "their signatures; first_bad is the first erasure that fails."})
 
 
-def erasure_view(info: ErasureInfo) -> dict[str, Any]:
-    return {"number": info.number, "member": info.member, "pseudonym": info.pseudonym, "reason": info.reason,
+def erasure_view(info: ErasureInfo, reason: bool = True) -> dict[str, Any]:
+    """An erasure's answer; its ``reason`` (which may say why the member left) only to those the club's members'
+    data is for (not a viewer's nor a share's: the club's audit)."""
+    view = {"number": info.number, "member": info.member, "pseudonym": info.pseudonym, "reason": info.reason,
             "by": info.by, "recorded_at": info.recorded_at, "hash": info.hash, "receipt": info.receipt,
             "redacted": info.redacted}
+    if not reason:
+        del view["reason"]
+    return view

@@ -189,10 +189,13 @@ class ClubGames(MethodView):
 
     @blp.arguments(NewGameSchema())
     @blp.response(201, ReceiptedGameSchema)
+    @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_JSON,
+                      description="`name-erased`: a player is named as an erased member's pseudonym.")
     def post(self, payload: dict[str, Any], club: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Start a game: players in seat order, rules, starting chips, and the first dealer if not the last seat;
         optionally a `title` and the `date` it is played (today by default), which its state and the club's list
-        show.
+        show. A player named as an erased member's pseudonym ("Joueur 1") is refused (409 `name-erased`): a new
+        player is not the member erased.
 
         The answer carries the signed `receipt` of the game's first event."""
         created = start_game(store(), club, payload["players"], payload["rules"], payload["starting_chips"],

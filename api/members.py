@@ -89,7 +89,9 @@ class MemberErasure(MethodView):
         stay, so every other member's figures are what they were. Every log that named them is redacted, each
         record keeping its hash: the audits verify the chains through the erasure, which is recorded (who, when,
         why, what it redacted), chained and signed, and holds no name. The club's director's token only (403
-        `forbidden`); 404 for an unknown member; 409 `already-erased` for a member erased before."""
+        `forbidden`); 404 for an unknown member; 409 `already-erased` for a member erased before,
+        `member-ambiguous` for a text that is one member's name and another's id, `erasure-refused` where a game's
+        facts or another seat's name would change, `log-damaged` where a log to redact does not verify."""
         token = caller()
         info = erase_member(store(), club, member, payload["reason"], {"role": token.role, "token": token.id})
         return erasure_view(info), 201

@@ -49,6 +49,8 @@ TITLES = {
     "player-exists": N_("The player exists"),
     "already-erased": N_("The member was erased already"),
     "erasure-refused": N_("The erasure would change a game"),
+    "name-erased": N_("The name is an erased member's pseudonym"),
+    "member-ambiguous": N_("The member is named ambiguously"),
     "season-exists": N_("The season exists"),
     "invalid-period": N_("The period is not valid"),
     "unknown-season": N_("No such season"),
@@ -89,7 +91,8 @@ FIELD_DETAIL = "{field}: "  # a validation message, where it applies: "players.0
 STORE_STATUS = {"not-found": 404, "version-conflict": 409, "player-exists": 409, "season-exists": 409,
                 "idempotency-mismatch": 422, "busy": 503, "log-damaged": 409, "last-scorer-token": 409,
                 "sign-in-code-unknown": 404, "sign-in-code-used": 410, "sign-in-code-expired": 410, "forbidden": 403,
-                "already-erased": 409, "erasure-refused": 409}
+                "already-erased": 409, "erasure-refused": 409, "name-erased": 409,
+                "member-ambiguous": 409}
 # Refusals caused by how the server was set up (its signing key, a setting): the client is told that much only.
 SERVER_SETTINGS = frozenset({"signing-key", "setting"})
 SETTINGS_DETAIL = N_("The server is not set up to sign receipts right now: its operator will find why in its log.")

@@ -36,6 +36,7 @@ from nj_ledger.store.projections import (
 )
 
 from .audits import BUSY, RETRY_AFTER, audited_page, tallied, whole_log_read
+from .auth import sees_members_data
 from .context import next_page, store
 from .dumping import ViewSchema
 from .erasure_schemas import ErasuresSchema, erasure_view
@@ -369,8 +370,10 @@ class ClubAudit(MethodView):
         with whole_log_read():
             lines = [game_audit(club, game) for game in page]
         found, chain = erasures(store(), club)
+        reasons = sees_members_data()
         return {
-            "club": club, "games": lines, "erasures": {"erasures": [erasure_view(e) for e in found], "chain": chain},
+            "club": club, "games": lines,
+            "erasures": {"erasures": [erasure_view(e, reason=reasons) for e in found], "chain": chain},
             "next": next_page("scoreboards.ClubAudit", len(games) > len(page), limit=query["limit"],
                               offset=query["offset"] + len(page)),
         }

@@ -16,6 +16,7 @@ but ``hash`` and ``receipt``); its ``receipt`` is the server's signature of that
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,6 +24,22 @@ from .chain import GENESIS, canonical_bytes, link
 from .receipts import verify
 
 UNHASHED = ("hash", "receipt")  # what an erasure's hash does not cover: itself, and its signature
+PSEUDONYM = "Joueur {number}"  # the club's language: a French club's members read it on every page
+_PSEUDONYM_KEY = re.compile(r"joueur \d+")
+
+
+def pseudonym(number: int) -> str:
+    """The pseudonym of a club's erasure ``number`` (or the next free number, where a member is called so).
+
+    >>> pseudonym(3), could_be_pseudonym("joueur 3"), could_be_pseudonym("joueuse 3")
+    ('Joueur 3', True, False)
+    """
+    return PSEUDONYM.format(number=number)
+
+
+def could_be_pseudonym(key: str) -> bool:
+    """Whether a member's name key (:func:`nj_ledger.names.name_key`) has the form of a pseudonym."""
+    return _PSEUDONYM_KEY.fullmatch(key) is not None
 
 
 def erasure_hash(previous: str, erasure: Mapping[str, Any]) -> str:

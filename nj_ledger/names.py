@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, Final
 
@@ -94,26 +95,55 @@ def hidden_ranges() -> tuple[tuple[int, int], ...]:
     return tuple((first, last) for first, last in ranges)
 
 
-def redacted(value: Any, name: str, pseudonym: str) -> Any:
-    """``value`` (plain JSON: texts, lists, objects) with the name ``name`` written ``pseudonym`` wherever a text
-    holds it as a word of its own, whatever its case ("Ana", "ana arrived late", but not "Anatole"), in the keys of
-    objects as in their values; key order kept. A member's erasure writes their name out of what the club holds
-    this way.
+class Forgetting:
+    """How a member's erasure writes their name out of what the club holds: a text that *is* the name, in any of
+    its ``spellings`` and whatever its case, becomes ``pseudonym`` whole; a longer text ("Ana arrived late") has the
+    name replaced where it stands as a word of its own — not inside another word ("Anatole"), nor inside a compound
+    name ("Ana-Marie", "Marie-Ana"), nor inside the name of one of the ``others`` (the club's other members and
+    co-players: "Ana Marie" stays whole when it is somebody's name). Plain JSON (texts, lists, objects) is walked
+    through, in the keys of objects as in their values, key order kept.
 
-    >>> redacted({"players": ["Ana", "Ben"], "reason": "ana arrived late", "by": "Anatole", "Ana": 5},
-    ...          "Ana", "Joueur 1")
-    {'players': ['Joueur 1', 'Ben'], 'reason': 'Joueur 1 arrived late', 'by': 'Anatole', 'Joueur 1': 5}
+    >>> forget = Forgetting(["Ana", "ANA"], "Joueur 1", others=["Ana Marie", "Ben"])
+    >>> forget({"players": ["ana", "Ana-Marie", "Ben"], "reason": "Ana arrived late, after Ana Marie",
+    ...         "by": "Anatole", "Ana": 5})
+    {'players': ['Joueur 1', 'Ana-Marie', 'Ben'], 'reason': 'Joueur 1 arrived late, after Ana Marie', \
+'by': 'Anatole', 'Joueur 1': 5}
     """
-    pattern = re.compile(rf"(?<!\w){re.escape(normal_name(name))}(?!\w)", re.IGNORECASE)
 
-    def walk(item: Any) -> Any:
-        if isinstance(item, str):
-            return pattern.sub(lambda _: pseudonym, unicodedata.normalize("NFC", item)) if pattern.search(
-                unicodedata.normalize("NFC", item)) else item
-        if isinstance(item, dict):
-            return {walk(key): walk(inner) for key, inner in item.items()}
-        if isinstance(item, list):
-            return [walk(inner) for inner in item]
-        return item
+    def __init__(self, spellings: Iterable[str], pseudonym: str, others: Iterable[str] = ()) -> None:
+        self.pseudonym = pseudonym
+        self.keys = frozenset(name_key(spelling) for spelling in spellings if spelling.strip())
+        words = {normal_name(spelling) for spelling in spellings if spelling.strip()}
+        near = re.compile(_alternation(words), re.IGNORECASE) if words else None
+        # only the other names the erased one could be found in need keeping whole
+        kept = {normal_name(other) for other in others if name_key(other) not in self.keys and other.strip()
+                and near is not None and near.search(normal_name(other))}
+        self.pattern = re.compile(_alternation(kept | words), re.IGNORECASE) if words else None
 
-    return walk(value)
+    def text(self, text: str) -> str:
+        """``text`` with the name written out of it."""
+        if self.pattern is None:
+            return text
+        if name_key(text) in self.keys:
+            return self.pseudonym
+        composed = unicodedata.normalize("NFC", text)
+        if not self.pattern.search(composed):
+            return text
+        return self.pattern.sub(lambda found: self.pseudonym if name_key(found.group()) in self.keys
+                                else found.group(), composed)
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self(key): self(inner) for key, inner in value.items()}
+        if isinstance(value, list):
+            return [self(inner) for inner in value]
+        return value
+
+
+def _alternation(words: Iterable[str]) -> str:
+    """A pattern finding any of ``words`` as a word of its own, the longest first: not beside a letter, nor joined
+    to one by a hyphen (a compound name)."""
+    either = "|".join(re.escape(word) for word in sorted(words, key=lambda word: (-len(word), word)))
+    return rf"(?<!\w)(?<!\w-)(?:{either})(?!\w)(?!-\w)"

@@ -107,6 +107,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    if op.get_bind().execute(sa.text("SELECT COUNT(*) FROM erasures")).scalar():
+        # the redacted records verify only through their erasures: without them their logs would read as altered
+        raise RuntimeError("members were erased: their erasures are what the redacted logs verify through, so "
+                           "this database cannot go back before 0017_erasures")
     dialect = op.get_bind().dialect.name
     for statement in _append_only(dialect, redactable=False):
         op.execute(statement)

@@ -4,10 +4,11 @@ The director decides it, with a reason; in one transaction (a process killed hal
 erased or not at all):
 
 - every log that names the member (the events of each game they sat in that name them — its start, its end's
-  standings, a reason — and each evening decision whose data names them) is checked, then redacted: the name
-  becomes the member's pseudonym ("Joueur 3"), every other field of the record is kept, its stored hash included.
-  A :class:`~.models.RedactionRecord` says, for each record, the hash before it, its own hash and the link of its
-  content as redacted, so the audit verifies the chain through it (:func:`nj_ledger.chain.redaction_holds`) and
+  standings, a reason — and each evening decision whose data or deciding token's label names them) is checked,
+  then redacted: the name becomes the member's pseudonym ("Joueur 3"), every other field of the record is kept,
+  its stored hash included. A :class:`~.models.RedactionRecord` says, for each record, the hash before it, its own
+  hash, the link of its content as redacted and that content's digest (the only update the logs' triggers let
+  through), so the audit verifies the chain through it (:func:`nj_ledger.chain.redaction_holds`) and
   every receipt and checkpoint, which sign hashes, still holds;
 - the copies that are not logs (the games' and evenings' summaries, stored answers, analyses, labels) are written
   again with the pseudonym, and so is the member's row: their id, games, chips and ratings stay, so every figure
@@ -16,7 +17,10 @@ erased or not at all):
   deciding token, the time and the redactions, chained after the club's erasures before it and signed, holding no
   name.
 
-Free texts are searched for the name as a word of its own ("Ana arrived late"), whatever its case.
+A text that is the name, in any spelling typed at a table the member sat at and whatever its case, is replaced
+whole; a longer text ("Ana arrived late") has the name replaced where it stands as a word of its own, never inside
+another word, a compound name ("Ana-Marie") or another member's name (:class:`nj_ledger.names.Forgetting`). A game
+whose redaction would change any name but the member's own seats' is refused, as is one whose facts would change.
 """
 
 from __future__ import annotations
@@ -29,14 +33,14 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ..chain import GENESIS, event_hash, first_unlinked, verify_chain
-from ..erasures import erasure_hash, first_bad_erasure
+from ..erasures import erasure_hash, first_bad_erasure, pseudonym
 from ..evenings import entry_hash
-from ..names import redacted
+from ..names import Forgetting
 from ..receipts import Signer
 from ..reducer import replay
 from .base import Database, iso, utcnow
 from .clubs import find_member, name_key
-from .errors import AlreadyErased, DirectorsDecide, ErasureRefused, LogDamaged
+from .errors import AlreadyErased, AmbiguousMember, DirectorsDecide, ErasureRefused, LogDamaged
 from .games import Games
 from .keys import Keys
 from .log import event_of
@@ -49,16 +53,16 @@ from .models import (
     Game,
     GamePlayer,
     IdempotencyRecord,
+    PhoneCode,
     Player,
     RedactionRecord,
     Share,
     Token,
 )
-from .redactions import erasure_record, erasure_records, redactions_of
+from .redactions import content_digest, erasure_record, erasure_records, redactions_of
 from .rows import JSONText, json_text
 
 DECIDERS = ("director", "operator")  # the club's director's token, or the server's operator (the CLI)
-PSEUDONYM = "Joueur {number}"  # the club's language: a French club's members read it on every page
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,10 @@ class Erasures:
         connection = session.connection()
         self.db.recorder.lock_clubs(connection, [club_id])  # one erasure of a club at a time: gap-free numbers
         member = find_member(session, club_id, who)
+        text = who.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 18 and member.id != int(text) and session.scalars(
+                select(Player.id).where(Player.club_id == club_id, Player.id == int(text))).first() is not None:
+            raise AmbiguousMember(who)  # one member's name, another's id: not decided on a guess
         done = session.scalars(select(ErasureRecord).where(ErasureRecord.member_id == member.id)).first()
         if done is not None:
             raise AlreadyErased(done.pseudonym, done.number)
@@ -130,9 +138,10 @@ class Erasures:
                             pseudonym=_pseudonym(session, club_id, number), reason=reason,
                             by={key: by[key] for key in ("role", "token") if key in by},
                             recorded_at=iso(utcnow()), hash="", receipt=None)
-        name, pseudonym = member.name, row.pseudonym
-        games = self._redact_games(session, club_id, member.id, name, pseudonym)
-        entries = self._redact_evenings(session, club_id, name, pseudonym)
+        name, alias = member.name, row.pseudonym
+        forget = _forgetting(session, club_id, member, alias)
+        games = self._redact_games(session, club_id, member.id, name, forget)
+        entries = self._redact_evenings(session, club_id, forget)
         redactions = [RedactionRecord(club_id=club_id, erasure=number, **fields)
                       for fields, _ in [*games, *entries]]
         row.hash = erasure_hash(GENESIS if last is None else last.hash, erasure_record(row, redactions))
@@ -141,14 +150,14 @@ class Erasures:
         session.flush()
         session.add_all(redactions)
         session.flush()  # the records are redacted once their redactions are recorded (the logs' triggers)
-        for fields, text in games:
+        for fields, columns in games:
             connection.execute(update(EventRecord).where(EventRecord.game_id == fields["log_id"],
-                                                         EventRecord.seq == fields["seq"]).values(data=text))
-        for fields, text in entries:
+                                                         EventRecord.seq == fields["seq"]).values(**columns))
+        for fields, columns in entries:
             connection.execute(update(EveningEntry).where(EveningEntry.evening_id == fields["log_id"],
-                                                          EveningEntry.seq == fields["seq"]).values(data=text))
-        self._rewrite_copies(session, club_id, member.id, name, pseudonym)
-        member.name, member.name_key = pseudonym, name_key(pseudonym)
+                                                          EveningEntry.seq == fields["seq"]).values(**columns))
+        self._rewrite_copies(session, club_id, member.id, forget)
+        member.name, member.name_key = alias, name_key(alias)
         return ErasureInfo.of(row, redactions), {fields["log_id"] for fields, _ in games}
 
     def _read(self, session: Session, club_id: str) -> list[tuple[ErasureRecord, list[RedactionRecord]]]:
@@ -181,9 +190,10 @@ class Erasures:
 
     # --- the logs ----------------------------------------------------------------------------------
     def _redact_games(self, session: Session, club_id: str, member_id: int, name: str,
-                      pseudonym: str) -> list[tuple[dict[str, Any], JSONText]]:
+                      forget: Forgetting) -> list[tuple[dict[str, Any], dict[str, JSONText]]]:
         """The redactions of the events of every game the member sat in that name them (their summaries written
-        again on the way), each with the record's new data."""
+        again on the way), each with the record's new data; refused (:class:`ErasureRefused`) where it would change
+        anything but the member's own seats' names."""
         connection = session.connection()
         keys = self.keys.verifying_keys(None, connection)
         seated = select(GamePlayer.game_id).where(GamePlayer.player_id == member_id)
@@ -198,22 +208,31 @@ class Erasures:
             after = []
             for record in records:
                 data = record["data"]
-                new = redacted(data, name, pseudonym)  # the players of game_started, the standings, any reason
+                new = forget(data)  # the players of game_started, the standings, any reason
                 if new != data:
+                    text = JSONText(json_text(new, sort_keys=True))
                     fields = {"log": "game", "log_id": game.id, "seq": record["seq"], "previous": previous,
-                              "hash": record["hash"], "redacted": event_hash(previous, {**record, "data": new})}
-                    found.append((fields, JSONText(json_text(new, sort_keys=True))))
+                              "hash": record["hash"], "redacted": event_hash(previous, {**record, "data": new}),
+                              "content": content_digest(text)}
+                    found.append((fields, {"data": text}))
                 after.append({**record, "data": new})
                 previous = record["hash"]
             _same_game(game.id, records, after, name)
-            game.player_names = redacted(list(game.player_names), name, pseudonym)
-            game.meta = redacted(dict(game.meta or {}), name, pseudonym)
+            names = forget(list(game.player_names))
+            seats = set(session.scalars(select(GamePlayer.seat).where(GamePlayer.game_id == game.id,
+                                                                      GamePlayer.player_id == member_id)))
+            if {seat for seat, (old, new) in enumerate(zip(game.player_names, names, strict=True))
+                if old != new} != seats:
+                raise ErasureRefused(game.id, name)  # another seat's name would change, or the member's would not
+            game.player_names = names
+            game.meta = forget(dict(game.meta or {}))
         return found
 
-    def _redact_evenings(self, session: Session, club_id: str, name: str,
-                         pseudonym: str) -> list[tuple[dict[str, Any], JSONText]]:
-        """The redactions of every decision of the club's evenings whose data names the member (the evenings'
-        names written again on the way), each with the decision's new data."""
+    def _redact_evenings(self, session: Session, club_id: str,
+                         forget: Forgetting) -> list[tuple[dict[str, Any], dict[str, JSONText]]]:
+        """The redactions of every decision of the club's evenings whose data, or the label of the token that made
+        it (``by``), names the member (the evenings' names written again on the way), each with the decision's new
+        data and ``by``."""
         connection = session.connection()
         keys = self.keys.verifying_keys(None, connection)
         found = []
@@ -226,28 +245,31 @@ class Erasures:
             previous = GENESIS
             for item in entries:
                 hashed = item.hashed()
-                new = redacted(hashed["data"], name, pseudonym)
-                if new != hashed["data"]:
+                new = {"data": forget(hashed["data"]), "by": forget(dict(hashed["by"]))}  # a token's label too
+                if new != {"data": hashed["data"], "by": hashed["by"]}:
+                    texts = {column: JSONText(json_text(value)) for column, value in new.items()}
                     fields = {"log": "evening", "log_id": evening.id, "seq": item.seq, "previous": previous,
-                              "hash": item.hash, "redacted": entry_hash(previous, {**hashed, "data": new})}
-                    found.append((fields, JSONText(json_text(new))))
+                              "hash": item.hash, "redacted": entry_hash(previous, {**hashed, **new}),
+                              "content": content_digest(texts["data"], texts["by"])}
+                    found.append((fields, texts))
                 previous = str(item.hash)
-            evening.name = redacted(evening.name, name, pseudonym)
+            evening.name = forget(evening.name)
         return found
 
     @staticmethod
-    def _rewrite_copies(session: Session, club_id: str, member_id: int, name: str, pseudonym: str) -> None:
+    def _rewrite_copies(session: Session, club_id: str, member_id: int, forget: Forgetting) -> None:
         """The copies of the member's name that are not logs: stored answers, analyses, labels."""
         seated = select(GamePlayer.game_id).where(GamePlayer.player_id == member_id)
         rows: list[Any] = [*session.scalars(select(IdempotencyRecord).where(IdempotencyRecord.club_id == club_id)),
                            *session.scalars(select(DealAnalysis).where(DealAnalysis.game_id.in_(seated)))]
         for row in rows:
-            body = redacted(row.body, name, pseudonym)
+            body = forget(row.body)
             if body != row.body:
                 row.body = body
         for labelled in [*session.scalars(select(Token).where(Token.club_id == club_id)),
-                         *session.scalars(select(Share).where(Share.club_id == club_id))]:
-            label = redacted(labelled.label, name, pseudonym)
+                         *session.scalars(select(Share).where(Share.club_id == club_id)),
+                         *session.scalars(select(PhoneCode).where(PhoneCode.club_id == club_id))]:
+            label = forget(labelled.label)
             if label != labelled.label:
                 labelled.label = label
 
@@ -267,11 +289,24 @@ def _same_game(game_id: str, records: list[Any], after: list[Any], name: str) ->
         raise ErasureRefused(game_id, name)
 
 
+def _forgetting(session: Session, club_id: str, member: Player, alias: str) -> Forgetting:
+    """How the member's name is written out: every spelling of it typed at a table they sat at (whatever its case:
+    "STRASSE" for "Straße"), every other member's name and co-player's name kept whole."""
+    seated = session.execute(select(GamePlayer.seat, GamePlayer.player_id, Game.player_names)
+                             .join(Game, Game.id == GamePlayer.game_id)
+                             .where(GamePlayer.game_id.in_(select(GamePlayer.game_id)
+                                                           .where(GamePlayer.player_id == member.id)))).all()
+    spellings = {member.name, *(names[seat] for seat, who, names in seated if who == member.id and seat < len(names))}
+    others = {*session.scalars(select(Player.name).where(Player.club_id == club_id, Player.id != member.id)),
+              *(names[seat] for seat, who, names in seated if who != member.id and seat < len(names))}
+    return Forgetting(spellings, alias, others)
+
+
 def _pseudonym(session: Session, club_id: str, number: int) -> str:
     """The erased member's pseudonym: "Joueur N", N the erasure's number, or the next free one if a member is
     called so."""
     while True:
-        candidate = PSEUDONYM.format(number=number)
+        candidate = pseudonym(number)
         taken = session.scalars(select(Player.id).where(Player.club_id == club_id,
                                                         Player.name_key == name_key(candidate))).first()
         if taken is None:

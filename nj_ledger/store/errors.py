@@ -168,6 +168,27 @@ class AlreadyErased(StoreError):
                          pseudonym=pseudonym, number=number)
 
 
+class AmbiguousMember(StoreError):
+    """A member asked for by a text that is one member's name and another's id: an erasure is not decided on a
+    guess."""
+
+    code = "member-ambiguous"
+
+    def __init__(self, who: str) -> None:
+        super().__init__("{who!r} is the name of one member and the id of another: name the member by the other "
+                         "(their name if you meant the id, or their id if you meant the name).", who=who)
+
+
+class ErasedName(StoreError):
+    """A name typed for a player that is an erased member's pseudonym: a new player is not the member erased."""
+
+    code = "name-erased"
+
+    def __init__(self, pseudonym: str) -> None:
+        super().__init__("{pseudonym} is the pseudonym of an erased member: a player cannot be seated under it. "
+                         "Give the player another name.", pseudonym=pseudonym)
+
+
 class ErasureRefused(StoreError):
     """An erasure that would change a game's facts, not only its names: the member's name is also a word the log
     uses for something else."""

@@ -367,3 +367,6 @@ class RedactionRecord(Base):
     previous: Mapped[str] = mapped_column(String(64))
     hash: Mapped[str] = mapped_column(String(64))
     redacted: Mapped[str] = mapped_column(String(64))
+    # the SHA-256 of the record's content as redacted (its data's JSON text, and an evening decision's ``by`` after a
+    # newline): the logs' triggers let an update through only to it (migration 0018; None for a redaction before)
+    content: Mapped[str | None] = mapped_column(String(64))

@@ -5,6 +5,7 @@ believe them: only those of erasures whose chain and signatures hold. A redactio
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -12,6 +13,17 @@ from sqlalchemy import Connection, select
 
 from ..erasures import first_bad_erasure, redactions_by_log
 from .models import ErasureRecord, RedactionRecord
+
+
+def content_digest(*texts: str) -> str:
+    """What a redaction names the content it leaves by: the SHA-256, in hex, of the record's JSON texts as stored
+    (its data; an evening decision's data and ``by``), joined by a newline — what the logs' triggers compute of
+    an update (migration 0018).
+
+    >>> content_digest('{"a":1}', '{}') == hashlib.sha256(b'{"a":1}\\n{}').hexdigest()
+    True
+    """
+    return hashlib.sha256("\n".join(texts).encode()).hexdigest()
 
 
 def erasure_record(row: Any, redactions: Iterable[Any]) -> dict[str, Any]:

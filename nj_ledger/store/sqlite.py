@@ -25,14 +25,20 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from .recorder import WRITE, Changes, Recorder
+from .redactions import content_digest
 from .walcheckpoints import BACKSTOP_PAGES, WalCheckpointer
 
 BUSY_TIMEOUT_MS = 30_000
 CASEFOLD = "nj_casefold"  # a function each connection is given
+SHA256 = "nj_sha256"  # another: what the logs' triggers check a redaction's content by (migration 0018)
 
 
 def _casefold(value: Any) -> Any:
     return value.casefold() if isinstance(value, str) else value
+
+
+def _sha256(value: Any) -> str | None:
+    return content_digest(value) if isinstance(value, str) else None
 
 
 def database_file(url: str) -> Path | None:
@@ -70,6 +76,7 @@ class SQLiteRecorder(Recorder):
             cursor.close()
             # SQLite's lower() folds ASCII letters only: Python's casefold, for contains_folded
             dbapi_connection.create_function(CASEFOLD, 1, _casefold, deterministic=True)
+            dbapi_connection.create_function(SHA256, 1, _sha256, deterministic=True)
 
         @event.listens_for(engine, "begin")
         def _begin(connection: Any) -> None:

@@ -17,13 +17,14 @@ from typing import Any, cast
 from sqlalchemy import Connection, Table, bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
+from ..erasures import could_be_pseudonym
 from ..receipts import Signer
 from ..state import GameState
 from .checkpoints import sign_checkpoints
 from .clubs import name_key
-from .errors import NotFound
+from .errors import ErasedName, NotFound
 from .followers import CLUB_PREFIX
-from .models import Club, ClubFeedRecord, Game, GamePlayer, Player
+from .models import Club, ClubFeedRecord, ErasureRecord, Game, GamePlayer, Player
 from .projections import project_records
 from .projections.projector import Place, touches_results
 from .recorder import recorder_for
@@ -50,9 +51,19 @@ class NewGame:
 
 def register_players(connection: Connection, club_id: str, names: Sequence[str], moment: datetime) -> list[int]:
     """The member id of each name, registering new members (a concurrent registration is not an error).
-    :class:`NotFound` for a club that is not there."""
+    :class:`NotFound` for a club that is not there, :class:`ErasedName` for an erased member's pseudonym (a
+    player typed "Joueur 1" is not the member erased as Joueur 1)."""
     keys = [name_key(name) for name in names]
+    # one registration at a time with a member's erasure, which renames them: a name read before it is not
+    # seated after it (a no-op on SQLite, whose writer is one)
+    recorder_for(connection).lock_clubs(connection, [club_id])
     found = _members(connection, club_id, keys)
+    named = [found[key] for key in keys if key in found and could_be_pseudonym(key)]
+    if named:  # a member named as a pseudonym is: is it an erased one?
+        erased = connection.execute(select(ErasureRecord.pseudonym).where(
+            ErasureRecord.member_id.in_(named)).limit(1)).scalar()
+        if erased is not None:
+            raise ErasedName(erased)
     rows = [{"club_id": club_id, "name": name.strip(), "name_key": key, "created_at": moment}
             for name, key in zip(names, keys, strict=True) if key not in found]
     # A member found is a row that refers to its club, which is never deleted: the club is there. Otherwise

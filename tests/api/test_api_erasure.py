@@ -19,6 +19,8 @@ from nj_ledger.archive import verify_archive
 from nj_ledger.chain import event_hash
 from nj_ledger.store import Store
 from nj_ledger.store.models import EventRecord, RedactionRecord
+from nj_ledger.store.redactions import content_digest
+from nj_ledger.store.rows import JSONText, json_text
 from support.http import Calls, Club
 
 NAME = "Gwenaëlle"  # a name no other text of the club holds, in any case
@@ -221,13 +223,14 @@ def test_a_redaction_forged_outside_the_ledger_breaks_the_chain(calls: Calls, cl
     records = store.games.records(club.id, game)
     target = next(r for r in records if r["type"] == "play")
     altered = {**target, "data": {**target["data"], "announced": ["forged"]}}
+    text = JSONText(json_text(altered["data"], sort_keys=True))
     with store.db.engine.begin() as connection:
         connection.execute(insert(RedactionRecord), [{
             "club_id": club.id, "erasure": 1, "log": "game", "log_id": game, "seq": target["seq"],
             "previous": records[target["seq"] - 2]["hash"], "hash": target["hash"],
-            "redacted": event_hash(records[target["seq"] - 2]["hash"], altered)}])
+            "redacted": event_hash(records[target["seq"] - 2]["hash"], altered), "content": content_digest(text)}])
         connection.execute(update(EventRecord).where(EventRecord.game_id == game, EventRecord.seq == target["seq"])
-                           .values(data=altered["data"]))
+                           .values(data=text))
     audit = calls.read("GET", f"/api/v1/games/{game}/audit", club=club)
     assert not audit["ok"] and audit["chain"]["first_bad_seq"] == 1, audit["chain"]
     assert calls.read("GET", f"/api/v1/clubs/{club.id}/erasures", club=club)["chain"] == {

@@ -178,3 +178,53 @@ def test_the_director_role_comes_over_tokens_a_phone_signed_in_with_and_goes_bac
             assert connection.execute(text("SELECT role FROM tokens ORDER BY id")).scalars().all() == ["scorer"] * 2
     finally:
         engine.dispose()
+
+
+def test_a_database_whose_members_were_erased_does_not_go_back_before_erasures(empty_url: str) -> None:
+    """The redacted records verify only through their erasures: the downgrade that would drop them refuses."""
+    from alembic import command
+
+    upgrade(empty_url)
+    store = Store(empty_url)
+    try:
+        club, _ = store.clubs.create_club("Le Nain du Jeudi")
+        store.games.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40))
+        store.erasures.erase(club.id, "Ana", "asked", {"role": "operator"})
+    finally:
+        store.close()
+    command.downgrade(alembic_config(empty_url), "0017_erasures")  # the redactions' content is let go of
+    with pytest.raises(RuntimeError, match="members were erased"):
+        command.downgrade(alembic_config(empty_url), "0016_director_tokens")
+    assert current_revision(empty_url) == "0017_erasures"
+    upgrade(empty_url)
+    assert current_revision(empty_url) == head_revision()
+
+
+def test_a_redacted_record_changes_only_to_what_its_redaction_recorded(store: Store, club) -> None:
+    """Once redacted, an event's data (or an evening decision's, or who made it) may be written only as its latest
+    redaction names it: anything else is refused by the database itself."""
+    from nj_ledger.evenings import decide_creation
+
+    game = store.games.create_game(club.id, new_game(["Ana", "Ben"], "classic", 40)).game
+    created = decide_creation(name="Jeudi", played_on="2026-11-26", players=["Ana", "Ben", "Chloé"], rounds=1,
+                              rules="classic", starting_chips=60, seating=[[["Ana", "Ben", "Chloé"]]])
+    evening = store.evenings.create_evening(club.id, created, {"role": "scorer", "label": "Ana"})[0].info.id
+    store.erasures.erase(club.id, "Ana", "asked", {"role": "operator"})
+    with store.db.reading() as session:
+        stored = session.execute(text("SELECT CAST(data AS TEXT) FROM events WHERE game_id = :game AND seq = 1"),
+                                 {"game": game.id}).scalar_one()
+    assert "Joueur 1" in stored and "Ana" not in stored
+    value = ":data" if store.db.engine.dialect.name == "sqlite" else "CAST(:data AS JSON)"
+    for statement, values in [
+            (f"UPDATE events SET data = {value} WHERE game_id = :log AND seq = 1",
+             {"data": stored.replace("Ben", "Bo")}),
+            (f"UPDATE events SET data = {value} WHERE game_id = :log AND seq = 1",
+             {"data": stored.replace("Joueur 1", "Ana")}),
+            (f'UPDATE evening_log SET "by" = {value} WHERE evening_id = :log AND seq = 1', {"data": '{"role":"x"}'})]:
+        log = game.id if "events" in statement else evening
+        with pytest.raises(DBAPIError, match="append-only"), store.db.writing() as session:
+            session.execute(text(statement), {**values, "log": log})
+    with store.db.writing() as session:  # what the redaction recorded is what the record holds: let through
+        session.execute(text(f"UPDATE events SET data = {value} WHERE game_id = :log AND seq = 1"),
+                        {"data": stored, "log": game.id})
+    assert store.games.records(club.id, game.id)[0]["data"]["players"] == ["Joueur 1", "Ben"]

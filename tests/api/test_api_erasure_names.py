@@ -1,0 +1,102 @@
+"""A member's erasure writes out their name and nobody else's: a co-player whose name holds it ("Ana-Marie", "Ana
+Marie") keeps theirs, in the games' logs as in the evening's decisions and the labels of the tokens that made them;
+every spelling typed at a table ("STRASSE" for "Straße") is written out; a new player cannot take an erased member's
+pseudonym; a text that is one member's name and another's id erases no one; and an erasure's reason is told to the
+club's writers only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_api_directors import director_of
+from test_api_evenings import create, decide
+
+from nj_ledger.store import Store
+from support.http import Calls, Club
+
+FOUR = ["Ana", "Ana-Marie", "Ana Marie", "Ben"]
+
+
+def names(calls: Calls, club: Club, game: str) -> list[str]:
+    return [player["name"] for player in calls.state(club, game)["players"]]
+
+
+def erase(calls: Calls, club: Club, store: Store, who: str) -> dict[str, Any]:
+    return calls.read("POST", f"/api/v1/clubs/{club.id}/members/{who}/erasure", {"reason": "asked"},
+                      club=director_of(store, club), status=201)
+
+
+def test_names_that_hold_the_erased_one_are_kept_whole(calls: Calls, club: Club, store: Store) -> None:
+    game = calls.game(club, FOUR, title="Ana contre Ana-Marie")["id"]
+    assert calls.act(club, game, {"type": "deal"}).status_code == 201
+    evening = create(calls, club, players=FOUR, rounds=1, seating=[[FOUR]])["id"]
+    decide(calls, club, evening, type="adjustment", player="Ana-Marie", amount=2,
+           reason="Ana-Marie et Ana Marie ont aidé Ana")
+    made = calls.read("POST", f"/api/v1/clubs/{club.id}/tokens", {"role": "scorer", "label": "Téléphone d'Ana"},
+                      club=club, status=201)
+    decide(calls, Club(club.id, made["token"]), evening, type="adjustment", player="Ana", amount=1,
+           reason="ana est partie tôt")
+
+    erase(calls, club, store, "Ana")
+    assert names(calls, club, game) == ["Joueur 1", "Ana-Marie", "Ana Marie", "Ben"]
+    assert calls.read("GET", f"/api/v1/games/{game}", club=club)["title"] == "Joueur 1 contre Ana-Marie"
+    decisions = calls.read("GET", f"/api/v1/clubs/{club.id}/evenings/{evening}/decisions", club=club)
+    adjusted = [d["data"] for d in decisions["decisions"] if d["type"] == "score_adjusted"]
+    assert [(d["player"], d["reason"]) for d in adjusted] == [
+        ("Ana-Marie", "Ana-Marie et Ana Marie ont aidé Joueur 1"), ("Joueur 1", "Joueur 1 est partie tôt")]
+    assert decisions["ok"] and decisions["decisions"][-1]["by"]["label"] == "Téléphone d'Joueur 1"
+    assert calls.read("GET", f"/api/v1/games/{game}/audit", club=club)["ok"]
+    assert calls.read("POST", f"/api/v1/clubs/{club.id}/evenings/{evening}/audit", {}, club=club)["ok"]
+    members = {p["name"] for p in calls.read("GET", f"/api/v1/clubs/{club.id}/players", club=club)["players"]}
+    assert {"Ana-Marie", "Ana Marie", "Joueur 1"} <= members and "Ana" not in members
+
+
+def test_every_spelling_typed_at_a_table_is_written_out(calls: Calls, club: Club, store: Store) -> None:
+    first = calls.game(club, ["Straße", "Ben", "Chloé"])["id"]
+    second = calls.game(club, ["STRASSE", "Ben", "Chloé"])["id"]  # the same member, typed otherwise
+    assert calls.read("GET", f"/api/v1/games/{second}/audit", club=club)["ok"]
+    erased = erase(calls, club, store, "straße")
+    assert erased["redacted"]["games"] == 2
+    for game in (first, second):
+        assert names(calls, club, game)[0] == "Joueur 1"
+        exported = calls.get(f"/api/v1/games/{game}/export", club=club).get_data(as_text=True)
+        assert "strasse" not in exported.casefold() and "straße" not in exported.casefold()
+
+
+def test_a_new_player_cannot_take_an_erased_members_pseudonym(calls: Calls, club: Club, store: Store,
+                                                              problem) -> None:
+    calls.game(club, ["Ana", "Ben", "Chloé"])
+    erase(calls, club, store, "Ana")
+    games = calls.read("GET", f"/api/v1/clubs/{club.id}/games", club=club)["games"]
+    body = {"players": ["joueur 1", "Ben", "Chloé"], "rules": "classic", "starting_chips": 60}
+    refused = problem(calls.post(f"/api/v1/clubs/{club.id}/games", body, club=club), 409, "name-erased")
+    assert "Joueur 1" in refused["detail"]
+    french = problem(calls.post(f"/api/v1/clubs/{club.id}/games", body, club=club,
+                                headers={"Accept-Language": "fr"}), 409, "name-erased")
+    assert "pseudonyme" in french["detail"], french
+    assert calls.read("GET", f"/api/v1/clubs/{club.id}/games", club=club)["games"] == games
+    assert calls.game(club, ["Ana", "Ben", "Chloé"])["players"][0]["name"] == "Ana"  # a new member, Ana again
+
+
+def test_a_member_named_as_another_members_id_is_not_erased_on_a_guess(calls: Calls, club: Club, store: Store,
+                                                                       problem) -> None:
+    calls.game(club, ["Ana", "Ben", "Chloé"])
+    ana = store.clubs.member(club.id, "Ana").id
+    calls.game(club, [str(ana), "Ben", "Chloé"])  # a member whose name is Ana's id
+    url = f"/api/v1/clubs/{club.id}/members/{ana}/erasure"
+    refused = problem(calls.post(url, {"reason": "asked"}, club=director_of(store, club),
+                                 headers={"Accept-Language": "fr"}), 409, "member-ambiguous")
+    assert str(ana) in refused["detail"]
+    assert store.clubs.member(club.id, "Ana").name == "Ana" and store.erasures.erasures(club.id) == []
+    erase(calls, club, store, "Ana")  # by the other of the two
+    assert store.clubs.member(club.id, str(ana)).name == str(ana)
+
+
+def test_the_clubs_audit_gives_an_erasures_reason_to_its_writers_only(calls: Calls, club: Club,
+                                                                      store: Store) -> None:
+    calls.game(club, ["Ana", "Ben", "Chloé"])
+    erase(calls, club, store, "Ana")
+    url = f"/api/v1/clubs/{club.id}/audit"
+    assert calls.read("GET", url, club=club)["erasures"]["erasures"][0]["reason"] == "asked"
+    viewed = calls.read("GET", url, club=calls.token(club, "viewer"))["erasures"]
+    assert "reason" not in viewed["erasures"][0] and viewed["chain"]["ok"]
