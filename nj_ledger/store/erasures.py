@@ -34,13 +34,13 @@ from sqlalchemy.orm import Session
 
 from ..chain import GENESIS, event_hash, first_unlinked, verify_chain
 from ..erasures import erasure_hash, first_bad_erasure, pseudonym
-from ..evenings import entry_hash
+from ..evenings import entry_hash, fold_evening
 from ..names import Forgetting
 from ..receipts import Signer
 from ..reducer import replay
 from .base import Database, iso, utcnow
 from .clubs import find_member, name_key
-from .errors import AlreadyErased, AmbiguousMember, DirectorsDecide, ErasureRefused, LogDamaged
+from .errors import AlreadyErased, AmbiguousMember, DirectorsDecide, ErasureRefused, LogDamaged, NotFound
 from .games import Games
 from .keys import Keys
 from .log import event_of
@@ -61,6 +61,7 @@ from .models import (
 )
 from .redactions import content_digest, erasure_record, erasure_records, redactions_of
 from .rows import JSONText, json_text
+from .writes import register_players
 
 DECIDERS = ("director", "operator")  # the club's director's token, or the server's operator (the CLI)
 
@@ -123,7 +124,7 @@ class Erasures:
         """The erasure, in the transaction of ``session``; and the games whose log it redacted."""
         connection = session.connection()
         self.db.recorder.lock_clubs(connection, [club_id])  # one erasure of a club at a time: gap-free numbers
-        member = find_member(session, club_id, who)
+        member = self._member(session, club_id, who)
         text = who.strip()
         if text.isascii() and text.isdigit() and len(text) <= 18 and member.id != int(text) and session.scalars(
                 select(Player.id).where(Player.club_id == club_id, Player.id == int(text))).first() is not None:
@@ -159,6 +160,22 @@ class Erasures:
         self._rewrite_copies(session, club_id, member.id, forget)
         member.name, member.name_key = alias, name_key(alias)
         return ErasureInfo.of(row, redactions), {fields["log_id"] for fields, _ in games}
+
+    def _member(self, session: Session, club_id: str, who: str) -> Player:
+        """The member ``who`` (a name, any case, or an id); a person on an evening's list of players who never sat
+        at one of its tables is registered now, under the name the evening wrote, to be erased (NotFound for a
+        name the club holds nowhere). Only the evenings' lists of players are read: never their other texts."""
+        try:
+            return find_member(session, club_id, who)
+        except NotFound:
+            key, connection = name_key(who), session.connection()
+            for evening_id in session.scalars(select(Evening.id).where(Evening.club_id == club_id)):
+                listed = fold_evening(self.db.recorder.select_entries(connection, evening_id)).players
+                written = next((name for name in listed if name_key(name) == key), None)
+                if written is not None:
+                    [member] = register_players(connection, club_id, [written], utcnow())
+                    return session.get_one(Player, member)
+            raise
 
     def _read(self, session: Session, club_id: str) -> list[tuple[ErasureRecord, list[RedactionRecord]]]:
         rows = session.scalars(select(ErasureRecord).where(ErasureRecord.club_id == club_id)

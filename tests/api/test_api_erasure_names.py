@@ -100,3 +100,18 @@ def test_the_clubs_audit_gives_an_erasures_reason_to_its_writers_only(calls: Cal
     assert calls.read("GET", url, club=club)["erasures"]["erasures"][0]["reason"] == "asked"
     viewed = calls.read("GET", url, club=calls.token(club, "viewer"))["erasures"]
     assert "reason" not in viewed["erasures"][0] and viewed["chain"]["ok"]
+
+
+def test_a_person_an_evening_listed_who_never_sat_is_erased_too(calls: Calls, club: Club, store: Store,
+                                                                problem) -> None:
+    evening = create(calls, club, players=FOUR, rounds=2, seating=None)["id"]
+    decide(calls, club, evening, type="arrival", players=["Zoé"], reason="came after dinner")
+    assert problem(calls.get(f"/api/v1/clubs/{club.id}/members/Zoé/data", club=club), 404, "not-found")
+    erased = erase(calls, club, store, "zoé")
+    assert erased["redacted"]["evenings"] == 1 and erased["pseudonym"] == "Joueur 1"
+    shown = calls.get(f"/api/v1/clubs/{club.id}/evenings/{evening}/decisions", club=club).get_data(as_text=True)
+    assert "Zoé" not in shown and "Joueur 1" in shown
+    assert calls.read("POST", f"/api/v1/clubs/{club.id}/evenings/{evening}/audit", {}, club=club)["ok"]
+    # the evenings' other texts are never taken for a person: a word of a decision is not a member
+    problem(calls.post(f"/api/v1/clubs/{club.id}/members/players/erasure", {"reason": "asked"},
+                       club=director_of(store, club)), 404, "not-found")
