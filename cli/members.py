@@ -40,7 +40,7 @@ def members_erase(club_id: str, member: str, reason: str, as_json: bool) -> None
         return
     click.echo(say("Member {member} erased (erasure {number}): they are {pseudonym} now.", member=info.member,
                    number=info.number, pseudonym=info.pseudonym))
-    click.echo(say("  redacted: {events} events of {games} games, {entries} decisions of {evenings} evenings",
+    click.echo(say("  redacted: games {games}, their events {events}; evenings {evenings}, their decisions {entries}",
                    **info.redacted))
 
 
