@@ -7,9 +7,9 @@ scorers' appends' p99 from 38 to 135 ms). In a process of its own, it takes a co
 not wait for, and the system is asked to keep it in its place:
 
 - ``nice``: the server's own processes come first on a busy machine;
-- on Linux, one core (the last it may run on): wandering from core to core, it left the server's threads on a
-  core whose caches an analysis had just filled (appends' p99 2.2 times their idle p99 on a machine of 2 cores,
-  1.3 to 1.7 times once it keeps to one);
+- on Linux, one core it keeps to (chosen by its process id, so that several spread): wandering from core to
+  core, it left the server's threads on a core whose caches an analysis had just filled (appends' p99 2.2 times
+  their idle p99 on a machine of 2 cores, 1.3 to 1.7 times once it keeps to one);
 - an address space of ``memory`` bytes (``RLIMIT_AS``): a search past it meets MemoryError, the analysis is
   answered as failed and the process ends, giving its memory back (the next analysis starts a fresh one);
 - ``seconds`` of CPU an analysis (``RLIMIT_CPU``, raised by that much before each): the analysis's own budget
@@ -85,10 +85,13 @@ def serve(connection: Connection, limits: Limits) -> None:
 
 def _keep_in_place(limits: Limits) -> None:
     os.nice(limits.nice)
-    if hasattr(os, "sched_getaffinity"):  # Linux: one core of its own, the last one it may run on
+    if hasattr(os, "sched_getaffinity"):  # Linux: one core it keeps to (several processes spread by their ids)
         cores = sorted(os.sched_getaffinity(0))
         if len(cores) > 1:
-            os.sched_setaffinity(0, {cores[-1]})
+            try:
+                os.sched_setaffinity(0, {cores[os.getpid() % len(cores)]})
+            except OSError:  # a system that refuses it: the process wanders, as it did
+                pass
     try:
         import resource
     except ImportError:  # not a POSIX system: no limits but the analysis's own budget

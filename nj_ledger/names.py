@@ -112,8 +112,9 @@ class Forgetting:
 
     def __init__(self, spellings: Iterable[str], pseudonym: str, others: Iterable[str] = ()) -> None:
         self.pseudonym = pseudonym
-        self.keys = frozenset(name_key(spelling) for spelling in spellings if spelling.strip())
-        words = {normal_name(spelling) for spelling in spellings if spelling.strip()}
+        spellings = [spelling for spelling in spellings if spelling.strip()]
+        self.keys = frozenset(name_key(spelling) for spelling in spellings)
+        words = {normal_name(spelling) for spelling in spellings}
         near = re.compile(_alternation(words), re.IGNORECASE) if words else None
         # only the other names the erased one could be found in need keeping whole
         kept = {normal_name(other) for other in others if name_key(other) not in self.keys and other.strip()
@@ -144,6 +145,6 @@ class Forgetting:
 
 def _alternation(words: Iterable[str]) -> str:
     """A pattern finding any of ``words`` as a word of its own, the longest first: not beside a letter, nor joined
-    to one by a hyphen (a compound name)."""
+    to one by a hyphen or a dash (a compound name: "Ana-Marie", "Ana–Marie")."""
     either = "|".join(re.escape(word) for word in sorted(words, key=lambda word: (-len(word), word)))
-    return rf"(?<!\w)(?<!\w-)(?:{either})(?!\w)(?!-\w)"
+    return rf"(?<!\w)(?<!\w[-\u2010\u2011\u2013])(?:{either})(?!\w)(?![-\u2010\u2011\u2013]\w)"

@@ -1,7 +1,8 @@
 """A redaction names the content it leaves: the SHA-256 of a record's data as redacted (and, for an evening's
 decision, of who made it: a token's label may hold the member's name). The logs' append-only triggers let an update
 through only when it writes exactly that content, as the record's latest redaction recorded it: once redacted, a
-record cannot be changed to anything else, not even by whoever may write the database through the ledger's rows.
+record cannot be changed to anything else. (Whoever can also add rows to ``redactions`` can pass a change through
+the trigger: the audit, which believes only the redactions of signed erasures, is what catches that.)
 
 On SQLite the digest is the function ``nj_sha256`` each of the ledger's connections is given
 (:mod:`nj_ledger.store.sqlite`): a connection without it cannot update a log at all. Redactions recorded before this
@@ -36,19 +37,23 @@ def _column(name: str, postgresql: bool) -> str:
 
 
 def _kept(columns: Sequence[str], postgresql: bool) -> str:
-    """Every column of ``columns`` unchanged (a JSON column compared by its text on PostgreSQL)."""
+    """Every column of ``columns`` unchanged, NULL included (a JSON column compared by its text on PostgreSQL)."""
     def side(row: str, column: str) -> str:
         return f"{row}.{_column(column, postgresql)}{'::text' if postgresql and column == 'by' else ''}"
 
-    return " AND ".join(f"{side('NEW', column)} = {side('OLD', column)}" for column in columns)
+    same = "IS NOT DISTINCT FROM" if postgresql else "IS"
+    return " AND ".join(f"{side('NEW', column)} {same} {side('OLD', column)}" for column in columns)
 
 
 def _content(parts: Sequence[str], postgresql: bool) -> str:
-    """The SHA-256, in hex, of the record's new content: its parts' JSON texts joined by a newline."""
+    """The SHA-256, in hex, of the record's new content: its parts' JSON texts joined by a newline (on SQLite, a
+    part that is not a text has no digest: '!' matches none)."""
     if postgresql:
         joined = " || E'\\n' || ".join(f"NEW.{_column(part, True)}::text" for part in parts)
         return f"encode(sha256(convert_to({joined}, 'UTF8')), 'hex')"
-    return "nj_sha256(" + " || char(10) || ".join(f"NEW.{part}" for part in parts) + ")"
+    texts = " AND ".join(f"typeof(NEW.{part}) = 'text'" for part in parts)
+    joined = " || char(10) || ".join(f"NEW.{part}" for part in parts)
+    return f"CASE WHEN {texts} THEN COALESCE(nj_sha256({joined}), '!') ELSE '!' END"
 
 
 def _latest(log: str, column: str) -> str:
@@ -68,9 +73,10 @@ def _statements(dialect: str, strict: bool) -> list[str]:
         else:
             allowed = (f"{_kept(BEFORE.get(table, kept), postgresql)} AND EXISTS (SELECT 1 FROM redactions WHERE "
                        f"log = '{log}' AND log_id = OLD.{column} AND seq = OLD.seq)")
-        if dialect == "sqlite":
+        if dialect == "sqlite":  # NOT of NULL is NULL, which a WHEN takes for false: NULL is not allowed
             statements += [f"DROP TRIGGER {table}_no_update",
-                           f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} WHEN NOT ({allowed}) "
+                           f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
+                           f"WHEN NOT COALESCE(({allowed}), 0) "
                            f"BEGIN SELECT RAISE(ABORT, '{message}'); END"]
         elif postgresql:
             statements.append(f"CREATE OR REPLACE FUNCTION {table}_append_only() RETURNS trigger LANGUAGE plpgsql "

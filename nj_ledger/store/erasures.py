@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 
 from ..chain import GENESIS, event_hash, first_unlinked, verify_chain
 from ..erasures import erasure_hash, first_bad_erasure, pseudonym
-from ..evenings import entry_hash, fold_evening
+from ..evenings import EveningState, entry_hash, fold_evening
 from ..names import Forgetting
 from ..receipts import Signer
 from ..reducer import replay
@@ -59,6 +59,7 @@ from .models import (
     Share,
     Token,
 )
+from .recorder import Recorder
 from .redactions import content_digest, erasure_record, erasure_records, redactions_of
 from .rows import JSONText, json_text
 from .writes import register_players
@@ -140,9 +141,9 @@ class Erasures:
                             by={key: by[key] for key in ("role", "token") if key in by},
                             recorded_at=iso(utcnow()), hash="", receipt=None)
         name, alias = member.name, row.pseudonym
-        forget = _forgetting(session, club_id, member, alias)
+        forget = _forgetting(session, self.db.recorder, club_id, member, alias)
         games = self._redact_games(session, club_id, member.id, name, forget)
-        entries = self._redact_evenings(session, club_id, forget)
+        entries = self._redact_evenings(session, club_id, name, forget)
         redactions = [RedactionRecord(club_id=club_id, erasure=number, **fields)
                       for fields, _ in [*games, *entries]]
         row.hash = erasure_hash(GENESIS if last is None else last.hash, erasure_record(row, redactions))
@@ -166,15 +167,20 @@ class Erasures:
         at one of its tables is registered now, under the name the evening wrote, to be erased (NotFound for a
         name the club holds nowhere). Only the evenings' lists of players are read: never their other texts."""
         try:
-            return find_member(session, club_id, who)
+            member = find_member(session, club_id, who)
+            # held until the erasure commits: a game registering them waits, then finds the name gone (its
+            # registration holds the members it found: Recorder.share_rows); one that registered them first is
+            # seen by the erasure
+            session.execute(select(Player.id).where(Player.id == member.id).with_for_update())
+            return member
         except NotFound:
             key, connection = name_key(who), session.connection()
             for evening_id in session.scalars(select(Evening.id).where(Evening.club_id == club_id)):
                 listed = fold_evening(self.db.recorder.select_entries(connection, evening_id)).players
                 written = next((name for name in listed if name_key(name) == key), None)
                 if written is not None:
-                    [member] = register_players(connection, club_id, [written], utcnow())
-                    return session.get_one(Player, member)
+                    [registered] = register_players(connection, club_id, [written], utcnow())
+                    return session.get_one(Player, registered)
             raise
 
     def _read(self, session: Session, club_id: str) -> list[tuple[ErasureRecord, list[RedactionRecord]]]:
@@ -240,16 +246,16 @@ class Erasures:
                                                                       GamePlayer.player_id == member_id)))
             if {seat for seat, (old, new) in enumerate(zip(game.player_names, names, strict=True))
                 if old != new} != seats:
-                raise ErasureRefused(game.id, name)  # another seat's name would change, or the member's would not
+                raise ErasureRefused(game.id, name, seats=True)  # another seat's name would change, or theirs not
             game.player_names = names
             game.meta = forget(dict(game.meta or {}))
         return found
 
-    def _redact_evenings(self, session: Session, club_id: str,
+    def _redact_evenings(self, session: Session, club_id: str, name: str,
                          forget: Forgetting) -> list[tuple[dict[str, Any], dict[str, JSONText]]]:
         """The redactions of every decision of the club's evenings whose data, or the label of the token that made
         it (``by``), names the member (the evenings' names written again on the way), each with the decision's new
-        data and ``by``."""
+        data and ``by``; refused (:class:`ErasureRefused`) where an evening's facts would change."""
         connection = session.connection()
         keys = self.keys.verifying_keys(None, connection)
         found = []
@@ -260,9 +266,14 @@ class Erasures:
             if first_unlinked(entries, entry_hash, known) is not None:
                 raise _damaged("evening", evening.id)
             previous = GENESIS
+            after = []
             for item in entries:
                 hashed = item.hashed()
-                new = {"data": forget(hashed["data"]), "by": forget(dict(hashed["by"]))}  # a token's label too
+                by = dict(hashed["by"])
+                if isinstance(by.get("label"), str):  # the label of the token that made it: nothing else of it
+                    by["label"] = forget.text(by["label"])
+                new = {"data": forget(hashed["data"]), "by": by}
+                after.append({**item.shown(), **new})
                 if new != {"data": hashed["data"], "by": hashed["by"]}:
                     texts = {column: JSONText(json_text(value)) for column, value in new.items()}
                     fields = {"log": "evening", "log_id": evening.id, "seq": item.seq, "previous": previous,
@@ -270,6 +281,7 @@ class Erasures:
                               "content": content_digest(texts["data"], texts["by"])}
                     found.append((fields, texts))
                 previous = str(item.hash)
+            _same_evening(evening.id, entries, after, name, forget)
             evening.name = forget(evening.name)
         return found
 
@@ -306,9 +318,30 @@ def _same_game(game_id: str, records: list[Any], after: list[Any], name: str) ->
         raise ErasureRefused(game_id, name)
 
 
-def _forgetting(session: Session, club_id: str, member: Player, alias: str) -> Forgetting:
+def _same_evening(evening_id: str, entries: Sequence[Any], after: list[Any], name: str, forget: Forgetting) -> None:
+    """Refuse a redaction that would change an evening's facts, not only its names (a member called like its rules'
+    profile): folded again, the evening holds the same rules, rounds, tables, games and figures, its lists of
+    players only having the member's name written out."""
+    def facts(state: EveningState) -> Any:
+        return (state.played_on, state.rules, state.starting_chips, state.ranking, state.confirmation, state.seed,
+                state.rounds, state.ends_at, state.table_rule, [len(tables) for tables in state.schedule],
+                [[(table.table, table.game, len(table.players)) for table in tables] for tables in state.started],
+                sorted(state.voided), [a.get("amount") for a in state.adjustments],
+                [a.get("amount") for a in state.awards], state.frozen_through, state.closed, state.version)
+
+    try:
+        before, redacted_state = fold_evening(entries), fold_evening(after)
+        same = (facts(before) == facts(redacted_state) and forget(before.players) == redacted_state.players
+                and forget(before.present) == redacted_state.present)
+    except Exception:  # noqa: BLE001 - a redacted log the fold cannot read: refused as one that would change
+        same = False
+    if not same:
+        raise ErasureRefused(evening_id, name, evening=True)
+
+
+def _forgetting(session: Session, recorder: Recorder, club_id: str, member: Player, alias: str) -> Forgetting:
     """How the member's name is written out: every spelling of it typed at a table they sat at (whatever its case:
-    "STRASSE" for "Straße"), every other member's name and co-player's name kept whole."""
+    "STRASSE" for "Straße"), every other member's, co-player's and name on an evening's list kept whole."""
     seated = session.execute(select(GamePlayer.seat, GamePlayer.player_id, Game.player_names)
                              .join(Game, Game.id == GamePlayer.game_id)
                              .where(GamePlayer.game_id.in_(select(GamePlayer.game_id)
@@ -316,6 +349,9 @@ def _forgetting(session: Session, club_id: str, member: Player, alias: str) -> F
     spellings = {member.name, *(names[seat] for seat, who, names in seated if who == member.id and seat < len(names))}
     others = {*session.scalars(select(Player.name).where(Player.club_id == club_id, Player.id != member.id)),
               *(names[seat] for seat, who, names in seated if who != member.id and seat < len(names))}
+    connection = session.connection()
+    for evening_id in session.scalars(select(Evening.id).where(Evening.club_id == club_id)):
+        others.update(fold_evening(recorder.select_entries(connection, evening_id)).players)
     return Forgetting(spellings, alias, others)
 
 

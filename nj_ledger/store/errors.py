@@ -190,12 +190,20 @@ class ErasedName(StoreError):
 
 
 class ErasureRefused(StoreError):
-    """An erasure that would change a game's facts, not only its names: the member's name is also a word the log
-    uses for something else."""
+    """An erasure that would change a log's facts, not only the member's name: the name is also a word the log
+    uses for something else, or writing it out would change another player's name."""
 
     code = "erasure-refused"
 
-    def __init__(self, game: str, name: str) -> None:
-        super().__init__("The name {name!r} is also a word the log of game {game!r} uses for something else: "
-                         "writing it out would change the game, so the erasure is refused and nothing changed.",
-                         name=name, game=game)
+    def __init__(self, game: str, name: str, evening: bool = False, seats: bool = False) -> None:
+        if evening:
+            super().__init__("The name {name!r} is also a word the log of evening {evening!r} uses for something "
+                             "else: writing it out would change the evening, so the erasure is refused and nothing "
+                             "changed.", name=name, evening=game)
+        elif seats:
+            super().__init__("Writing the name {name!r} out of game {game!r} would change another player's name too, "
+                             "so the erasure is refused and nothing changed.", name=name, game=game)
+        else:
+            super().__init__("The name {name!r} is also a word the log of game {game!r} uses for something else: "
+                             "writing it out would change the game, so the erasure is refused and nothing changed.",
+                             name=name, game=game)

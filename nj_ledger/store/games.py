@@ -38,7 +38,7 @@ from .log import GENESIS, chain_records, event_of
 from .models import ClubFeedRecord, Game, GamePlayer, IdempotencyRecord, Player
 from .recorder import paced
 from .values import Appended, GameInfo, IdempotentRequest, Record, StoredResponse
-from .writes import NewGame, insert_games, insert_records
+from .writes import NewGame, insert_games, insert_records, refuse_pseudonyms
 
 Respond = Callable[[GameInfo, GameState, list[Record], dict[str, Any] | None], tuple[int, dict[str, Any]]]
 
@@ -94,7 +94,7 @@ class Games:
         """Store a new game from its ``game_started`` event, with any table actions already played.
 
         The actions are executed first (a refusal stores nothing); the players are
-        registered as club members.
+        registered as club members (:class:`ErasedName` for a name that is an erased member's pseudonym).
 
         >>> from nj_ledger import new_game
         >>> from nj_ledger.store import Store
@@ -111,6 +111,7 @@ class Games:
 
         def attempt() -> Appended:
             with self.db.writing_connection() as connection:  # plain statements: the ORM's unit of work costs more
+                refuse_pseudonyms(connection, club_id, state.players)  # a table's typed names, not a plan's
                 created = self.write_game(connection, club_id, started, events, state, meta, signer, source_digest)
             self.cache.put(created.game.id, state)
             return created

@@ -36,6 +36,7 @@ class PostgresRecorder(Recorder):
     mark: ClassVar[str] = "%s"
     embedded: ClassVar[bool] = False
     queues_writers: ClassVar[bool] = False
+    share_rows: ClassVar[str] = " FOR SHARE"
 
     def create_engine(self, url: str, **options: Any) -> Engine:
         return create_engine(url, pool_pre_ping=True, **options)

@@ -75,6 +75,9 @@ class Recorder(ABC):
     mark: ClassVar[str]  # the driver's parameter mark
     embedded: ClassVar[bool]  # a database in a file of this machine, which the server may migrate itself
     queues_writers: ClassVar[bool]  # its writers queue in the store (WriterQueue), not in the database
+    # how a registration holds the members it found until it commits (a member's erasure renames them): "" where
+    # the one writer holds the database already
+    share_rows: ClassVar[str] = ""
 
     # --- connecting --------------------------------------------------------------------------------
     def make_engine(self, url: str, **options: Any) -> Engine:
@@ -192,7 +195,7 @@ class Recorder(ABC):
         one statement, written for the count of keys, where an expanding parameter is rendered again each time)."""
         if not keys:
             return {}
-        sql = SELECT_MEMBERS.replace("{marks}", ", ".join(["{mark}"] * len(keys)))
+        sql = SELECT_MEMBERS.replace("{marks}", ", ".join(["{mark}"] * len(keys))) + self.share_rows
         return {str(key): int(member) for key, member in self.fetch(_driver(connection), sql, (club_id, *keys))}
 
     def lookup(self, engine: Engine, sql: str, parameters: Row) -> list[Row]:

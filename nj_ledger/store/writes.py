@@ -51,19 +51,9 @@ class NewGame:
 
 def register_players(connection: Connection, club_id: str, names: Sequence[str], moment: datetime) -> list[int]:
     """The member id of each name, registering new members (a concurrent registration is not an error).
-    :class:`NotFound` for a club that is not there, :class:`ErasedName` for an erased member's pseudonym (a
-    player typed "Joueur 1" is not the member erased as Joueur 1)."""
+    :class:`NotFound` for a club that is not there."""
     keys = [name_key(name) for name in names]
-    # one registration at a time with a member's erasure, which renames them: a name read before it is not
-    # seated after it (a no-op on SQLite, whose writer is one)
-    recorder_for(connection).lock_clubs(connection, [club_id])
     found = _members(connection, club_id, keys)
-    named = [found[key] for key in keys if key in found and could_be_pseudonym(key)]
-    if named:  # a member named as a pseudonym is: is it an erased one?
-        erased = connection.execute(select(ErasureRecord.pseudonym).where(
-            ErasureRecord.member_id.in_(named)).limit(1)).scalar()
-        if erased is not None:
-            raise ErasedName(erased)
     rows = [{"club_id": club_id, "name": name.strip(), "name_key": key, "created_at": moment}
             for name, key in zip(names, keys, strict=True) if key not in found]
     # A member found is a row that refers to its club, which is never deleted: the club is there. Otherwise
@@ -74,6 +64,20 @@ def register_players(connection: Connection, club_id: str, names: Sequence[str],
         connection.execute(recorder_for(connection).insert_new(_PLAYERS), rows)
         found = _members(connection, club_id, keys)
     return [found[key] for key in keys]
+
+
+def refuse_pseudonyms(connection: Connection, club_id: str, names: Sequence[str]) -> None:
+    """:class:`ErasedName` for a name typed for a new game's player that is an erased member's pseudonym: a player
+    typed "Joueur 1" is not the member erased as Joueur 1 (an evening's plan that seated that member before the
+    erasure seats them under it: their games go on)."""
+    keys = [key for key in map(name_key, names) if could_be_pseudonym(key)]
+    if not keys:
+        return
+    named = list(_members(connection, club_id, keys).values())
+    erased = connection.execute(select(ErasureRecord.pseudonym).where(ErasureRecord.member_id.in_(named))
+                                .limit(1)).scalar() if named else None
+    if erased is not None:
+        raise ErasedName(erased)
 
 
 def _members(connection: Connection, club_id: str, keys: Sequence[str]) -> dict[str, int]:

@@ -6,10 +6,11 @@ club's writers only."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from test_api_directors import director_of
-from test_api_evenings import create, decide
+from test_api_evenings import create, decide, start_round
 
 from nj_ledger.store import Store
 from support.http import Calls, Club
@@ -115,3 +116,22 @@ def test_a_person_an_evening_listed_who_never_sat_is_erased_too(calls: Calls, cl
     # the evenings' other texts are never taken for a person: a word of a decision is not a member
     problem(calls.post(f"/api/v1/clubs/{club.id}/members/players/erasure", {"reason": "asked"},
                        club=director_of(store, club)), 404, "not-found")
+
+
+def test_an_evening_keeps_its_listed_names_its_facts_and_goes_on(calls: Calls, club: Club, store: Store,
+                                                                   problem) -> None:
+    six = ["Ana", "Ana Marie", "Ben", "Chloé", "Denis", "Élise"]
+    evening = create(calls, club, players=six, rounds=2, seating=None)["id"]  # the planner seats them
+    start_round(calls, club, evening)
+    erase(calls, club, store, "Ana")  # seated in round 1 and planned in round 2
+    shown = calls.read("GET", f"/api/v1/clubs/{club.id}/evenings/{evening}", club=club)
+    assert "Ana Marie" in json.dumps(shown, ensure_ascii=False)  # a name on the list that holds hers, kept whole
+    assert calls.read("POST", f"/api/v1/clubs/{club.id}/evenings/{evening}/audit", {}, club=club)["ok"]
+    second = start_round(calls, club, evening, force=True)["rounds"][1]["tables"]  # the plan seats Joueur 1
+    assert "Joueur 1" in [name for table in second for name in table["players"]]
+
+    create(calls, club, players=[*FOUR[:3], "Classic"], rounds=1, seating=None)  # the rules' profile is "classic"
+    refused = problem(calls.post(f"/api/v1/clubs/{club.id}/members/Classic/erasure", {"reason": "asked"},
+                                 club=director_of(store, club), headers={"Accept-Language": "fr"}), 409,
+                      "erasure-refused")
+    assert "soirée" in refused["detail"] and len(store.erasures.erasures(club.id)) == 1

@@ -220,7 +220,11 @@ def test_a_redacted_record_changes_only_to_what_its_redaction_recorded(store: St
              {"data": stored.replace("Ben", "Bo")}),
             (f"UPDATE events SET data = {value} WHERE game_id = :log AND seq = 1",
              {"data": stored.replace("Joueur 1", "Ana")}),
-            (f'UPDATE evening_log SET "by" = {value} WHERE evening_id = :log AND seq = 1', {"data": '{"role":"x"}'})]:
+            (f'UPDATE evening_log SET "by" = {value} WHERE evening_id = :log AND seq = 1', {"data": '{"role":"x"}'}),
+            *([("UPDATE events SET data = 42 WHERE game_id = :log", {}),  # not a text: no digest, never allowed
+               ("UPDATE events SET data = CAST(:data AS BLOB) WHERE game_id = :log", {"data": stored}),
+               ("UPDATE events SET deal = NULL WHERE game_id = :log AND seq = 1", {})]
+              if store.db.engine.dialect.name == "sqlite" else [])]:
         log = game.id if "events" in statement else evening
         with pytest.raises(DBAPIError, match="append-only"), store.db.writing() as session:
             session.execute(text(statement), {**values, "log": log})
