@@ -104,10 +104,10 @@ class Forgetting:
     through, in the keys of objects as in their values, key order kept.
 
     >>> forget = Forgetting(["Ana", "ANA"], "Joueur 1", others=["Ana Marie", "Ben"])
-    >>> forget({"players": ["ana", "Ana-Marie", "Ben"], "reason": "Ana arrived late, after Ana Marie",
-    ...         "by": "Anatole", "Ana": 5})
-    {'players': ['Joueur 1', 'Ana-Marie', 'Ben'], 'reason': 'Joueur 1 arrived late, after Ana Marie', \
-'by': 'Anatole', 'Joueur 1': 5}
+    >>> forget({"players": ["ana", "Ana-Marie", "Ben"], "by": "Anatole", "Ana": 5})
+    {'players': ['Joueur 1', 'Ana-Marie', 'Ben'], 'by': 'Anatole', 'Joueur 1': 5}
+    >>> forget("Ana arrived late, after Ana Marie")
+    'Joueur 1 arrived late, after Ana Marie'
     """
 
     def __init__(self, spellings: Iterable[str], pseudonym: str, others: Iterable[str] = ()) -> None:
