@@ -17,10 +17,8 @@ erased or not at all):
   deciding token, the time and the redactions, chained after the club's erasures before it and signed, holding no
   name.
 
-A text that is the name, in any spelling typed at a table the member sat at and whatever its case, is replaced
-whole; a longer text ("Ana arrived late") has the name replaced where it stands as a word of its own, never inside
-another word, a compound name ("Ana-Marie") or another member's name (:class:`nj_ledger.names.Forgetting`). A game
-whose redaction would change any name but the member's own seats' is refused, as is one whose facts would change.
+How a name is found: :class:`nj_ledger.names.Forgetting`. A game or an evening whose redaction would change more
+than the member's name is refused (:class:`ErasureRefused`).
 """
 
 from __future__ import annotations
@@ -34,13 +32,14 @@ from sqlalchemy.orm import Session
 
 from ..chain import GENESIS, event_hash, first_unlinked, verify_chain
 from ..erasures import erasure_hash, first_bad_erasure, pseudonym
-from ..evenings import EveningState, entry_hash, fold_evening
+from ..evenings import entry_hash, fold_evening
 from ..names import Forgetting
 from ..receipts import Signer
 from ..reducer import replay
 from .base import Database, iso, utcnow
 from .clubs import find_member, name_key
 from .errors import AlreadyErased, AmbiguousMember, DirectorsDecide, ErasureRefused, LogDamaged, NotFound
+from .evening_redactions import EveningLog, redact_evenings
 from .games import Games
 from .keys import Keys
 from .log import event_of
@@ -59,7 +58,6 @@ from .models import (
     Share,
     Token,
 )
-from .recorder import Recorder
 from .redactions import content_digest, erasure_record, erasure_records, redactions_of
 from .rows import JSONText, json_text
 from .writes import register_players
@@ -125,7 +123,8 @@ class Erasures:
         """The erasure, in the transaction of ``session``; and the games whose log it redacted."""
         connection = session.connection()
         self.db.recorder.lock_clubs(connection, [club_id])  # one erasure of a club at a time: gap-free numbers
-        member = self._member(session, club_id, who)
+        evenings = self._evenings(session, club_id)
+        member = self._member(session, club_id, who, evenings)
         text = who.strip()
         if text.isascii() and text.isdigit() and len(text) <= 18 and member.id != int(text) and session.scalars(
                 select(Player.id).where(Player.club_id == club_id, Player.id == int(text))).first() is not None:
@@ -141,9 +140,10 @@ class Erasures:
                             by={key: by[key] for key in ("role", "token") if key in by},
                             recorded_at=iso(utcnow()), hash="", receipt=None)
         name, alias = member.name, row.pseudonym
-        forget = _forgetting(session, self.db.recorder, club_id, member, alias)
-        games = self._redact_games(session, club_id, member.id, name, forget)
-        entries = self._redact_evenings(session, club_id, name, forget)
+        seated = _seated(session, member.id)
+        forget = _forgetting(session, club_id, member, alias, seated, evenings)
+        games = self._redact_games(session, club_id, member.id, name, forget, seated)
+        entries = redact_evenings(name, forget, evenings)
         redactions = [RedactionRecord(club_id=club_id, erasure=number, **fields)
                       for fields, _ in [*games, *entries]]
         row.hash = erasure_hash(GENESIS if last is None else last.hash, erasure_record(row, redactions))
@@ -162,26 +162,25 @@ class Erasures:
         member.name, member.name_key = alias, name_key(alias)
         return ErasureInfo.of(row, redactions), {fields["log_id"] for fields, _ in games}
 
-    def _member(self, session: Session, club_id: str, who: str) -> Player:
+    @staticmethod
+    def _member(session: Session, club_id: str, who: str, evenings: Sequence[EveningLog]) -> Player:
         """The member ``who`` (a name, any case, or an id); a person on an evening's list of players who never sat
         at one of its tables is registered now, under the name the evening wrote, to be erased (NotFound for a
         name the club holds nowhere). Only the evenings' lists of players are read: never their other texts."""
         try:
             member = find_member(session, club_id, who)
-            # held until the erasure commits: a game registering them waits, then finds the name gone (its
-            # registration holds the members it found: Recorder.share_rows); one that registered them first is
-            # seen by the erasure
+            # held until the erasure commits: a game registering them (Recorder.share_rows) waits, then finds the
+            # name gone; one that registered them first is seen by the erasure
             session.execute(select(Player.id).where(Player.id == member.id).with_for_update())
             return member
         except NotFound:
-            key, connection = name_key(who), session.connection()
-            for evening_id in session.scalars(select(Evening.id).where(Evening.club_id == club_id)):
-                listed = fold_evening(self.db.recorder.select_entries(connection, evening_id)).players
-                written = next((name for name in listed if name_key(name) == key), None)
-                if written is not None:
-                    [registered] = register_players(connection, club_id, [written], utcnow())
-                    return session.get_one(Player, registered)
-            raise
+            key = name_key(who)
+            written = next((name for evening in evenings for name in evening.state.players if name_key(name) == key),
+                           None)
+            if written is None:
+                raise
+            [registered] = register_players(session.connection(), club_id, [written], utcnow())
+            return session.get_one(Player, registered)
 
     def _read(self, session: Session, club_id: str) -> list[tuple[ErasureRecord, list[RedactionRecord]]]:
         rows = session.scalars(select(ErasureRecord).where(ErasureRecord.club_id == club_id)
@@ -212,16 +211,18 @@ class Erasures:
         return {"ok": bad is None, "count": len(records), "first_bad": bad}
 
     # --- the logs ----------------------------------------------------------------------------------
-    def _redact_games(self, session: Session, club_id: str, member_id: int, name: str,
-                      forget: Forgetting) -> list[tuple[dict[str, Any], dict[str, JSONText]]]:
+    def _redact_games(self, session: Session, club_id: str, member_id: int, name: str, forget: Forgetting,
+                      seated: Sequence[Any]) -> list[tuple[dict[str, Any], dict[str, JSONText]]]:
         """The redactions of the events of every game the member sat in that name them (their summaries written
         again on the way), each with the record's new data; refused (:class:`ErasureRefused`) where it would change
         anything but the member's own seats' names."""
         connection = session.connection()
         keys = self.keys.verifying_keys(None, connection)
-        seated = select(GamePlayer.game_id).where(GamePlayer.player_id == member_id)
+        seats: dict[str, set[int]] = {}
+        for game_id, seat, who, _ in seated:
+            seats.setdefault(game_id, set()).update([seat] if who == member_id else [])
         found = []
-        for game in session.scalars(select(Game).where(Game.club_id == club_id, Game.id.in_(seated))
+        for game in session.scalars(select(Game).where(Game.club_id == club_id, Game.id.in_(list(seats)))
                                     .order_by(Game.id).with_for_update()):
             records = list(self.db.recorder.select_records(connection, game.id, 0, game.version))
             known = redactions_of(connection, club_id, keys, "game", game.id)
@@ -242,48 +243,27 @@ class Erasures:
                 previous = record["hash"]
             _same_game(game.id, records, after, name)
             names = forget(list(game.player_names))
-            seats = set(session.scalars(select(GamePlayer.seat).where(GamePlayer.game_id == game.id,
-                                                                      GamePlayer.player_id == member_id)))
             if {seat for seat, (old, new) in enumerate(zip(game.player_names, names, strict=True))
-                if old != new} != seats:
+                if old != new} != seats[game.id]:
                 raise ErasureRefused(game.id, name, seats=True)  # another seat's name would change, or theirs not
             game.player_names = names
             game.meta = forget(dict(game.meta or {}))
         return found
 
-    def _redact_evenings(self, session: Session, club_id: str, name: str,
-                         forget: Forgetting) -> list[tuple[dict[str, Any], dict[str, JSONText]]]:
-        """The redactions of every decision of the club's evenings whose data, or the label of the token that made
-        it (``by``), names the member (the evenings' names written again on the way), each with the decision's new
-        data and ``by``; refused (:class:`ErasureRefused`) where an evening's facts would change."""
+    def _evenings(self, session: Session, club_id: str) -> list[EveningLog]:
+        """Every evening of the club, held until the erasure commits, its decisions checked (:class:`LogDamaged`
+        for a chain that does not verify: the erasure does not vouch for a damaged record) and folded, once."""
         connection = session.connection()
         keys = self.keys.verifying_keys(None, connection)
-        found = []
+        read = []
         for evening in session.scalars(select(Evening).where(Evening.club_id == club_id).order_by(Evening.id)
                                        .with_for_update()):
             entries = self.db.recorder.select_entries(connection, evening.id)
-            known = redactions_of(connection, club_id, keys, "evening", evening.id)
-            if first_unlinked(entries, entry_hash, known) is not None:
+            if first_unlinked(entries, entry_hash, redactions_of(connection, club_id, keys, "evening",
+                                                                 evening.id)) is not None:
                 raise _damaged("evening", evening.id)
-            previous = GENESIS
-            after = []
-            for item in entries:
-                hashed = item.hashed()
-                by = dict(hashed["by"])
-                if isinstance(by.get("label"), str):  # the label of the token that made it: nothing else of it
-                    by["label"] = forget.text(by["label"])
-                new = {"data": forget(hashed["data"]), "by": by}
-                after.append({**item.shown(), **new})
-                if new != {"data": hashed["data"], "by": hashed["by"]}:
-                    texts = {column: JSONText(json_text(value)) for column, value in new.items()}
-                    fields = {"log": "evening", "log_id": evening.id, "seq": item.seq, "previous": previous,
-                              "hash": item.hash, "redacted": entry_hash(previous, {**hashed, **new}),
-                              "content": content_digest(texts["data"], texts["by"])}
-                    found.append((fields, texts))
-                previous = str(item.hash)
-            _same_evening(evening.id, entries, after, name, forget)
-            evening.name = forget(evening.name)
-        return found
+            read.append(EveningLog(evening, entries, fold_evening(entries)))
+        return read
 
     @staticmethod
     def _rewrite_copies(session: Session, club_id: str, member_id: int, forget: Forgetting) -> None:
@@ -318,40 +298,23 @@ def _same_game(game_id: str, records: list[Any], after: list[Any], name: str) ->
         raise ErasureRefused(game_id, name)
 
 
-def _same_evening(evening_id: str, entries: Sequence[Any], after: list[Any], name: str, forget: Forgetting) -> None:
-    """Refuse a redaction that would change an evening's facts, not only its names (a member called like its rules'
-    profile): folded again, the evening holds the same rules, rounds, tables, games and figures, its lists of
-    players only having the member's name written out."""
-    def facts(state: EveningState) -> Any:
-        return (state.played_on, state.rules, state.starting_chips, state.ranking, state.confirmation, state.seed,
-                state.rounds, state.ends_at, state.table_rule, [len(tables) for tables in state.schedule],
-                [[(table.table, table.game, len(table.players)) for table in tables] for tables in state.started],
-                sorted(state.voided), [a.get("amount") for a in state.adjustments],
-                [a.get("amount") for a in state.awards], state.frozen_through, state.closed, state.version)
-
-    try:
-        before, redacted_state = fold_evening(entries), fold_evening(after)
-        same = (facts(before) == facts(redacted_state) and forget(before.players) == redacted_state.players
-                and forget(before.present) == redacted_state.present)
-    except Exception:  # noqa: BLE001 - a redacted log the fold cannot read: refused as one that would change
-        same = False
-    if not same:
-        raise ErasureRefused(evening_id, name, evening=True)
+def _seated(session: Session, member_id: int) -> list[Any]:
+    """Every seat of every game the member sat in: (game, seat, member there, the game's names as typed)."""
+    return list(session.execute(select(GamePlayer.game_id, GamePlayer.seat, GamePlayer.player_id, Game.player_names)
+                                .join(Game, Game.id == GamePlayer.game_id)
+                                .where(GamePlayer.game_id.in_(select(GamePlayer.game_id)
+                                                              .where(GamePlayer.player_id == member_id)))).all())
 
 
-def _forgetting(session: Session, recorder: Recorder, club_id: str, member: Player, alias: str) -> Forgetting:
+def _forgetting(session: Session, club_id: str, member: Player, alias: str, seated: Sequence[Any],
+                evenings: Sequence[EveningLog]) -> Forgetting:
     """How the member's name is written out: every spelling of it typed at a table they sat at (whatever its case:
     "STRASSE" for "Straße"), every other member's, co-player's and name on an evening's list kept whole."""
-    seated = session.execute(select(GamePlayer.seat, GamePlayer.player_id, Game.player_names)
-                             .join(Game, Game.id == GamePlayer.game_id)
-                             .where(GamePlayer.game_id.in_(select(GamePlayer.game_id)
-                                                           .where(GamePlayer.player_id == member.id)))).all()
-    spellings = {member.name, *(names[seat] for seat, who, names in seated if who == member.id and seat < len(names))}
+    typed = [(who, names[seat]) for _, seat, who, names in seated if seat < len(names)]
+    spellings = {member.name, *(written for who, written in typed if who == member.id)}
     others = {*session.scalars(select(Player.name).where(Player.club_id == club_id, Player.id != member.id)),
-              *(names[seat] for seat, who, names in seated if who != member.id and seat < len(names))}
-    connection = session.connection()
-    for evening_id in session.scalars(select(Evening.id).where(Evening.club_id == club_id)):
-        others.update(fold_evening(recorder.select_entries(connection, evening_id)).players)
+              *(written for who, written in typed if who != member.id),
+              *(listed for evening in evenings for listed in evening.state.players)}
     return Forgetting(spellings, alias, others)
 
 
